@@ -1,0 +1,316 @@
+"""The crosstable text of the seeds, read and written (RULES.md, "The crosstable text format").
+
+One player a row: ``#``, ``Name``, optional ``Rating``, one column per round (``Rd 1``,
+``Rd 2``, …), then optional ``Tot`` and tiebreak columns, which are ignored on input and
+recomputed on output. Columns are separated by a tab, a comma (CSV), or two or more spaces.
+
+Round cells: ``W9 (w)`` won against 9 with White, ``D5 (b)`` drawn with Black, ``L3`` lost
+(colour optional), ``X9`` / ``F9`` forfeit win / loss against 9, ``B`` full-point bye, ``H``
+half-point bye, ``U`` zero-point bye, ``-`` withdrawn, empty absent (withdrawn when every
+later cell is empty too). Case-insensitive; ``½`` and ``=`` are draws.
+
+>>> t = read_crosstable('''#  Name  Rd 1  Rd 2
+... 1  Ann  W2 (w)  H
+... 2  Bob  L1 (b)  B''')
+>>> [str(e) for e in t.player(2).entries]
+['L1 (b)', 'B']
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from core.model import Colour, EntryKind, Player, RoundEntry, Tournament
+from core.numbers import display, half_points
+from core.problems import HarknessError, Problem
+
+_ROUND_HEADER = re.compile(r"^(?:rd|round|r)\s*\.?\s*(\d+)$", re.IGNORECASE)
+_GAME = re.compile(r"^([wdl½=])\s*(\d+)\s*(?:\(\s*([wb])\s*\)|([wb]))?$", re.IGNORECASE)
+_FORFEIT = re.compile(r"^([xf+])\s*(\d+)$", re.IGNORECASE)
+_GAME_KINDS = {"w": EntryKind.WIN, "d": EntryKind.DRAW, "l": EntryKind.LOSS,
+               "½": EntryKind.DRAW, "=": EntryKind.DRAW}
+_BYES = {"b": EntryKind.FULL_BYE, "h": EntryKind.HALF_BYE, "u": EntryKind.ZERO_BYE,
+         "-": EntryKind.WITHDRAWN, "": EntryKind.ABSENT}
+#: Crosstable headings of the US Chess tiebreaks, as seed 000 prints them.
+TIEBREAK_HEADINGS = {"MM": "M", "SOLK": "S", "CUM": "C", "OCUM": "O"}
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """A field of the table and where it starts (1-based line and column)."""
+
+    text: str
+    line: int
+    column: int
+
+
+def parse_cell(text: str) -> RoundEntry | None:
+    """The round entry a crosstable cell stands for, or None if it is not one.
+
+    >>> parse_cell("W9 (w)"), parse_cell("x4"), parse_cell("h"), parse_cell("Q")
+    (RoundEntry(kind=<EntryKind.WIN: 'win'>, opponent=9, colour=<Colour.WHITE: 'w'>), \
+RoundEntry(kind=<EntryKind.FORFEIT_WIN: 'forfeit win'>, opponent=4, colour=None), \
+RoundEntry(kind=<EntryKind.HALF_BYE: 'half-point bye'>, opponent=None, colour=None), None)
+    """
+    text = text.strip()
+    key = text.lower()
+    if key in _BYES:
+        return RoundEntry(_BYES[key])
+    m = _GAME.match(text)
+    if m:
+        colour = (m.group(3) or m.group(4) or "").lower()
+        return RoundEntry(_GAME_KINDS[m.group(1).lower()], int(m.group(2)),
+                          Colour(colour) if colour else None)
+    m = _FORFEIT.match(text)
+    if m:
+        kind = EntryKind.FORFEIT_LOSS if m.group(1).lower() == "f" else EntryKind.FORFEIT_WIN
+        return RoundEntry(kind, int(m.group(2)))
+    return None
+
+
+def _split_csv(line: str, number: int) -> list[Cell]:
+    cells: list[Cell] = []
+    reader = csv.reader([line])
+    fields = next(reader, [])
+    # csv gives no positions: find each field's start by walking the raw line.
+    pos = 0
+    for value in fields:
+        start = pos
+        if pos < len(line) and line[pos] == '"':
+            pos += 1
+            while pos < len(line):
+                if line[pos] == '"' and line[pos + 1:pos + 2] == '"':
+                    pos += 2
+                elif line[pos] == '"':
+                    pos += 1
+                    break
+                else:
+                    pos += 1
+        end = line.find(",", pos)
+        pos = len(line) + 1 if end < 0 else end + 1
+        cells.append(Cell(value.strip(), number, start + 1))
+    return cells
+
+
+def _split(line: str, number: int, separator: str) -> list[Cell]:
+    if separator == ",":
+        return _split_csv(line, number)
+    pattern = r"[^\t]*" if separator == "\t" else r"\S+(?: \S+)*"
+    if separator == "\t":
+        cells, pos = [], 0
+        for field in line.split("\t"):
+            stripped = len(field) - len(field.lstrip())
+            cells.append(Cell(field.strip(), number, pos + stripped + 1))
+            pos += len(field) + 1
+        return cells
+    return [Cell(m.group().strip(), number, m.start() + 1) for m in re.finditer(pattern, line)]
+
+
+def _by_position(tokens: Sequence[Cell], header: Sequence[Cell], number: int) -> list[Cell]:
+    """Aligned text with empty cells: put each token under the heading it starts below."""
+    cells = [Cell("", number, h.column) for h in header]
+    for token in tokens:
+        j = max((k for k, h in enumerate(header) if h.column <= token.column), default=0)
+        if cells[j].text:  # two tokens under one heading: keep both, the cell check reports it
+            token = Cell(f"{cells[j].text}  {token.text}", number, cells[j].column)
+        cells[j] = token
+    return cells
+
+
+def _separator(header: str) -> str:
+    if "\t" in header:
+        return "\t"
+    if "," in header:
+        return ","
+    return "  "
+
+
+def read_crosstable(text: str, path: str = "<input>", name: str = "") -> Tournament:
+    """Read crosstable text or CSV into a :class:`Tournament`.
+
+    Raises :class:`HarknessError` with every problem, each naming ``path``, the line and
+    column of the cell, and what was expected there.
+    """
+    lines = [(n, line.rstrip("\r\n")) for n, line in enumerate(text.splitlines(), start=1)]
+    lines = [(n, line) for n, line in lines if line.strip()]
+    if not lines:
+        raise HarknessError([Problem("the file is empty; expected a header row "
+                                     "'#, Name, Rd 1, …'", path=path, line=1)])
+    header_number, header_line = lines[0]
+    separator = _separator(header_line)
+    header = _split(header_line, header_number, separator)
+    problems: list[Problem] = []
+    columns = _header_columns(header, path, problems)
+    if problems:
+        raise HarknessError(problems)
+    id_col, name_col, rating_col, round_cols = columns
+    players: list[Player] = []
+    cell_at: dict[tuple[int, int], Cell] = {}
+    row_of: dict[int, Cell] = {}
+    for number, line in lines[1:]:
+        cells = _split(line, number, separator)
+        if separator == "  " and len(cells) != len(header):
+            cells = _by_position(cells, header, number)
+        player = _read_row(cells, number, len(line), id_col, name_col, rating_col, round_cols,
+                           path, problems)
+        if player is None:
+            continue
+        row_of[player.id] = cells[id_col]
+        for r, col in enumerate(round_cols, start=1):
+            cell_at[(player.id, r)] = (cells[col] if col < len(cells)
+                                       else Cell("", number, len(line) + 1))
+        players.append(player)
+    if problems:
+        raise HarknessError(problems)
+    try:
+        return Tournament(tuple(sorted(players, key=lambda p: p.id)), len(round_cols), name=name)
+    except HarknessError as error:
+        raise HarknessError(_locate(error.problems, cell_at, row_of, path)) from None
+
+
+def _header_columns(header: Sequence[Cell], path: str, problems: list[Problem]
+                    ) -> tuple[int, int, int | None, list[int]]:
+    id_col = name_col = -1
+    rating_col: int | None = None
+    rounds: list[tuple[int, int]] = []
+    for i, cell in enumerate(header):
+        key = cell.text.strip().lower()
+        m = _ROUND_HEADER.match(key)
+        if key in ("#", "no", "no.", "pno", "sn"):
+            id_col = i
+        elif key in ("name", "player"):
+            name_col = i
+        elif key in ("rating", "rtg"):
+            rating_col = i
+        elif m:
+            rounds.append((int(m.group(1)), i))
+    if id_col < 0 or name_col < 0:
+        problems.append(Problem("the header row needs a '#' column and a 'Name' column "
+                                f"(found {', '.join(repr(c.text) for c in header)})",
+                                path=path, line=header[0].line if header else 1, column=1))
+    numbers = [n for n, _ in rounds]
+    if numbers != list(range(1, len(numbers) + 1)):
+        problems.append(Problem(f"round columns must be 'Rd 1', 'Rd 2', … in order "
+                                f"(found rounds {numbers or 'none'})",
+                                path=path, line=header[0].line if header else 1, column=1))
+    return id_col, name_col, rating_col, [i for _, i in rounds]
+
+
+def _read_row(cells: Sequence[Cell], number: int, width: int, id_col: int, name_col: int,
+              rating_col: int | None, round_cols: Sequence[int], path: str,
+              problems: list[Problem]) -> Player | None:
+    def cell(i: int) -> Cell:
+        return cells[i] if i < len(cells) else Cell("", number, width + 1)
+
+    before = len(problems)
+    id_cell = cell(id_col)
+    if not id_cell.text.isdigit():
+        problems.append(Problem(f"'#' must be a starting number, got {id_cell.text!r}",
+                                path=path, line=number, column=id_cell.column))
+    name = cell(name_col).text
+    if not name:
+        problems.append(Problem("the player has no name", path=path, line=number,
+                                column=cell(name_col).column))
+    rating: int | None = None
+    if rating_col is not None and cell(rating_col).text:
+        text = cell(rating_col).text.split("/")[0].strip()
+        if text.isdigit():
+            rating = int(text)
+        elif text.lower() not in ("unr", "unr.", "unrated", "-"):
+            problems.append(Problem(f"Rating must be a whole number or empty, got "
+                                    f"{cell(rating_col).text!r}", path=path, line=number,
+                                    column=cell(rating_col).column))
+    entries: list[RoundEntry] = []
+    for r, col in enumerate(round_cols, start=1):
+        c = cell(col)
+        entry = parse_cell(c.text)
+        if entry is None:
+            problems.append(Problem(
+                f"Rd {r}: {c.text!r} is not a round entry; expected e.g. 'W9 (w)', 'D5', 'L3', "
+                "'X9', 'F9', 'B', 'H', 'U', '-' or empty", path=path, line=number,
+                column=c.column))
+            entry = RoundEntry(EntryKind.ABSENT)
+        entries.append(entry)
+    if len(problems) > before:
+        return None
+    return Player(int(id_cell.text), name, _trailing_withdrawal(entries), rating)
+
+
+def _trailing_withdrawal(entries: list[RoundEntry]) -> tuple[RoundEntry, ...]:
+    """RULES.md: empty cells after the player's last game mean the player withdrew."""
+    last = len(entries)
+    while last and entries[last - 1].kind is EntryKind.ABSENT:
+        last -= 1
+    if last == 0 or last == len(entries):
+        return tuple(entries)
+    return tuple(entries[:last]) + (RoundEntry(EntryKind.WITHDRAWN),) * (len(entries) - last)
+
+
+def _locate(problems: Sequence[Problem], cell_at: dict[tuple[int, int], Cell],
+            row_of: dict[int, Cell], path: str) -> Iterator[Problem]:
+    """Give tournament problems (player, round) the file position of their cell."""
+    for p in problems:
+        cell = cell_at.get((p.player or 0, p.round or 0)) or row_of.get(p.player or 0)
+        if cell is None:
+            yield Problem(p.message, path=path, player=p.player, round=p.round)
+        else:
+            yield Problem(p.message, path=path, line=cell.line, column=cell.column,
+                          player=p.player, round=p.round)
+
+
+def crosstable_rows(tournament: Tournament, standings: object | None = None
+                    ) -> list[list[str]]:
+    """The crosstable as rows of cells, header first, in standings order when given.
+
+    With standings, ``Tot`` and one ``TBrk[X]`` column per tiebreak follow the rounds, as in
+    seed 000 (``TBrk[M]``, ``TBrk[S]``, ``TBrk[C]``, ``TBrk[O]``).
+    """
+    from core.standings import Standings  # standings import formats indirectly
+
+    with_rating = any(p.rating is not None for p in tournament.players)
+    header = ["#", "Name"] + (["Rating"] if with_rating else [])
+    header += [f"Rd {r}" for r in range(1, tournament.rounds + 1)]
+    if isinstance(standings, Standings):
+        codes = standings.order
+        header += ["Tot"] + [f"TBrk[{TIEBREAK_HEADINGS.get(c, c)}]" for c in codes]
+        order = [row.index for row in standings.rows]
+    else:
+        codes = ()
+        order = list(range(len(tournament.players)))
+    rows = [header]
+    for i in order:
+        p = tournament.players[i]
+        row = [str(p.id), p.name] + ([str(p.rating or "")] if with_rating else [])
+        row += [str(e) for e in p.entries]
+        if isinstance(standings, Standings):
+            from core.tiebreaks import tiebreaks_of
+
+            registry = tiebreaks_of(standings.profile.family)
+            row.append(half_points(p.half_points))
+            row += [display(standings.value(c, i), registry[c].digits) for c in codes]
+        rows.append(row)
+    return rows
+
+
+def write_crosstable(tournament: Tournament, standings: object | None = None,
+                     separator: str = "  ") -> str:
+    """The crosstable as aligned text (``separator="  "``), tab-separated or CSV (``","``).
+
+    What it writes reads back as the same tournament.
+    """
+    rows = crosstable_rows(tournament, standings)
+    if separator == ",":
+        out = io.StringIO()
+        csv.writer(out, lineterminator="\n").writerows(rows)
+        return out.getvalue()
+    if separator == "\t":
+        return "".join("\t".join(row) + "\n" for row in rows)
+    widths = [max(len(row[j]) for row in rows) for j in range(len(rows[0]))]
+    return "".join(
+        separator.join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() + "\n"
+        for row in rows
+    )

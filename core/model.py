@@ -1,0 +1,327 @@
+"""The vocabulary of a tournament: players, and one round entry per player and round.
+
+RULES.md, "Round entries": every player has exactly one entry per round, which is a game
+(win, draw or loss against an opponent, with an optional colour), a forfeit, a bye of a
+kind, an absence, or a round after withdrawal. Points are kept in exact half-points
+(integers), never floats.
+
+>>> e = RoundEntry.win(9, Colour.WHITE)
+>>> str(e), e.half_points, e.played
+('W9 (w)', 2, True)
+>>> str(RoundEntry.bye(EntryKind.HALF_BYE)), RoundEntry.bye(EntryKind.HALF_BYE).half_points
+('H', 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from enum import Enum
+
+from core.problems import HarknessError, Problem
+
+
+class Colour(Enum):
+    """The colour a player had in a game."""
+
+    WHITE = "w"
+    BLACK = "b"
+
+    @property
+    def opposite(self) -> Colour:
+        return Colour.BLACK if self is Colour.WHITE else Colour.WHITE
+
+
+class EntryKind(Enum):
+    """What happened to one player in one round (RULES.md, "Round entries")."""
+
+    WIN = "win"
+    DRAW = "draw"
+    LOSS = "loss"
+    FORFEIT_WIN = "forfeit win"
+    FORFEIT_LOSS = "forfeit loss"
+    FULL_BYE = "full-point bye"
+    PAIRING_BYE = "pairing-allocated bye"
+    HALF_BYE = "half-point bye"
+    ZERO_BYE = "zero-point bye"
+    ABSENT = "absent"
+    WITHDRAWN = "withdrawn"
+
+    @property
+    def half_points(self) -> int:
+        """Points for this entry, in half-points (a win is 2)."""
+        return HALF_POINTS[self]
+
+    @property
+    def played(self) -> bool:
+        """True for a game played over the board (win, draw, loss)."""
+        return self in PLAYED
+
+    @property
+    def has_opponent(self) -> bool:
+        """True for games and forfeits: entries that name an opponent."""
+        return self in WITH_OPPONENT
+
+
+HALF_POINTS: dict[EntryKind, int] = {
+    EntryKind.WIN: 2,
+    EntryKind.DRAW: 1,
+    EntryKind.LOSS: 0,
+    EntryKind.FORFEIT_WIN: 2,
+    EntryKind.FORFEIT_LOSS: 0,
+    EntryKind.FULL_BYE: 2,
+    EntryKind.PAIRING_BYE: 2,
+    EntryKind.HALF_BYE: 1,
+    EntryKind.ZERO_BYE: 0,
+    EntryKind.ABSENT: 0,
+    EntryKind.WITHDRAWN: 0,
+}
+PLAYED = frozenset({EntryKind.WIN, EntryKind.DRAW, EntryKind.LOSS})
+FORFEITS = frozenset({EntryKind.FORFEIT_WIN, EntryKind.FORFEIT_LOSS})
+WITH_OPPONENT = PLAYED | FORFEITS
+BYES = frozenset(
+    {EntryKind.FULL_BYE, EntryKind.PAIRING_BYE, EntryKind.HALF_BYE, EntryKind.ZERO_BYE}
+)
+#: The entry the other side of a game or forfeit must have.
+MIRROR: dict[EntryKind, EntryKind] = {
+    EntryKind.WIN: EntryKind.LOSS,
+    EntryKind.LOSS: EntryKind.WIN,
+    EntryKind.DRAW: EntryKind.DRAW,
+    EntryKind.FORFEIT_WIN: EntryKind.FORFEIT_LOSS,
+    EntryKind.FORFEIT_LOSS: EntryKind.FORFEIT_WIN,
+}
+_LETTER = {
+    EntryKind.WIN: "W",
+    EntryKind.DRAW: "D",
+    EntryKind.LOSS: "L",
+    EntryKind.FORFEIT_WIN: "X",
+    EntryKind.FORFEIT_LOSS: "F",
+    EntryKind.FULL_BYE: "B",
+    EntryKind.PAIRING_BYE: "B",
+    EntryKind.HALF_BYE: "H",
+    EntryKind.ZERO_BYE: "U",
+    EntryKind.ABSENT: "",
+    EntryKind.WITHDRAWN: "-",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEntry:
+    """One player's entry in one round.
+
+    ``opponent`` is the opponent's starting number for games and forfeits, None otherwise;
+    ``colour`` is optional and only meaningful for games played.
+    """
+
+    kind: EntryKind
+    opponent: int | None = None
+    colour: Colour | None = None
+
+    @classmethod
+    def win(cls, opponent: int, colour: Colour | None = None) -> RoundEntry:
+        return cls(EntryKind.WIN, opponent, colour)
+
+    @classmethod
+    def draw(cls, opponent: int, colour: Colour | None = None) -> RoundEntry:
+        return cls(EntryKind.DRAW, opponent, colour)
+
+    @classmethod
+    def loss(cls, opponent: int, colour: Colour | None = None) -> RoundEntry:
+        return cls(EntryKind.LOSS, opponent, colour)
+
+    @classmethod
+    def forfeit_win(cls, opponent: int) -> RoundEntry:
+        return cls(EntryKind.FORFEIT_WIN, opponent)
+
+    @classmethod
+    def forfeit_loss(cls, opponent: int) -> RoundEntry:
+        return cls(EntryKind.FORFEIT_LOSS, opponent)
+
+    @classmethod
+    def bye(cls, kind: EntryKind = EntryKind.FULL_BYE) -> RoundEntry:
+        """A round without an opponent: a bye of any kind, an absence, or withdrawal."""
+        return cls(kind)
+
+    @property
+    def half_points(self) -> int:
+        return HALF_POINTS[self.kind]
+
+    @property
+    def played(self) -> bool:
+        return self.kind in PLAYED
+
+    def __str__(self) -> str:
+        """The crosstable notation of RULES.md: ``W9 (w)``, ``X4``, ``H``, ``-``."""
+        text = _LETTER[self.kind]
+        if self.opponent is not None:
+            text += str(self.opponent)
+        if self.colour is not None and self.kind in PLAYED:
+            text += f" ({self.colour.value})"
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A participant: starting number, name, optional rating, entries in round order.
+
+    ``external_ids`` holds identities outside the tournament, as (system, id) pairs:
+    ``("discord", "80351110224678912")``, ``("uscf", "12345678")``. TRF-16 fields that
+    Harkness does not interpret (sex, title, federation, FIDE id, birth date) are kept so
+    that a file reads and writes back unchanged.
+    """
+
+    id: int
+    name: str
+    entries: tuple[RoundEntry, ...] = ()
+    rating: int | None = None
+    title: str = ""
+    sex: str = ""
+    federation: str = ""
+    fide_id: str = ""
+    birth_date: str = ""
+    external_ids: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def half_points(self) -> int:
+        """The player's score, in half-points."""
+        return sum(HALF_POINTS[e.kind] for e in self.entries)
+
+    @property
+    def withdrawn_after(self) -> int | None:
+        """The last round before a trailing run of ``WITHDRAWN`` entries, or None."""
+        n = len(self.entries)
+        while n and self.entries[n - 1].kind is EntryKind.WITHDRAWN:
+            n -= 1
+        return n if n < len(self.entries) else None
+
+    @property
+    def entered_in(self) -> int:
+        """The round of the player's first game, forfeit or non-zero bye (1 if none).
+
+        RULES.md: entries before the first game that are empty or zero-point are a late
+        entry; a half-point bye before the first game is still a half-point bye.
+        """
+        for number, entry in enumerate(self.entries, start=1):
+            if entry.kind not in (EntryKind.ZERO_BYE, EntryKind.ABSENT, EntryKind.WITHDRAWN):
+                return number
+        return 1
+
+
+@dataclass(frozen=True, slots=True)
+class Tournament:
+    """A section: its players (with every round's entry) and the number of rounds ``R``.
+
+    Construction validates the whole tournament and raises :class:`HarknessError` with
+    every problem at once: a missing or extra round, an opponent that does not exist, a
+    player paired with themselves, and a game or forfeit whose two sides disagree (result,
+    opponent or colour).
+
+    ``records`` keeps other TRF-16 header records (code, text) so files round-trip.
+    """
+
+    players: tuple[Player, ...]
+    rounds: int
+    name: str = ""
+    start_date: str = ""
+    end_date: str = ""
+    round_robin: bool | None = None
+    records: tuple[tuple[str, str], ...] = ()
+    _index: dict[int, int] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        problems = list(validate(self.players, self.rounds))
+        if problems:
+            raise HarknessError(problems)
+        self._index.update((p.id, i) for i, p in enumerate(self.players))
+
+    def __iter__(self) -> Iterator[Player]:
+        return iter(self.players)
+
+    def __len__(self) -> int:
+        return len(self.players)
+
+    def index(self, player_id: int) -> int:
+        """Position of the player with this starting number in :attr:`players`."""
+        return self._index[player_id]
+
+    def player(self, player_id: int) -> Player:
+        """The player with this starting number."""
+        return self.players[self._index[player_id]]
+
+    def after_round(self, k: int) -> Tournament:
+        """The tournament as it stood after round ``k`` (1 ≤ k ≤ rounds).
+
+        Standings "after round k" use ``R = k``, as a crosstable printed then would.
+        """
+        if not 1 <= k <= self.rounds:
+            raise HarknessError([Problem(f"after round {k}: the section has rounds 1–{self.rounds}")])
+        if k == self.rounds:
+            return self
+        players = tuple(replace(p, entries=p.entries[:k]) for p in self.players)
+        return replace(self, players=players, rounds=k)
+
+
+def validate(players: Iterable[Player], rounds: int) -> Iterator[Problem]:
+    """Every consistency problem of a tournament, each with its player and round."""
+    players = tuple(players)
+    if rounds < 0:
+        yield Problem(f"the number of rounds must not be negative (got {rounds})")
+    by_id: dict[int, Player] = {}
+    for p in players:
+        if p.id < 1:
+            yield Problem(f"starting numbers start at 1 (got {p.id})", player=p.id)
+        if p.id in by_id:
+            yield Problem(f"starting number {p.id} is used twice", player=p.id)
+        by_id[p.id] = p
+    for p in players:
+        if len(p.entries) < rounds:
+            for missing in range(len(p.entries) + 1, rounds + 1):
+                yield Problem("no entry for this round", player=p.id, round=missing)
+        elif len(p.entries) > rounds:
+            yield Problem(
+                f"{len(p.entries)} rounds of entries, but the section has {rounds}",
+                player=p.id,
+                round=rounds + 1,
+            )
+        for r, e in enumerate(p.entries[:rounds], start=1):
+            yield from _check_entry(p, r, e, by_id)
+
+
+def _check_entry(p: Player, r: int, e: RoundEntry, by_id: dict[int, Player]) -> Iterator[Problem]:
+    if e.kind not in WITH_OPPONENT:
+        if e.opponent is not None:
+            yield Problem(f"a {e.kind.value} has no opponent (got {e.opponent})", player=p.id, round=r)
+        return
+    if e.opponent is None:
+        yield Problem(f"a {e.kind.value} needs an opponent", player=p.id, round=r)
+        return
+    if e.opponent == p.id:
+        yield Problem("a player cannot be paired with themselves", player=p.id, round=r)
+        return
+    other = by_id.get(e.opponent)
+    if other is None:
+        yield Problem(f"there is no player {e.opponent}", player=p.id, round=r)
+        return
+    if len(other.entries) < r:
+        return  # reported as the opponent's missing round
+    mirror = other.entries[r - 1]
+    expected = MIRROR[e.kind]
+    if mirror.opponent != p.id or mirror.kind is not expected:
+        # Report each disagreeing pair once, from the lower starting number's side, unless
+        # the other side names someone else entirely (then both sides are reported).
+        if mirror.opponent == p.id and p.id > other.id:
+            return
+        said = str(mirror) or mirror.kind.value
+        yield Problem(
+            f"has {e} but player {other.id} has {said!r} (expected "
+            f"{RoundEntry(expected, p.id)})",
+            player=p.id,
+            round=r,
+        )
+        return
+    if e.kind in PLAYED and e.colour is not None and mirror.colour is e.colour and p.id < other.id:
+        yield Problem(
+            f"both player {p.id} and player {other.id} have {e.colour.name.lower()}",
+            player=p.id,
+            round=r,
+        )

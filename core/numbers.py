@@ -1,0 +1,52 @@
+"""Display of exact values: the only place where a number is rounded.
+
+>>> from fractions import Fraction
+>>> display(Fraction(17, 2)), display(Fraction(8)), display(Fraction(39, 4)), display(None)
+('8.5', '8', '9.75', '')
+>>> display(Fraction(5665, 3), digits=0), display(Fraction(1605, 120), digits=2)
+('1888', '13.38')
+>>> as_json_number(Fraction(17, 2)), as_json_number(Fraction(24)), as_json_number(None)
+(8.5, 24, None)
+"""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+
+
+def to_decimal(value: Fraction, digits: int | None = None) -> Decimal:
+    """``value`` as a Decimal: exact where it terminates within 4 places, else rounded
+    half up to ``digits`` places (2 when not given)."""
+    exact = Decimal(value.numerator) / Decimal(value.denominator)
+    if digits is None:
+        if (value * 10_000).denominator == 1:
+            return exact.normalize() if exact != 0 else Decimal(0)
+        digits = 2
+    quantum = Decimal(1).scaleb(-digits)
+    return exact.quantize(quantum, rounding=ROUND_HALF_UP)
+
+
+def display(value: Fraction | None, digits: int | None = None, empty: str = "") -> str:
+    """A value as a TD writes it: ``8.5``, ``24``, ``9.75``; ``empty`` for undefined."""
+    if value is None:
+        return empty
+    text = format(to_decimal(value, digits), "f")
+    return "0" if text in ("-0", "-0.0") else text
+
+
+def as_json_number(value: Fraction | None, digits: int | None = None) -> int | float | None:
+    """A value for JSON: an int when whole, else the displayed decimal as a float."""
+    if value is None:
+        return None
+    d = to_decimal(value, digits)
+    return int(d) if d == d.to_integral_value() else float(d)
+
+
+def half_points(half: int) -> str:
+    """A score kept in half-points, as printed: ``3``, ``2.5``.
+
+    >>> half_points(7), half_points(0)
+    ('3.5', '0')
+    """
+    return f"{half // 2}.5" if half % 2 else str(half // 2)

@@ -1,0 +1,125 @@
+"""Rule profiles: which tiebreaks, in which order, under which options (RULES.md).
+
+A profile is data, not branches in the code. Every option that sources disagree on is a
+named field, so a club whose bulletin says otherwise can switch it.
+
+>>> PROFILES["uscf"].order(rounds=5)
+('MM', 'SOLK', 'CUM', 'OCUM')
+>>> PROFILES["mdchess"].order(rounds=2)
+('SOLK', 'CUM', 'OCUM', 'MM')
+>>> resolve("uscf", "mm, solk, h2h").tiebreaks
+('MM', 'SOLK', 'H2H')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from core.problems import HarknessError, Problem
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """A rule profile.
+
+    - ``tiebreaks``: codes in order of importance.
+    - ``unplayed_points_rule``: a player whose whole (non-zero) score comes from unplayed
+      rounds loses a tie to a player who scored in play, before any tiebreak (US Chess 34E,
+      MCA).
+    - ``cumulative_half_bye``: Cumulative also subtracts ½ per half-point bye (off in US Chess).
+    - ``sb_doubled``: show Sonneborn-Berger doubled, 2 × beaten + 1 × drawn (WinTD).
+    - ``median_last_when_short``: in a section of 1 or 2 rounds Modified Median moves from
+      its place to last (MD Chess, seed 000).
+    - ``family``: ``"uscf"`` or ``"fide"``: which unplayed-round treatment applies.
+    """
+
+    name: str
+    description: str
+    tiebreaks: tuple[str, ...]
+    family: str = "uscf"
+    unplayed_points_rule: bool = True
+    cumulative_half_bye: bool = False
+    sb_doubled: bool = False
+    median_last_when_short: bool = False
+    fide_version: str = ""
+
+    def order(self, rounds: int) -> tuple[str, ...]:
+        """The tiebreak order that applies to a section of ``rounds`` rounds."""
+        codes = self.tiebreaks
+        if self.median_last_when_short and rounds <= 2 and "MM" in codes:
+            codes = tuple(c for c in codes if c != "MM") + ("MM",)
+        return codes
+
+
+US_DEFAULT = ("MM", "SOLK", "CUM", "OCUM")
+
+PROFILES: dict[str, Profile] = {
+    p.name: p
+    for p in (
+        Profile(
+            "uscf",
+            "US Chess Rule 34E: Modified Median, Solkoff, Cumulative, Opponents' Cumulative",
+            US_DEFAULT,
+        ),
+        Profile(
+            "mdchess",
+            "MD Chess (M, S, C, O); Modified Median moves last in 1–2 round sections",
+            US_DEFAULT,
+            median_last_when_short=True,
+        ),
+        Profile(
+            "wintd",
+            "WinTD: Modified Median, Solkoff, Cumulative, Opponents' Cumulative; "
+            "Sonneborn-Berger shown doubled",
+            US_DEFAULT,
+            sb_doubled=True,
+        ),
+        Profile(
+            "mca",
+            "Michigan Chess Association: Modified Median, Solkoff, Cumulative, result between "
+            "tied players, most Blacks, Opponents' Cumulative, Sonneborn-Berger, Kashdan",
+            ("MM", "SOLK", "CUM", "H2H", "BLK", "OCUM", "SB", "KASH"),
+        ),
+    )
+}
+
+
+def register(profile: Profile) -> None:
+    """Add a profile (the FIDE family registers its own)."""
+    PROFILES[profile.name] = profile
+
+
+def resolve(name: str = "uscf", codes: str | None = None) -> Profile:
+    """The profile called ``name``, with the TD's own tiebreak order if ``codes`` is given.
+
+    ``codes`` is a comma list (``"MM,SOLK,CUM"``), case-insensitive. Unknown names and codes
+    raise :class:`HarknessError` naming the option and what is allowed.
+    """
+    from core.tiebreaks import tiebreaks_of  # the registry imports profiles; resolve lazily
+
+    key = name.strip().lower()
+    profile = PROFILES.get(key)
+    if profile is None:
+        raise HarknessError(
+            [Problem(f"--rules {name!r}: unknown profile; choose one of {', '.join(PROFILES)}")]
+        )
+    if codes is None:
+        return profile
+    known = tiebreaks_of(profile.family)
+    order = tuple(c.strip().upper() for c in codes.split(",") if c.strip())
+    problems = [
+        Problem(f"--tiebreaks: unknown code {c!r} for --rules {profile.name}; "
+                f"known codes: {', '.join(known)}")
+        for c in order
+        if c not in known
+    ]
+    problems += [
+        Problem(f"--tiebreaks: {c!r} is given twice") for c in sorted(set(order)) if order.count(c) > 1
+    ]
+    if "COIN" in order and order[-1] != "COIN":
+        problems.append(Problem("--tiebreaks: COIN (a coin flip) can only be the last tiebreak"))
+    if not order:
+        problems.append(Problem("--tiebreaks: give at least one code, e.g. MM,SOLK,CUM"))
+    if problems:
+        raise HarknessError(problems)
+    return replace(profile, tiebreaks=order)

@@ -1,0 +1,179 @@
+"""Standings: rank by score, then by the profile's tiebreaks in order (RULES.md).
+
+Tiebreaks only order players who are still tied: players are grouped by score; each group
+of more than one is split by the first tiebreak, each part still tied by the next, and so
+on. Players equal on everything share a place (``3-4``), listed by starting number. Under
+the US Chess unplayed-points rule a player whose whole (non-zero) score came from unplayed
+rounds loses a tie to one who scored in play, before any tiebreak.
+
+Every boundary between two neighbours records what separated them (``"score"``,
+``"unplayed"`` or a tiebreak code), so explanations can say which tiebreak decided.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from core.model import Player, Tournament
+from core.profiles import Profile, resolve
+from core.tiebreaks import Breakdown, Column, Section, Tiebreak, tiebreaks_of
+
+SCORE = "score"
+UNPLAYED = "unplayed"
+#: Players still tied, and what separated them from the group above (None: nothing yet).
+Group = tuple[list[int], str | None]
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One line of the standings.
+
+    ``rank`` is the position in the list (1-based); ``place`` is what a prize list prints
+    (``"3"``, or ``"3-4"`` for a shared place); ``separated_by`` says what put this player
+    below the one above (None for the first line and within a shared place).
+    """
+
+    rank: int
+    place: str
+    index: int
+    player: Player
+    half_points: int
+    separated_by: str | None
+
+    @property
+    def score(self) -> Fraction:
+        return Fraction(self.half_points, 2)
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    """Ranked players of one section with every tiebreak column of the profile."""
+
+    tournament: Tournament
+    profile: Profile
+    order: tuple[str, ...]
+    columns: dict[str, Column]
+    rows: tuple[Standing, ...]
+    section: Section
+
+    def value(self, code: str, index: int) -> Fraction | None:
+        """The exact value of tiebreak ``code`` for the player at ``index``."""
+        return self.columns[code].value(index)
+
+    def breakdown(self, code: str, index: int) -> Breakdown:
+        """The value of tiebreak ``code`` for the player at ``index``, with its parts."""
+        return self.columns[code].breakdowns[index]
+
+    def row_of(self, player_id: int) -> Standing:
+        """The standing of the player with this starting number."""
+        for row in self.rows:
+            if row.player.id == player_id:
+                return row
+        raise KeyError(player_id)
+
+
+def compute_standings(
+    tournament: Tournament, profile: Profile | str = "uscf", codes: str | None = None
+) -> Standings:
+    """Rank a section under a profile (name or :class:`Profile`), optionally with the TD's
+    own comma list of tiebreak codes.
+
+    >>> from core.examples import load_example
+    >>> s = compute_standings(load_example("mdchess-scholastic.txt"), "mdchess")
+    >>> [(r.place, r.player.name, r.separated_by) for r in s.rows[:4]]
+    [('1', 'Player A', None), ('2', 'Player B', 'MM'), ('3', 'Player C', 'MM'), ('4', 'Player D', 'SOLK')]
+    """
+    if isinstance(profile, str):
+        profile = resolve(profile, codes)
+    elif codes is not None:
+        profile = resolve(profile.name, codes)
+    section = Section(tournament, profile)
+    order = profile.order(tournament.rounds)
+    registry = tiebreaks_of(profile.family)
+    columns = {code: registry[code].compute(section) for code in order}
+    scores = section.scores
+    first = sorted(range(len(tournament)), key=lambda i: -scores[i])
+    criteria: list[tuple[str, object]] = [(SCORE, scores)]
+    if profile.unplayed_points_rule:
+        in_play = [int(not (s > 0 and p == 0)) for s, p in
+                   zip(scores, section.play_scores, strict=True)]
+        criteria.append((UNPLAYED, in_play))
+    groups: list[Group] = [(first, None)]
+    for name, keys in criteria:
+        groups = _split_all(groups, name, lambda g, k=keys: [k[i] for i in g])  # type: ignore[index]
+    for code in order:
+        if registry[code].group is None:
+            units = [b.units for b in columns[code].breakdowns]
+            groups = _split_all(groups, code, lambda g, u=units: [_key(u[i]) for i in g])
+        else:
+            groups = _split_all(groups, code, _group_keys(section, columns, registry[code]))
+    return Standings(tournament, profile, order, columns, _rows(tournament, scores, groups),
+                     section)
+
+
+def _key(units: object) -> tuple[bool, object]:
+    """Sort key of a tiebreak value: undefined (None) below every defined value."""
+    return (units is not None, units if units is not None else 0)
+
+
+def _group_keys(section: Section, columns: dict[str, Column], tiebreak: Tiebreak
+                ) -> Callable[[Sequence[int]], list[tuple[bool, object]]]:
+    """Keys for a tiebreak that depends on who is tied; records the values it computed."""
+    code = tiebreak.code
+    group_fn = tiebreak.group
+    assert group_fn is not None
+    breakdowns = list(columns[code].breakdowns)
+
+    def keys(group: Sequence[int]) -> list[tuple[bool, object]]:
+        values = group_fn(section, group)
+        for i, b in values.items():
+            breakdowns[i] = b
+        columns[code] = Column(code, columns[code].scale, tuple(breakdowns))
+        return [_key(values[i].units) for i in group]
+
+    return keys
+
+
+def _split_all(groups: Iterable[Group], name: str,
+               keys: Callable[[Sequence[int]], Sequence[Any]]) -> list[Group]:
+    """Split every group of two or more by descending key.
+
+    The first part keeps the group's own boundary above it; each further part is marked
+    as separated by ``name`` from the part above.
+    """
+    result: list[Group] = []
+    for group, above in groups:
+        if len(group) == 1:
+            result.append((group, above))
+            continue
+        ks = keys(group)
+        if all(k == ks[0] for k in ks):
+            result.append((group, above))
+            continue
+        order = sorted(range(len(group)), key=ks.__getitem__, reverse=True)
+        current = [group[order[0]]]
+        for a, b in zip(order, order[1:], strict=False):
+            if ks[b] == ks[a]:
+                current.append(group[b])
+            else:
+                result.append((current, above))
+                current, above = [group[b]], name
+        result.append((current, above))
+    return result
+
+
+def _rows(tournament: Tournament, scores: list[int], groups: list[Group]
+          ) -> tuple[Standing, ...]:
+    rows: list[Standing] = []
+    players = tournament.players
+    for group, above in groups:
+        start = len(rows) + 1
+        end = start + len(group) - 1
+        place = str(start) if start == end else f"{start}-{end}"
+        for n, i in enumerate(sorted(group, key=lambda i: players[i].id)):
+            rows.append(Standing(len(rows) + 1, place, i, players[i], scores[i],
+                                 above if n == 0 else None))
+    return tuple(rows)

@@ -1,0 +1,275 @@
+"""US Chess tiebreaks (Official Rules of Chess, 7th ed., Rule 34E; RULES.md, profile ``uscf``).
+
+Scores are in half-points throughout (a win is 2). The opponents' scores that Modified
+Median, Median, Solkoff and Sonneborn-Berger use are *adjusted*: each of the opponent's
+unplayed rounds counts ½ instead of what it scored; the player's own unplayed rounds count
+as opponents with adjusted score 0.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from fractions import Fraction
+
+from core.model import Colour, EntryKind
+from core.tiebreaks.base import Breakdown, Column, Section
+
+_UNPLAYED_WIN = (EntryKind.FULL_BYE, EntryKind.PAIRING_BYE, EntryKind.FORFEIT_WIN)
+
+
+def median_cuts(own_half_points: int, rounds: int, *, modified: bool) -> tuple[int, int, str]:
+    """How many of the lowest and highest opponents' scores to discard, and why.
+
+    Rule 34E1 (Modified Median): plus score (more than R/2): the lowest; even score
+    (exactly R/2): the highest and the lowest; minus score: the highest. 34E9 (Median):
+    the highest and the lowest whatever the score. From 9 rounds, two at each end.
+
+    >>> median_cuts(8, 5, modified=True)  # 4 of 5: plus score
+    (1, 0, 'plus score: the lowest is dropped')
+    >>> median_cuts(9, 9, modified=True)[:2]  # 4½ of 9: even score, 9+ rounds
+    (2, 2)
+    >>> median_cuts(2, 5, modified=False)
+    (1, 1, 'Median: the highest and the lowest are dropped')
+    """
+    n = 2 if rounds >= 9 else 1
+    which = ("the two lowest", "the two highest") if n == 2 else ("the lowest", "the highest")
+    if not modified:
+        return n, n, f"Median: {which[1]} and {which[0]} are dropped"
+    if own_half_points > rounds:
+        return n, 0, f"plus score: {which[0]} {'are' if n == 2 else 'is'} dropped"
+    if own_half_points == rounds:
+        return n, n, f"even score: {which[1]} and {which[0]} are dropped"
+    return 0, n, f"minus score: {which[1]} {'are' if n == 2 else 'is'} dropped"
+
+
+def trim(values: Sequence[int], lowest: int, highest: int,
+         played: Sequence[bool] | None = None) -> tuple[int, tuple[int, ...]]:
+    """Sum of ``values`` without the ``lowest`` smallest and ``highest`` largest.
+
+    Returns the sum and the dropped rounds (1-based positions). Among equal values the
+    player's own unplayed rounds are dropped as lowest first, then earlier rounds.
+
+    Seed 001's Modified Median example, Player B (4-1, opponents 3, 2, 5, 3, 3):
+
+    >>> trim([3, 2, 5, 3, 3], 1, 0)
+    (14, (2,))
+    >>> trim([3, 2, 5, 3, 3], 1, 1)  # Median
+    (9, (2, 3))
+    """
+    n = len(values)
+    if lowest + highest >= n:
+        return 0, tuple(range(1, n + 1))
+    if played is None:
+        order = sorted(range(n), key=values.__getitem__)
+    else:
+        order = sorted(range(n), key=lambda r: (values[r], played[r]))
+    drop = order[:lowest] + order[n - highest:]
+    return sum(values) - sum(values[r] for r in drop), tuple(sorted(r + 1 for r in drop))
+
+
+def _median_family(section: Section, code: str, *, modified: bool, cut: bool) -> Column:
+    rounds = section.rounds
+    columns: list[Breakdown] = []
+    for i, contributions in enumerate(section.opponent_adjusted):
+        if not cut:
+            columns.append(Breakdown(sum(contributions), contributions, (), 0, "nothing dropped"))
+            continue
+        low, high, note = median_cuts(section.scores[i], rounds, modified=modified)
+        played = [o >= 0 for o in section.opponents[i]]
+        total, dropped = trim(contributions, low, high, played)
+        columns.append(Breakdown(total, contributions, dropped, 0, note))
+    return Column(code, 2, tuple(columns))
+
+
+def modified_median(section: Section) -> Column:
+    """``MM`` Modified Median (Rule 34E1): adjusted opponents' scores, trimmed by own score.
+
+    Seed 000, Player A (3 of 4, opponents 1, 3, 2½, 3): plus score, the lowest (1) is
+    dropped: 3 + 2½ + 3 = 8½.
+    """
+    return _median_family(section, "MM", modified=True, cut=True)
+
+
+def median(section: Section) -> Column:
+    """``MED`` Median (Harkness, Rule 34E9): highest and lowest dropped whatever the score."""
+    return _median_family(section, "MED", modified=False, cut=True)
+
+
+def solkoff(section: Section) -> Column:
+    """``SOLK`` Solkoff (Rule 34E2): the sum of all R opponents' adjusted scores.
+
+    Own unplayed rounds add 0. Seed 000, Player A: 1 + 3 + 2½ + 3 = 9½.
+    """
+    return _median_family(section, "SOLK", modified=False, cut=False)
+
+
+def cumulative_breakdowns(section: Section) -> list[Breakdown]:
+    """The Cumulative of every player, in half-points (shared by ``CUM`` and ``OCUM``)."""
+    half_bye = section.profile.cumulative_half_bye
+    result: list[Breakdown] = []
+    half = {k: k.half_points for k in EntryKind}
+    for kinds in section.kinds:
+        running = 0
+        per_round: list[int] = []
+        adjustment = 0
+        for k in kinds:
+            running += half[k]
+            per_round.append(running)
+            if k in _UNPLAYED_WIN:
+                adjustment -= 2
+            elif half_bye and k is EntryKind.HALF_BYE:
+                adjustment -= 1
+        result.append(Breakdown(sum(per_round) + adjustment, tuple(per_round), (), adjustment,
+                                "running scores added up"))
+    return result
+
+
+def cumulative(section: Section) -> Column:
+    """``CUM`` Cumulative (Rule 34E3): the sum of the running scores after each round.
+
+    Minus 1 for each round won without playing (full-point bye, forfeit win); with the
+    profile option ``cumulative_half_bye`` also minus ½ per half-point bye. Seeds 003
+    and 004: bye, W, L, D, W → 1 + 2 + 2 + 2½ + 3½ − 1 = 10.
+    """
+    return Column("CUM", 2, tuple(section.memo(cumulative_breakdowns)))
+
+
+def opponents_cumulative(section: Section) -> Column:
+    """``OCUM`` Opponents' Cumulative (Rule 34E4): the sum of the Cumulatives of the
+    opponents actually played; the player's own unplayed rounds add 0.
+
+    Seed 000, Player D played B, J, I, E (Cumulatives 7, 0, 1, 8): 16.
+    """
+    cums = [b.units for b in section.memo(cumulative_breakdowns)]
+    column = []
+    for opps in section.opponents:
+        per_round = tuple(cums[o] if o >= 0 else 0 for o in opps)
+        column.append(Breakdown(sum(per_round), per_round, (), 0, "opponents' Cumulatives"))
+    return Column("OCUM", 2, tuple(column))
+
+
+_KASHDAN = {EntryKind.WIN: 4, EntryKind.DRAW: 2, EntryKind.LOSS: 1}
+
+
+def kashdan(section: Section) -> Column:
+    """``KASH`` Kashdan (Rule 34E7): 4 per win, 2 per draw, 1 per loss, 0 per unplayed round."""
+    column = []
+    for kinds in section.kinds:
+        per_round = tuple(_KASHDAN.get(k, 0) for k in kinds)
+        column.append(Breakdown(sum(per_round), per_round, (), 0, "4 a win, 2 a draw, 1 a loss"))
+    return Column("KASH", 1, tuple(column))
+
+
+def sonneborn_berger(section: Section) -> Column:
+    """``SB`` Sonneborn-Berger (Rule 34E8): adjusted scores of opponents beaten plus half
+    the adjusted scores of opponents drawn; games played only.
+
+    Kept in quarter-points; profile option ``sb_doubled`` shows 2 × beaten + 1 × drawn as
+    WinTD does (the same numbers read in half-points).
+    """
+    adjusted = section.adjusted
+    column = []
+    for kinds, opps in zip(section.kinds, section.opponents, strict=True):
+        per_round = tuple(
+            2 * adjusted[o] if k is EntryKind.WIN else adjusted[o] if k is EntryKind.DRAW else 0
+            for k, o in zip(kinds, opps, strict=True)
+        )
+        column.append(Breakdown(sum(per_round), per_round, (), 0, "beaten in full, drawn half"))
+    return Column("SB", 2 if section.profile.sb_doubled else 4, tuple(column))
+
+
+def most_blacks(section: Section) -> Column:
+    """``BLK`` Most Blacks (Rule 34E6): the number of games played with Black."""
+    column = []
+    for p in section.tournament.players:
+        per_round = tuple(int(e.played and e.colour is Colour.BLACK) for e in p.entries)
+        column.append(Breakdown(sum(per_round), per_round, (), 0, "games played with Black"))
+    return Column("BLK", 1, tuple(column))
+
+
+_PLUS_MINUS = {EntryKind.WIN: 1, EntryKind.DRAW: 0, EntryKind.LOSS: -1}
+
+
+def head_to_head(section: Section, group: Sequence[int]) -> dict[int, Breakdown]:
+    """``H2H`` Result between tied players (Rule 34E5), for one group still tied.
+
+    Plus/minus of the games played among the group ("3−1, plus two, beats 1−0, plus
+    one"); rounds against players outside the group contribute None.
+    """
+    members = set(group)
+    result = {}
+    for i in group:
+        per_round = tuple(
+            _PLUS_MINUS[k] if o in members else None
+            for k, o in zip(section.kinds[i], section.opponents[i], strict=True)
+        )
+        total = sum(v for v in per_round if v is not None)
+        result[i] = Breakdown(total, per_round, (), 0, "plus/minus against the tied players")
+    return result
+
+
+def head_to_head_column(section: Section) -> Column:
+    """``H2H`` has no value outside a tie; the standings fill it in per tied group."""
+    return Column("H2H", 1, tuple(Breakdown(None, note="not tied") for _ in section.scores))
+
+
+def _ratings_of_opponents(section: Section, i: int) -> tuple[int | None, ...]:
+    players = section.tournament.players
+    return tuple(players[o].rating if o >= 0 else None for o in section.opponents[i])
+
+
+def average_opponents_rating(section: Section) -> Column:
+    """``AOR`` Average rating of opponents (Rule 34E): opponents played; unrated skipped.
+
+    Undefined (None) without a rated opponent played.
+    """
+    column = []
+    for i in range(len(section.scores)):
+        ratings = _ratings_of_opponents(section, i)
+        rated = [r for r in ratings if r is not None]
+        units = Fraction(sum(rated), len(rated)) if rated else None
+        column.append(Breakdown(units, ratings, (), 0, f"average of {len(rated)} rated opponents"))
+    return Column("AOR", 1, tuple(column))
+
+
+def performance_rating(section: Section) -> Column:
+    """``PERF`` Performance rating, US Chess linear formula (Rule 34E):
+    average rating of the rated opponents played + 400 × (wins − losses) / games.
+
+    Only games against rated opponents count. Undefined (None) without one.
+    """
+    column = []
+    for i, kinds in enumerate(section.kinds):
+        ratings = _ratings_of_opponents(section, i)
+        rated = [(r, k) for r, k in zip(ratings, kinds, strict=True) if r is not None]
+        if not rated:
+            column.append(Breakdown(None, ratings, (), 0, "no rated opponent played"))
+            continue
+        games = len(rated)
+        balance = sum(_PLUS_MINUS[k] for _, k in rated)
+        units = Fraction(sum(r for r, _ in rated), games) + Fraction(400 * balance, games)
+        column.append(Breakdown(units, ratings, (), 0,
+                                f"{games} rated games, wins − losses = {balance:+d}"))
+    return Column("PERF", 1, tuple(column))
+
+
+def coin_seed(section: Section) -> str:
+    """The seed of the coin flip: a digest of the tournament's identity (name, players,
+    every entry), so the same tournament always flips the same way."""
+    t = section.tournament
+    text = "|".join([t.name, str(t.rounds)] + [
+        f"{p.id}:{p.name}:{','.join(str(e) for e in p.entries)}" for p in t.players])
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def coin_flip(section: Section) -> Column:
+    """``COIN`` A coin flip, reproducible: each player draws a number from the seed and
+    their starting number; the higher number wins. Always reported as a coin flip."""
+    seed = coin_seed(section)
+    column = []
+    for p in section.tournament.players:
+        digest = hashlib.sha256(f"{seed}:{p.id}".encode()).digest()
+        draw = int.from_bytes(digest[:3], "big") % 1000
+        column.append(Breakdown(draw, (), (), 0, f"coin flip, seed {seed}: drew {draw}"))
+    return Column("COIN", 1, tuple(column))
