@@ -95,7 +95,8 @@ def resolve(name: str = "uscf", codes: str | None = None) -> Profile:
     ``codes`` is a comma list (``"MM,SOLK,CUM"``), case-insensitive. Unknown names and codes
     raise :class:`HarknessError` naming the option and what is allowed.
     """
-    from core.tiebreaks import tiebreaks_of  # the registry imports profiles; resolve lazily
+    # The tiebreak modules import this one and register their families' profiles.
+    from core.tiebreaks import tiebreaks_of
 
     key = name.strip().lower()
     profile = PROFILES.get(key)
@@ -123,3 +124,20 @@ def resolve(name: str = "uscf", codes: str | None = None) -> Profile:
     if problems:
         raise HarknessError(problems)
     return replace(profile, tiebreaks=order)
+
+
+#: ``--rules fide`` picks the C.07 text in force at the tournament's start (RULES.md).
+FIDE_2026_FROM = "2026-03-01"
+
+
+def resolve_for(start_date: str, name: str = "uscf", codes: str | None = None) -> Profile:
+    """Like :func:`resolve`, but ``fide`` picks ``fide-2026`` for a section that started on
+    or after 2026-03-01 (TRF record 042) and ``fide-2024`` otherwise.
+
+    >>> resolve_for("2026-04-11", "fide").name, resolve_for("2025/10/02", "fide").name
+    ('fide-2026', 'fide-2024')
+    """
+    if name.strip().lower() == "fide":
+        date = start_date.strip().replace("/", "-").replace(".", "-")
+        name = "fide-2026" if date and date >= FIDE_2026_FROM else "fide-2024"
+    return resolve(name, codes)

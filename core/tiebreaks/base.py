@@ -32,7 +32,9 @@ class Breakdown(NamedTuple):
     ``dropped`` lists the rounds whose contribution was discarded (Modified Median, cuts).
     ``adjustment`` is added after the sum (Cumulative's bye subtraction, for instance).
     For sum tiebreaks ``units == sum(kept contributions) + adjustment`` always holds.
-    ``note`` names the rule that was applied, in words.
+    ``note`` names the rule that was applied, in words; ``round_notes`` (optional, one per
+    round or empty) says why a round contributed what it did where that is not plain from
+    the round's entry (FIDE's dummy opponents and caps, for instance).
     """
 
     units: Units | None
@@ -40,6 +42,7 @@ class Breakdown(NamedTuple):
     dropped: tuple[int, ...] = ()
     adjustment: Units = 0
     note: str = ""
+    round_notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
