@@ -254,7 +254,8 @@ class Tournament:
         Standings "after round k" use ``R = k``, as a crosstable printed then would.
         """
         if not 1 <= k <= self.rounds:
-            raise HarknessError([Problem(f"after round {k}: the section has rounds 1–{self.rounds}")])
+            message = f"after round {k}: the section has rounds 1–{self.rounds}"
+            raise HarknessError([Problem(message)])
         if k == self.rounds:
             return self
         players = tuple(replace(p, entries=p.entries[:k]) for p in self.players)
@@ -290,7 +291,8 @@ def validate(players: Iterable[Player], rounds: int) -> Iterator[Problem]:
 def _check_entry(p: Player, r: int, e: RoundEntry, by_id: dict[int, Player]) -> Iterator[Problem]:
     if e.kind not in WITH_OPPONENT:
         if e.opponent is not None:
-            yield Problem(f"a {e.kind.value} has no opponent (got {e.opponent})", player=p.id, round=r)
+            message = f"a {e.kind.value} has no opponent (got {e.opponent})"
+            yield Problem(message, player=p.id, round=r)
         return
     if e.opponent is None:
         yield Problem(f"a {e.kind.value} needs an opponent", player=p.id, round=r)

@@ -47,7 +47,7 @@ class Profile:
         """The tiebreak order that applies to a section of ``rounds`` rounds."""
         codes = self.tiebreaks
         if self.median_last_when_short and rounds <= 2 and "MM" in codes:
-            codes = tuple(c for c in codes if c != "MM") + ("MM",)
+            codes = (*(c for c in codes if c != "MM"), "MM")
         return codes
 
 
@@ -115,7 +115,9 @@ def resolve(name: str = "uscf", codes: str | None = None) -> Profile:
         if c not in known
     ]
     problems += [
-        Problem(f"--tiebreaks: {c!r} is given twice") for c in sorted(set(order)) if order.count(c) > 1
+        Problem(f"--tiebreaks: {c!r} is given twice")
+        for c in sorted(set(order))
+        if order.count(c) > 1
     ]
     if "COIN" in order and order[-1] != "COIN":
         problems.append(Problem("--tiebreaks: COIN (a coin flip) can only be the last tiebreak"))

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import pairwise
 from typing import Any
 
 from core.model import Player, Tournament
@@ -84,7 +85,8 @@ def compute_standings(
     >>> from core.examples import load_example
     >>> s = compute_standings(load_example("mdchess-scholastic.txt"), "mdchess")
     >>> [(r.place, r.player.name, r.separated_by) for r in s.rows[:4]]
-    [('1', 'Player A', None), ('2', 'Player B', 'MM'), ('3', 'Player C', 'MM'), ('4', 'Player D', 'SOLK')]
+    [('1', 'Player A', None), ('2', 'Player B', 'MM'), ('3', 'Player C', 'MM'),
+     ('4', 'Player D', 'SOLK')]
     """
     if isinstance(profile, str):
         profile = resolve(profile, codes)
@@ -96,22 +98,28 @@ def compute_standings(
     columns = {code: registry[code].compute(section) for code in order}
     scores = section.scores
     first = sorted(range(len(tournament)), key=lambda i: -scores[i])
-    criteria: list[tuple[str, object]] = [(SCORE, scores)]
+    criteria: list[tuple[str, list[Any] | None]] = [(SCORE, scores)]
     if profile.unplayed_points_rule:
         in_play = [int(not (s > 0 and p == 0)) for s, p in
                    zip(scores, section.play_scores, strict=True)]
         criteria.append((UNPLAYED, in_play))
-    groups: list[Group] = [(first, None)]
-    for name, keys in criteria:
-        groups = _split_all(groups, name, lambda g, k=keys: [k[i] for i in g])  # type: ignore[index]
     for code in order:
         if registry[code].group is None:
-            units = [b.units for b in columns[code].breakdowns]
-            groups = _split_all(groups, code, lambda g, u=units: [_key(u[i]) for i in g])
+            criteria.append((code, [b.units for b in columns[code].breakdowns]))
         else:
-            groups = _split_all(groups, code, _group_keys(section, columns, registry[code]))
+            criteria.append((code, None))
+    groups: list[Group] = [(first, None)]
+    for name, keys in criteria:
+        if keys is not None:
+            groups = _split_all(groups, name, _lookup(keys))
+        else:
+            groups = _split_all(groups, name, _group_keys(section, columns, registry[name]))
     return Standings(tournament, profile, order, columns, _rows(tournament, scores, groups),
                      section)
+
+
+def _lookup(values: list[Any]) -> Callable[[Sequence[int]], list[tuple[bool, object]]]:
+    return lambda group: [_key(values[i]) for i in group]
 
 
 def _key(units: object) -> tuple[bool, object]:
@@ -155,7 +163,7 @@ def _split_all(groups: Iterable[Group], name: str,
             continue
         order = sorted(range(len(group)), key=ks.__getitem__, reverse=True)
         current = [group[order[0]]]
-        for a, b in zip(order, order[1:], strict=False):
+        for a, b in pairwise(order):
             if ks[b] == ks[a]:
                 current.append(group[b])
             else:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
-from typing import NamedTuple, TypeVar
+from typing import NamedTuple, TypeVar, cast
 
 from core.model import EntryKind, Tournament
 from core.profiles import Profile
@@ -105,7 +105,7 @@ class Section:
         """``compute(self)``, computed once per section (tiebreaks that share work)."""
         if compute not in self._memo:
             self._memo[compute] = compute(self)
-        return self._memo[compute]  # type: ignore[no-any-return]
+        return cast(T, self._memo[compute])
 
     @cached_property
     def opponent_adjusted(self) -> list[tuple[int, ...]]:

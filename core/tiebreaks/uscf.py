@@ -141,7 +141,7 @@ def opponents_cumulative(section: Section) -> Column:
 
     Seed 000, Player D played B, J, I, E (Cumulatives 7, 0, 1, 8): 16.
     """
-    cums = [b.units for b in section.memo(cumulative_breakdowns)]
+    cums = [int(b.units or 0) for b in section.memo(cumulative_breakdowns)]
     column = []
     for opps in section.opponents:
         per_round = tuple(cums[o] if o >= 0 else 0 for o in opps)

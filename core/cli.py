@@ -1,0 +1,137 @@
+"""The ``harkness`` command: standings, explanations and conversions of tournament files.
+
+Exit status: 0 on success, 2 when the input or an option is wrong (every problem is printed
+on standard error with its file, line and column, or player and round); nothing is written
+half-way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from core.formats import read_tournament
+from core.formats.crosstable import write_crosstable
+from core.model import Tournament
+from core.problems import HarknessError, Problem
+from core.profiles import PROFILES, Profile, resolve_for
+from core.render import FORMATS, render
+from core.standings import compute_standings
+
+EXIT_INPUT = 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="harkness",
+        description="Chess tiebreaks a club can trust: US Chess Rule 34 and FIDE C.07.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def rules_options(p: argparse.ArgumentParser) -> None:
+        p.add_argument("path", metavar="PATH", help="TRF-16 file or crosstable text/CSV")
+        p.add_argument("--rules", default="uscf", metavar="PROFILE",
+                       help=f"rule profile: {', '.join(PROFILES)}, fide (default: uscf)")
+        p.add_argument("--tiebreaks", metavar="CODES",
+                       help="your own order of tiebreak codes, e.g. MM,SOLK,CUM,OCUM")
+        p.add_argument("--after-round", type=int, metavar="K",
+                       help="standings as they were after round K")
+
+    standings = commands.add_parser("standings", help="rank a section by score and tiebreaks")
+    rules_options(standings)
+    standings.add_argument("--format", choices=FORMATS, default="table")
+
+    explain = commands.add_parser("explain", help="why a player finished where they did")
+    rules_options(explain)
+    explain.add_argument("player", metavar="PLAYER", help="starting number or (part of) a name")
+    explain.add_argument("--format", choices=("text", "markdown", "json"), default="text")
+
+    convert = commands.add_parser("convert", help="convert between TRF-16 and crosstable text")
+    convert.add_argument("source", metavar="IN")
+    convert.add_argument("target", metavar="OUT",
+                         help="*.trf writes TRF-16, *.csv a CSV crosstable, else crosstable text")
+    convert.add_argument("--rules", default="uscf", metavar="PROFILE",
+                         help="with --standings: the profile whose tiebreak columns to add")
+    convert.add_argument("--standings", action="store_true",
+                         help="order by standings and add Tot and tiebreak columns")
+    return parser
+
+
+def _load(args: argparse.Namespace) -> tuple[Tournament, Profile]:
+    tournament = read_tournament(args.path)
+    if args.after_round is not None:
+        tournament = tournament.after_round(args.after_round)
+    return tournament, resolve_for(tournament.start_date, args.rules, args.tiebreaks)
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """Write the whole file or nothing: a temporary file renamed over the target."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _convert(args: argparse.Namespace) -> str:
+    tournament = read_tournament(args.source)
+    target = Path(args.target)
+    standings = None
+    if args.standings or target.suffix.lower() == ".trf":
+        standings = compute_standings(tournament, resolve_for(tournament.start_date, args.rules))
+    if target.suffix.lower() == ".trf":
+        from core.formats.trf import write_trf
+
+        text = write_trf(tournament, standings)
+    else:
+        separator = "," if target.suffix.lower() == ".csv" else "  "
+        text = write_crosstable(tournament, standings if args.standings else None, separator)
+    try:
+        _write_atomically(target, text)
+    except OSError as error:
+        raise HarknessError([Problem(f"cannot write the file: {error.strerror}",
+                                     path=str(target))]) from None
+    return f"wrote {target} ({len(tournament)} players, {tournament.rounds} rounds)\n"
+
+
+def _explain(args: argparse.Namespace) -> str:
+    from core.explain import explain, find_player, render_explanation
+
+    tournament, profile = _load(args)
+    standings = compute_standings(tournament, profile)
+    player = find_player(tournament, args.player)
+    return render_explanation(explain(standings, player.id), args.format)
+
+
+def run(argv: Sequence[str] | None = None) -> str:
+    """Run a command and return what it prints; raises HarknessError on bad input."""
+    args = _parser().parse_args(argv)
+    if args.command == "convert":
+        return _convert(args)
+    if args.command == "explain":
+        return _explain(args)
+    tournament, profile = _load(args)
+    return render(compute_standings(tournament, profile), args.format)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Console entry point of ``harkness``."""
+    try:
+        output = run(argv)
+    except HarknessError as error:
+        for problem in error.problems:
+            print(f"harkness: {problem}", file=sys.stderr)
+        return EXIT_INPUT
+    sys.stdout.write(output)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

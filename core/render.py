@@ -1,0 +1,118 @@
+"""Standings rendered for people and programs: terminal table, Markdown, CSV, JSON.
+
+The JSON shape is a contract other tools depend on (issue 2):
+``{"rules", "rounds", "tiebreaks": [code…], "standings": [{"rank", "place", "id", "name",
+"score", "tiebreaks": {code: number|null}}]}`` in rank order.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+from core.numbers import as_json_number, display, half_points
+from core.standings import Standings
+from core.tiebreaks import Tiebreak, tiebreaks_of
+
+FORMATS = ("table", "json", "csv", "markdown")
+
+
+def _tiebreaks(standings: Standings) -> list[Tiebreak]:
+    registry = tiebreaks_of(standings.profile.family)
+    return [registry[code] for code in standings.order]
+
+
+def cells(standings: Standings) -> list[list[str]]:
+    """Header and one row of display strings per player, in rank order."""
+    tiebreaks = _tiebreaks(standings)
+    header = ["Place", "#", "Name", "Score"] + [tb.code for tb in tiebreaks]
+    rows = [header]
+    for row in standings.rows:
+        rows.append(
+            [row.place, str(row.player.id), row.player.name, half_points(row.half_points)]
+            + [display(standings.value(tb.code, row.index), tb.digits, "–") for tb in tiebreaks]
+        )
+    return rows
+
+
+def to_json_dict(standings: Standings) -> dict[str, Any]:
+    """The standings as the CLI's JSON contract (exact values shown as decimals)."""
+    tiebreaks = _tiebreaks(standings)
+    return {
+        "rules": standings.profile.name,
+        "rounds": standings.tournament.rounds,
+        "tiebreaks": [tb.code for tb in tiebreaks],
+        "standings": [
+            {
+                "rank": row.rank,
+                "place": row.place,
+                "id": row.player.id,
+                "name": row.player.name,
+                "score": as_json_number(row.score),
+                "tiebreaks": {
+                    tb.code: as_json_number(standings.value(tb.code, row.index), tb.digits)
+                    for tb in tiebreaks
+                },
+            }
+            for row in standings.rows
+        ],
+    }
+
+
+def to_json(standings: Standings) -> str:
+    return json.dumps(to_json_dict(standings), ensure_ascii=False, indent=1) + "\n"
+
+
+def to_csv(standings: Standings) -> str:
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(cells(standings))
+    return out.getvalue()
+
+
+def _markdown_cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def to_markdown(standings: Standings) -> str:
+    """A Markdown table (GitHub and Discord flavour), numbers right-aligned."""
+    rows = cells(standings)
+    header, body = rows[0], rows[1:]
+    align = ["---", "--:", ":--", "--:"] + ["--:"] * (len(header) - 4)
+    lines = ["| " + " | ".join(header) + " |", "| " + " | ".join(align) + " |"]
+    lines += ["| " + " | ".join(_markdown_cell(c) for c in row) + " |" for row in body]
+    return "\n".join(lines) + "\n"
+
+
+def names_of_tiebreaks(standings: Standings) -> str:
+    """One line naming the tiebreaks in order: ``MM = Modified Median, SOLK = Solkoff…``."""
+    return ", ".join(f"{tb.code} = {tb.name}" for tb in _tiebreaks(standings))
+
+
+def to_table(standings: Standings, width: int | None = None) -> str:
+    """A readable terminal table (rich), with the tiebreaks named underneath."""
+    from rich.console import Console
+    from rich.table import Table
+
+    rows = cells(standings)
+    title = standings.tournament.name or "Standings"
+    table = Table(title=f"{title} — {standings.profile.name}, {standings.tournament.rounds} rounds",
+                  caption=names_of_tiebreaks(standings), header_style="bold")
+    for j, heading in enumerate(rows[0]):
+        table.add_column(heading, justify="left" if j == 2 else "right", no_wrap=j != 2)
+    for row in rows[1:]:
+        table.add_row(*row)
+    console = Console(width=width or 120, file=io.StringIO(), color_system=None,
+                      force_terminal=False)
+    with console.capture() as capture:
+        console.print(table)
+    return capture.get()
+
+
+RENDERERS = {"table": to_table, "json": to_json, "csv": to_csv, "markdown": to_markdown}
+
+
+def render(standings: Standings, fmt: str = "table") -> str:
+    """The standings in one of :data:`FORMATS`."""
+    return RENDERERS[fmt](standings)

@@ -1,0 +1,1 @@
+"""Loopback fakes of the external services Harkness talks to (Google Sheets, Discord)."""

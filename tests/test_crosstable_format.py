@@ -1,0 +1,100 @@
+"""The crosstable text/CSV reader: forgiving in spelling, exact about where a problem is."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.formats.crosstable import parse_cell, read_crosstable, write_crosstable
+from core.model import Colour, EntryKind, RoundEntry
+from core.problems import HarknessError, Problem
+
+
+def problems_of(text: str) -> list[Problem]:
+    with pytest.raises(HarknessError) as caught:
+        read_crosstable(text, path="club.txt")
+    return list(caught.value.problems)
+
+
+@pytest.mark.parametrize(("cell", "entry"), [
+    ("W9 (w)", RoundEntry.win(9, Colour.WHITE)),
+    ("d5 (B)", RoundEntry.draw(5, Colour.BLACK)),
+    ("½5", RoundEntry.draw(5)),
+    ("=5", RoundEntry.draw(5)),
+    ("L3", RoundEntry.loss(3)),
+    ("X9", RoundEntry.forfeit_win(9)),
+    ("F9", RoundEntry.forfeit_loss(9)),
+    ("B", RoundEntry(EntryKind.FULL_BYE)),
+    ("H", RoundEntry(EntryKind.HALF_BYE)),
+    ("U", RoundEntry(EntryKind.ZERO_BYE)),
+    ("-", RoundEntry(EntryKind.WITHDRAWN)),
+    ("", RoundEntry(EntryKind.ABSENT)),
+])
+def test_every_cell_of_the_notation(cell: str, entry: RoundEntry) -> None:
+    assert parse_cell(cell) == entry
+
+
+def test_empty_cells_after_the_last_game_mean_withdrawn() -> None:
+    t = read_crosstable("#\tName\tRd 1\tRd 2\tRd 3\n1\tA\tW2\t\t\n2\tB\tL1\tU\tU\n")
+    assert [e.kind for e in t.player(1).entries] == [EntryKind.WIN, EntryKind.WITHDRAWN,
+                                                     EntryKind.WITHDRAWN]
+    assert t.player(1).withdrawn_after == 1
+
+
+def test_aligned_text_with_empty_cells_reads_by_column_position() -> None:
+    text = ("#  Name  Rd 1    Rd 2    Rd 3\n"
+            "1  Ann   W2 (w)          W3\n"
+            "2  Bob   L1 (b)  H       U\n"
+            "3  Cy    U       H       L1\n")
+    t = read_crosstable(text)
+    assert [e.kind for e in t.player(1).entries] == [EntryKind.WIN, EntryKind.ABSENT,
+                                                     EntryKind.WIN]
+
+
+def test_csv_with_quotes_and_a_rating_column() -> None:
+    text = '#,Name,Rating,Rd 1\n1,"Smith, Ann",1500,W2 (w)\n2,Bob,unr,L1 (b)\n'
+    t = read_crosstable(text)
+    assert t.player(1).name == "Smith, Ann" and t.player(1).rating == 1500
+    assert t.player(2).rating is None
+
+
+def test_an_unknown_cell_names_file_line_column_and_what_was_expected() -> None:
+    (problem,) = problems_of("#  Name  Rd 1  Rd 2\n1  Ann  W2    Q7\n2  Bob  L1    U\n")
+    assert (problem.path, problem.line, problem.column) == ("club.txt", 2, 15)
+    assert "'Q7' is not a round entry; expected e.g. 'W9 (w)'" in problem.message
+    assert str(problem).startswith("club.txt:2:15: Rd 2:")
+
+
+def test_an_opponent_out_of_range_is_located_at_its_cell() -> None:
+    (problem,) = problems_of("#,Name,Rd 1\n1,Ann,W99\n2,Bob,U\n")
+    assert (problem.line, problem.column, problem.player, problem.round) == (2, 7, 1, 1)
+    assert "there is no player 99" in problem.message
+
+
+def test_every_problem_is_reported_at_once() -> None:
+    problems = problems_of("#\tName\tRd 1\tRd 2\nx\tAnn\tW2\tW2\n2\t\tW1\tZZ\n")
+    assert [(p.line, p.column) for p in problems] == [(2, 1), (3, 3), (3, 7)]
+
+
+def test_sides_that_disagree_are_reported_once_with_both_places() -> None:
+    (problem,) = problems_of("#,Name,Rd 1\n1,Ann,W2\n2,Bob,W1\n")
+    assert (problem.line, problem.player, problem.round) == (2, 1, 1)
+    assert "player 2 has 'W1' (expected L1)" in problem.message
+
+
+def test_a_header_without_rounds_or_names_is_explained() -> None:
+    no_number, rounds = problems_of("Player,Rd 2\n1,Ann\n")
+    assert "needs a '#' column" in no_number.message
+    assert "'Rd 1', 'Rd 2', … in order (found rounds [2])" in rounds.message
+    assert (rounds.line, rounds.column) == (1, 1)
+
+
+def test_an_empty_file_is_an_error_not_an_empty_tournament() -> None:
+    (problem,) = problems_of("\n\n")
+    assert "empty" in problem.message
+
+
+@pytest.mark.parametrize("separator", ["  ", ",", "\t"])
+def test_write_then_read_is_the_identity(separator: str) -> None:
+    t = read_crosstable("#,Name,Rating,Rd 1,Rd 2,Rd 3\n1,Ann,1500,W2 (w),H,X3\n"
+                        "2,Bob,,L1 (b),B,U\n3,Cy,1200,U,-,F1\n")
+    assert read_crosstable(write_crosstable(t, separator=separator)) == t
