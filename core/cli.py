@@ -102,12 +102,13 @@ def _convert(args: argparse.Namespace) -> str:
 
 
 def _explain(args: argparse.Namespace) -> str:
-    from core.explain import explain, find_player, render_explanation
+    from core.explain import explain, find_player
+    from core.explain_render import render_explanation
 
     tournament, profile = _load(args)
     standings = compute_standings(tournament, profile)
     player = find_player(tournament, args.player)
-    return render_explanation(explain(standings, player.id), args.format)
+    return render_explanation(explain(standings, player.id, args.after_round), args.format)
 
 
 def run(argv: Sequence[str] | None = None) -> str:

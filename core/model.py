@@ -27,13 +27,23 @@ class Colour(Enum):
     WHITE = "w"
     BLACK = "b"
 
+    __hash__ = object.__hash__  # members are singletons; Enum's own hash is slow Python
+
     @property
     def opposite(self) -> Colour:
         return Colour.BLACK if self is Colour.WHITE else Colour.WHITE
 
 
 class EntryKind(Enum):
-    """What happened to one player in one round (RULES.md, "Round entries")."""
+    """What happened to one player in one round (RULES.md, "Round entries").
+
+    Each kind carries ``half_points`` (its points, a win is 2), ``played`` (a game over the
+    board: win, draw, loss) and ``has_opponent`` (games and forfeits name an opponent).
+    """
+
+    half_points: int
+    played: bool
+    has_opponent: bool
 
     WIN = "win"
     DRAW = "draw"
@@ -47,20 +57,7 @@ class EntryKind(Enum):
     ABSENT = "absent"
     WITHDRAWN = "withdrawn"
 
-    @property
-    def half_points(self) -> int:
-        """Points for this entry, in half-points (a win is 2)."""
-        return HALF_POINTS[self]
-
-    @property
-    def played(self) -> bool:
-        """True for a game played over the board (win, draw, loss)."""
-        return self in PLAYED
-
-    @property
-    def has_opponent(self) -> bool:
-        """True for games and forfeits: entries that name an opponent."""
-        return self in WITH_OPPONENT
+    __hash__ = object.__hash__  # members are singletons; Enum's own hash is slow Python
 
 
 HALF_POINTS: dict[EntryKind, int] = {
@@ -82,6 +79,12 @@ WITH_OPPONENT = PLAYED | FORFEITS
 BYES = frozenset(
     {EntryKind.FULL_BYE, EntryKind.PAIRING_BYE, EntryKind.HALF_BYE, EntryKind.ZERO_BYE}
 )
+# Plain attributes, not properties: the tiebreaks read them for every entry of a section.
+for _kind in EntryKind:
+    _kind.half_points = HALF_POINTS[_kind]
+    _kind.played = _kind in PLAYED
+    _kind.has_opponent = _kind in WITH_OPPONENT
+
 #: The entry the other side of a game or forfeit must have.
 MIRROR: dict[EntryKind, EntryKind] = {
     EntryKind.WIN: EntryKind.LOSS,
@@ -144,11 +147,11 @@ class RoundEntry:
 
     @property
     def half_points(self) -> int:
-        return HALF_POINTS[self.kind]
+        return self.kind.half_points
 
     @property
     def played(self) -> bool:
-        return self.kind in PLAYED
+        return self.kind.played
 
     def __str__(self) -> str:
         """The crosstable notation of RULES.md: ``W9 (w)``, ``X4``, ``H``, ``-``."""
@@ -184,7 +187,7 @@ class Player:
     @property
     def half_points(self) -> int:
         """The player's score, in half-points."""
-        return sum(HALF_POINTS[e.kind] for e in self.entries)
+        return sum(e.kind.half_points for e in self.entries)
 
     @property
     def withdrawn_after(self) -> int | None:
@@ -227,12 +230,25 @@ class Tournament:
     round_robin: bool | None = None
     records: tuple[tuple[str, str], ...] = ()
     _index: dict[int, int] = field(default_factory=dict, init=False, repr=False, compare=False)
+    #: Per player (in ``players`` order): the kind of each round's entry.
+    kinds: tuple[tuple[EntryKind, ...], ...] = field(default=(), init=False, repr=False,
+                                                     compare=False)
+    #: Per player: the index of the opponent met over the board in each round, -1 where the
+    #: round was not played. Derived once here because every tiebreak reads it.
+    opponents: tuple[tuple[int, ...], ...] = field(default=(), init=False, repr=False,
+                                                   compare=False)
 
     def __post_init__(self) -> None:
         problems = list(validate(self.players, self.rounds))
         if problems:
             raise HarknessError(problems)
-        self._index.update((p.id, i) for i, p in enumerate(self.players))
+        index = self._index
+        index.update((p.id, i) for i, p in enumerate(self.players))
+        object.__setattr__(self, "kinds", tuple(
+            tuple([e.kind for e in p.entries]) for p in self.players))
+        object.__setattr__(self, "opponents", tuple(
+            tuple([index[e.opponent] if e.kind.played else -1  # type: ignore[index]
+                   for e in p.entries]) for p in self.players))
 
     def __iter__(self) -> Iterator[Player]:
         return iter(self.players)
@@ -275,16 +291,28 @@ def validate(players: Iterable[Player], rounds: int) -> Iterator[Problem]:
             yield Problem(f"starting number {p.id} is used twice", player=p.id)
         by_id[p.id] = p
     for p in players:
-        if len(p.entries) < rounds:
-            for missing in range(len(p.entries) + 1, rounds + 1):
+        entries = p.entries
+        if len(entries) < rounds:
+            for missing in range(len(entries) + 1, rounds + 1):
                 yield Problem("no entry for this round", player=p.id, round=missing)
-        elif len(p.entries) > rounds:
+        elif len(entries) > rounds:
             yield Problem(
-                f"{len(p.entries)} rounds of entries, but the section has {rounds}",
+                f"{len(entries)} rounds of entries, but the section has {rounds}",
                 player=p.id,
                 round=rounds + 1,
             )
-        for r, e in enumerate(p.entries[:rounds], start=1):
+        for r, e in enumerate(entries[:rounds], start=1):
+            kind = e.kind
+            # The common case, checked inline: both sides of a game agree.
+            if kind.has_opponent and e.opponent != p.id:
+                other = by_id.get(e.opponent) if e.opponent is not None else None
+                if other is not None and len(other.entries) >= r:
+                    mirror = other.entries[r - 1]
+                    if (mirror.opponent == p.id and mirror.kind is MIRROR[kind]
+                            and (e.colour is None or mirror.colour is not e.colour)):
+                        continue
+            elif not kind.has_opponent and e.opponent is None:
+                continue
             yield from _check_entry(p, r, e, by_id)
 
 

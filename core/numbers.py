@@ -50,3 +50,40 @@ def half_points(half: int) -> str:
     ('3.5', '0')
     """
     return f"{half // 2}.5" if half % 2 else str(half // 2)
+
+
+def display_units(units: int | Fraction | None, scale: int, digits: int | None = None,
+                  empty: str = "") -> str:
+    """:func:`display` of ``units / scale``, without building a Fraction for the common
+    case of whole, half and quarter points (standings print thousands of them).
+
+    >>> display_units(17, 2), display_units(39, 4), display_units(48, 2), display_units(None, 2)
+    ('8.5', '9.75', '24', '')
+    """
+    if units is None:
+        return empty
+    if isinstance(units, int):
+        whole, rest = divmod(units, scale)
+        if not rest:
+            return str(whole)
+        if scale in (2, 4):  # halves and quarters are exact binary fractions
+            return repr(units / scale)
+    return display(Fraction(units) / scale, digits, empty)
+
+
+def json_units(units: int | Fraction | None, scale: int, digits: int | None = None
+               ) -> int | float | None:
+    """:func:`as_json_number` of ``units / scale``, fast for whole, half and quarter points.
+
+    >>> json_units(17, 2), json_units(48, 2), json_units(None, 4)
+    (8.5, 24, None)
+    """
+    if units is None:
+        return None
+    if isinstance(units, int):
+        whole, rest = divmod(units, scale)
+        if not rest:
+            return whole
+        if scale in (2, 4):
+            return units / scale
+    return as_json_number(Fraction(units) / scale, digits)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import pairwise
-from typing import Any
+from typing import Any, NamedTuple
 
 from core.model import Player, Tournament
 from core.profiles import Profile, resolve
@@ -28,18 +28,19 @@ UNPLAYED = "unplayed"
 Group = tuple[list[int], str | None]
 
 
-@dataclass(frozen=True, slots=True)
-class Standing:
+class Standing(NamedTuple):
     """One line of the standings.
 
     ``rank`` is the position in the list (1-based); ``place`` is what a prize list prints
     (``"3"``, or ``"3-4"`` for a shared place); ``separated_by`` says what put this player
-    below the one above (None for the first line and within a shared place).
+    below the one above (None for the first line and within a shared place);
+    ``player_index`` is the player's position in ``tournament.players`` (and in every
+    tiebreak column).
     """
 
     rank: int
     place: str
-    index: int
+    player_index: int
     player: Player
     half_points: int
     separated_by: str | None
@@ -118,24 +119,29 @@ def compute_standings(
                      section)
 
 
-def _lookup(values: list[Any]) -> Callable[[Sequence[int]], list[tuple[bool, object]]]:
+def _lookup(values: list[Any]) -> Callable[[Sequence[int]], list[Any]]:
     return lambda group: [_key(values[i]) for i in group]
 
 
-def _key(units: object) -> tuple[bool, object]:
-    """Sort key of a tiebreak value: undefined (None) below every defined value."""
-    return (units is not None, units if units is not None else 0)
+#: Undefined tiebreak values (None) sort below every defined value. Only a sort key: no
+#: arithmetic is ever done with it.
+UNDEFINED = float("-inf")
+
+
+def _key(units: Any) -> Any:
+    """Sort key of a tiebreak value: the exact value, or :data:`UNDEFINED`."""
+    return UNDEFINED if units is None else units
 
 
 def _group_keys(section: Section, columns: dict[str, Column], tiebreak: Tiebreak
-                ) -> Callable[[Sequence[int]], list[tuple[bool, object]]]:
+                ) -> Callable[[Sequence[int]], list[Any]]:
     """Keys for a tiebreak that depends on who is tied; records the values it computed."""
     code = tiebreak.code
     group_fn = tiebreak.group
     assert group_fn is not None
     breakdowns = list(columns[code].breakdowns)
 
-    def keys(group: Sequence[int]) -> list[tuple[bool, object]]:
+    def keys(group: Sequence[int]) -> list[Any]:
         values = group_fn(section, group)
         for i, b in values.items():
             breakdowns[i] = b

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from core.formats.crosstable import read_crosstable
-from core.model import Tournament
+from core.model import Player, RoundEntry, Tournament
 
 _MIRROR = {"W": "L", "L": "W", "D": "D", "X": "F", "F": "X"}
 
@@ -41,3 +41,31 @@ def one_player_sequence(results: str) -> Tournament:
         else:
             rows[0][r + 1] = code
     return crosstable(*(f"{row[0]}: {' '.join(row[1:])}" for row in rows), rounds=rounds)
+
+
+def round_robin(players: int) -> list[list[tuple[int, int]]]:
+    """Circle-method pairings: rounds of (white, black) starting numbers."""
+    ids = list(range(1, players + 1))
+    rounds = []
+    for _ in range(players - 1):
+        rounds.append([(ids[i], ids[-1 - i]) for i in range(players // 2)])
+        ids = [ids[0], ids[-1], *ids[1:-1]]
+    return rounds
+
+
+def nine_round_event() -> Tournament:
+    """Ten players, nine rounds, all games played; the lower starting number wins, except
+    that 1 and 10 draw."""
+    entries: dict[int, list[RoundEntry]] = {p: [] for p in range(1, 11)}
+    for pairs in round_robin(10):
+        for white, black in pairs:
+            if {white, black} == {1, 10}:
+                entries[white].append(RoundEntry.draw(black))
+                entries[black].append(RoundEntry.draw(white))
+            elif white < black:
+                entries[white].append(RoundEntry.win(black))
+                entries[black].append(RoundEntry.loss(white))
+            else:
+                entries[white].append(RoundEntry.loss(black))
+                entries[black].append(RoundEntry.win(white))
+    return Tournament(tuple(Player(p, f"P{p}", tuple(e)) for p, e in entries.items()), 9)

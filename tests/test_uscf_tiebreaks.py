@@ -13,7 +13,7 @@ from core.profiles import PROFILES, resolve
 from core.standings import compute_standings
 from core.tiebreaks import Section
 from core.tiebreaks.uscf import head_to_head, median_cuts, trim
-from tests.builders import crosstable, one_player_sequence
+from tests.builders import crosstable, nine_round_event, one_player_sequence
 
 
 def halves(*points: float) -> list[int]:
@@ -83,34 +83,6 @@ def test_own_unplayed_rounds_count_as_opponents_with_adjusted_score_zero() -> No
     assert standings.breakdown("MM", 0).dropped == (1,)
 
 
-def round_robin(players: int) -> list[list[tuple[int, int]]]:
-    """Circle-method pairings: rounds of (white, black) starting numbers."""
-    ids = list(range(1, players + 1))
-    rounds = []
-    for _ in range(players - 1):
-        rounds.append([(ids[i], ids[-1 - i]) for i in range(players // 2)])
-        ids = [ids[0], ids[-1], *ids[1:-1]]
-    return rounds
-
-
-def nine_round_event() -> Tournament:
-    """Ten players, nine rounds, all games played; the lower starting number wins, except
-    that 1 and 10 draw."""
-    entries: dict[int, list[RoundEntry]] = {p: [] for p in range(1, 11)}
-    for pairs in round_robin(10):
-        for white, black in pairs:
-            if {white, black} == {1, 10}:
-                entries[white].append(RoundEntry.draw(black))
-                entries[black].append(RoundEntry.draw(white))
-            elif white < black:
-                entries[white].append(RoundEntry.win(black))
-                entries[black].append(RoundEntry.loss(white))
-            else:
-                entries[white].append(RoundEntry.loss(black))
-                entries[black].append(RoundEntry.win(white))
-    return Tournament(tuple(Player(p, f"P{p}", tuple(e)) for p, e in entries.items()), 9)
-
-
 def test_modified_median_drops_two_at_each_end_from_nine_rounds() -> None:
     standings = compute_standings(nine_round_event(), "uscf", "MM,SOLK,MED")
     i = standings.tournament.index(1)  # 8½ of 9: plus score, the two lowest go
@@ -126,7 +98,7 @@ def test_modified_median_drops_two_at_each_end_from_nine_rounds() -> None:
 def test_median_and_modified_median_never_exceed_solkoff() -> None:
     standings = compute_standings(nine_round_event(), "uscf", "MM,SOLK,MED")
     for row in standings.rows:
-        med, mm, solk = (standings.value(c, row.index) for c in ("MED", "MM", "SOLK"))
+        med, mm, solk = (standings.value(c, row.player_index) for c in ("MED", "MM", "SOLK"))
         assert med is not None and mm is not None and solk is not None
         assert med <= mm <= solk
 

@@ -25,7 +25,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from core.model import Colour, EntryKind, Player, RoundEntry, Tournament
-from core.numbers import display, half_points
+from core.numbers import half_points
 from core.problems import HarknessError, Problem
 
 _ROUND_HEADER = re.compile(r"^(?:rd|round|r)\s*\.?\s*(\d+)$", re.IGNORECASE)
@@ -277,7 +277,7 @@ def crosstable_rows(tournament: Tournament, standings: object | None = None
     if isinstance(standings, Standings):
         codes = standings.order
         header += ["Tot"] + [f"TBrk[{TIEBREAK_HEADINGS.get(c, c)}]" for c in codes]
-        order = [row.index for row in standings.rows]
+        order = [row.player_index for row in standings.rows]
     else:
         codes = ()
         order = list(range(len(tournament.players)))
@@ -291,7 +291,7 @@ def crosstable_rows(tournament: Tournament, standings: object | None = None
 
             registry = tiebreaks_of(standings.profile.family)
             row.append(half_points(p.half_points))
-            row += [display(standings.value(c, i), registry[c].digits) for c in codes]
+            row += [standings.columns[c].display(i, registry[c].digits) for c in codes]
         rows.append(row)
     return rows
 

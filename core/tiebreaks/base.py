@@ -18,6 +18,7 @@ from functools import cached_property
 from typing import NamedTuple, TypeVar, cast
 
 from core.model import EntryKind, Tournament
+from core.numbers import display_units, json_units
 from core.profiles import Profile
 
 Units = int | Fraction
@@ -58,6 +59,14 @@ class Column:
         units = self.breakdowns[index].units
         return None if units is None else Fraction(units) / self.scale
 
+    def display(self, index: int, digits: int | None = None, empty: str = "") -> str:
+        """The value of the player at ``index`` as printed (``8.5``; ``empty`` if undefined)."""
+        return display_units(self.breakdowns[index].units, self.scale, digits, empty)
+
+    def json(self, index: int, digits: int | None = None) -> int | float | None:
+        """The value of the player at ``index`` as a JSON number (None if undefined)."""
+        return json_units(self.breakdowns[index].units, self.scale, digits)
+
 
 class Section:
     """Facts about a tournament that many tiebreaks need, computed once.
@@ -72,34 +81,14 @@ class Section:
         self.profile = profile
         self.rounds = tournament.rounds
         self._memo: dict[Callable[[Section], object], object] = {}
-        index = {p.id: i for i, p in enumerate(tournament.players)}
-        self.kinds: list[tuple[EntryKind, ...]] = []
-        self.opponents: list[tuple[int, ...]] = []
-        self.scores: list[int] = []
-        self.play_scores: list[int] = []
-        self.adjusted: list[int] = []
-        played_kinds = {EntryKind.WIN: 2, EntryKind.DRAW: 1, EntryKind.LOSS: 0}
-        half = {k: k.half_points for k in EntryKind}
-        for p in tournament.players:
-            kinds = tuple(e.kind for e in p.entries)
-            self.kinds.append(kinds)
-            self.opponents.append(
-                tuple(index[e.opponent] if e.kind in played_kinds and e.opponent else -1
-                      for e in p.entries)
-            )
-            score = 0
-            in_play = 0
-            unplayed = 0
-            for k in kinds:
-                score += half[k]
-                if k in played_kinds:
-                    in_play += played_kinds[k]
-                else:
-                    unplayed += 1
-            self.scores.append(score)
-            self.play_scores.append(in_play)
-            # RULES.md, adjusted score: every unplayed round of theirs counts ½ (one half-point).
-            self.adjusted.append(in_play + unplayed)
+        self.kinds: Sequence[tuple[EntryKind, ...]] = tournament.kinds
+        self.opponents: Sequence[tuple[int, ...]] = tournament.opponents
+        self.scores = [sum([k.half_points for k in kinds]) for kinds in self.kinds]
+        self.play_scores = [sum([k.half_points for k in kinds if k.played])
+                            for kinds in self.kinds]
+        # RULES.md, adjusted score: every unplayed round of theirs counts ½ (one half-point).
+        self.adjusted = [in_play + opponents.count(-1) for in_play, opponents
+                         in zip(self.play_scores, self.opponents, strict=True)]
 
     def memo(self, compute: Callable[[Section], T]) -> T:
         """``compute(self)``, computed once per section (tiebreaks that share work)."""
@@ -114,8 +103,8 @@ class Section:
         RULES.md (uscf): "The player's own unplayed rounds count, in MM / Median / Solkoff,
         as opponents with adjusted score 0."
         """
-        adjusted = self.adjusted
-        return [tuple(adjusted[o] if o >= 0 else 0 for o in opps) for opps in self.opponents]
+        adjusted = [*self.adjusted, 0]  # index -1, an own unplayed round, reads 0
+        return [tuple([adjusted[o] for o in opps]) for opps in self.opponents]
 
 
 ColumnFunction = Callable[[Section], Column]

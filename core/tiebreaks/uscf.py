@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from fractions import Fraction
+from itertools import accumulate
 
 from core.model import Colour, EntryKind
 from core.tiebreaks.base import Breakdown, Column, Section
@@ -60,23 +61,47 @@ def trim(values: Sequence[int], lowest: int, highest: int,
     n = len(values)
     if lowest + highest >= n:
         return 0, tuple(range(1, n + 1))
-    if played is None:
-        order = sorted(range(n), key=values.__getitem__)
-    else:
-        order = sorted(range(n), key=lambda r: (values[r], played[r]))
-    drop = order[:lowest] + order[n - highest:]
-    return sum(values) - sum(values[r] for r in drop), tuple(sorted(r + 1 for r in drop))
+    ordered = sorted(values)
+    drop: list[int] = []
+    for value in ordered[:lowest]:
+        drop.append(_round_of(values, value, drop, played, lowest=True))
+    for value in ordered[n - highest:]:
+        drop.append(_round_of(values, value, drop, played, lowest=False))
+    return sum(ordered[lowest:n - highest]), tuple(sorted([r + 1 for r in drop]))
+
+
+def _round_of(values: Sequence[int], value: int, taken: list[int],
+              played: Sequence[bool] | None, *, lowest: bool) -> int:
+    """The round (0-based) to drop for ``value``: as the lowest, the player's own unplayed
+    round first, then the earliest; as the highest, a played round first, then the latest."""
+    r = values.index(value)
+    if values.count(value) == 1:
+        return r
+    candidates = []
+    while True:
+        if r not in taken:
+            candidates.append(r)
+        try:
+            r = values.index(value, r + 1)
+        except ValueError:
+            break
+    if played is not None:
+        preferred = [c for c in candidates if played[c] != lowest]
+        candidates = preferred or candidates
+    return candidates[0] if lowest else candidates[-1]
 
 
 def _median_family(section: Section, code: str, *, modified: bool, cut: bool) -> Column:
     rounds = section.rounds
+    cuts = {score: median_cuts(score, rounds, modified=modified) for score in set(section.scores)}
     columns: list[Breakdown] = []
     for i, contributions in enumerate(section.opponent_adjusted):
         if not cut:
             columns.append(Breakdown(sum(contributions), contributions, (), 0, "nothing dropped"))
             continue
-        low, high, note = median_cuts(section.scores[i], rounds, modified=modified)
-        played = [o >= 0 for o in section.opponents[i]]
+        low, high, note = cuts[section.scores[i]]
+        opponents = section.opponents[i]
+        played = [o >= 0 for o in opponents] if -1 in opponents else None
         total, dropped = trim(contributions, low, high, played)
         columns.append(Breakdown(total, contributions, dropped, 0, note))
     return Column(code, 2, tuple(columns))
@@ -106,21 +131,15 @@ def solkoff(section: Section) -> Column:
 
 def cumulative_breakdowns(section: Section) -> list[Breakdown]:
     """The Cumulative of every player, in half-points (shared by ``CUM`` and ``OCUM``)."""
-    half_bye = section.profile.cumulative_half_bye
+    subtract = {k: 0 for k in EntryKind}
+    subtract.update({k: 2 for k in _UNPLAYED_WIN})
+    if section.profile.cumulative_half_bye:
+        subtract[EntryKind.HALF_BYE] = 1
     result: list[Breakdown] = []
-    half = {k: k.half_points for k in EntryKind}
-    for kinds in section.kinds:
-        running = 0
-        per_round: list[int] = []
-        adjustment = 0
-        for k in kinds:
-            running += half[k]
-            per_round.append(running)
-            if k in _UNPLAYED_WIN:
-                adjustment -= 2
-            elif half_bye and k is EntryKind.HALF_BYE:
-                adjustment -= 1
-        result.append(Breakdown(sum(per_round) + adjustment, tuple(per_round), (), adjustment,
+    for kinds, opponents in zip(section.kinds, section.opponents, strict=True):
+        per_round = tuple(accumulate([k.half_points for k in kinds]))
+        adjustment = -sum([subtract[k] for k in kinds]) if -1 in opponents else 0
+        result.append(Breakdown(sum(per_round) + adjustment, per_round, (), adjustment,
                                 "running scores added up"))
     return result
 
@@ -142,9 +161,10 @@ def opponents_cumulative(section: Section) -> Column:
     Seed 000, Player D played B, J, I, E (Cumulatives 7, 0, 1, 8): 16.
     """
     cums = [int(b.units or 0) for b in section.memo(cumulative_breakdowns)]
+    cums.append(0)  # index -1, an own unplayed round, adds 0
     column = []
     for opps in section.opponents:
-        per_round = tuple(cums[o] if o >= 0 else 0 for o in opps)
+        per_round = tuple([cums[o] for o in opps])
         column.append(Breakdown(sum(per_round), per_round, (), 0, "opponents' Cumulatives"))
     return Column("OCUM", 2, tuple(column))
 

@@ -1,0 +1,203 @@
+"""Explanations: "why did I get 3rd?" for every place and every tiebreak number (issue 3)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from core.cli import main
+from core.examples import example_path, load_example
+from core.explain import explain, find_player
+from core.explain_render import (
+    EMBED_DESCRIPTION_LIMIT,
+    MESSAGE_LIMIT,
+    render_explanation,
+    to_json_dict,
+    to_markdown,
+)
+from core.formats import read_tournament
+from core.problems import HarknessError
+from core.standings import Standings, compute_standings
+from tests.builders import nine_round_event
+
+CORPUS = Path(__file__).parent / "corpus"
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+
+
+@pytest.fixture(scope="module")
+def seed() -> Standings:
+    return compute_standings(load_example("mdchess-scholastic.txt"), "mdchess")
+
+
+@pytest.fixture(scope="module")
+def club() -> Standings:
+    return compute_standings(read_tournament(CORPUS / "explain-club.csv"), "uscf")
+
+
+def test_player_a_and_b_are_decided_by_modified_median(seed: Standings) -> None:
+    (below,) = explain(seed, 1).comparisons
+    assert below.sentence == ("Player A and Player B both scored 3; "
+                              "Modified Median 8.5 vs 8 decides.")
+    assert (below.decided_by, below.ours, below.theirs) == ("MM", 8.5, 8)
+
+
+def test_player_c_and_d_are_decided_by_solkoff_after_equal_medians(seed: Standings) -> None:
+    e = explain(seed, 4)
+    (above,) = e.comparisons
+    assert above.sentence == ("Player C and Player D both scored 3; Modified Median 6.5 each; "
+                              "Solkoff 7.5 vs 6.5 decides.")
+    assert above.equal == (("MM", 6.5),) and above.above
+
+
+def test_every_seed_player_is_explained_with_the_published_numbers(seed: Standings) -> None:
+    for row in seed.rows:
+        e = explain(seed, row.player.id)
+        assert e.player.place == row.place and e.rank == row.rank
+        for tb in e.tiebreaks:
+            assert tb.value == seed.value(tb.code, row.player_index)
+        group = {p.id for p in e.score_group}
+        assert row.player.id in group
+        assert all(p.score == e.player.score for p in e.score_group)
+
+
+def test_a_player_alone_on_their_score_needs_no_tiebreak(seed: Standings) -> None:
+    e = explain(seed, 5)  # Player E, the only 2½
+    assert e.comparisons == ()
+    assert any("Nobody else scored 2.5" in n for n in e.notes)
+
+
+def test_modified_median_parts_say_which_round_was_dropped_and_why(seed: Standings) -> None:
+    mm = explain(seed, 4).tiebreaks[0]
+    assert [p.dropped for p in mm.parts] == [False, True, False, False]
+    assert mm.parts[1].reason == "Player J scored 0"
+    assert mm.summary == ("Modified Median 6.5: plus score: the lowest is dropped; "
+                          "dropped round 2 (0).")
+    assert sum(p.value for p in mm.parts if not p.dropped and p.value) == mm.value
+
+
+def test_an_opponent_who_withdrew_is_counted_with_half_points(club: Standings) -> None:
+    eli = explain(club, 5)
+    solkoff = next(tb for tb in eli.tiebreaks if tb.code == "SOLK")
+    assert solkoff.parts[2].reason == ("Dev Dutta scored 0.5, counted as 1.5: withdrew after "
+                                       "round 3, so rounds 4–5 count ½ each")
+
+
+def test_own_unplayed_rounds_and_the_cumulative_bye_subtraction(club: Standings) -> None:
+    gus = explain(club, 7)
+    mm = gus.tiebreaks[0]
+    assert mm.parts[2].reason == "your own full-point bye: counts as an opponent with 0"
+    cum = next(tb for tb in gus.tiebreaks if tb.code == "CUM")
+    assert cum.adjustment == -2
+    assert "full-point bye in round 3" in cum.adjustment_reason
+    assert any("All your points came from rounds you did not play" in n for n in gus.notes)
+
+
+def test_the_all_unplayed_points_rule_is_the_decisive_comparison(club: Standings) -> None:
+    (above,) = explain(club, 7).comparisons
+    assert above.decided_by == "unplayed"
+    assert "points all came from rounds not played" in above.sentence
+
+
+def test_a_forfeit_win_counts_as_an_own_unplayed_round(club: Standings) -> None:
+    fay = explain(club, 6)
+    assert fay.tiebreaks[0].parts[1].entry == "X8"
+    assert fay.tiebreaks[0].parts[1].value == 0
+    cum = next(tb for tb in fay.tiebreaks if tb.code == "CUM")
+    assert "forfeit win in round 2" in cum.adjustment_reason
+
+
+def test_a_shared_place_and_a_coin_flip_are_stated_plainly() -> None:
+    from tests.builders import crosstable
+
+    t = crosstable("A: W2", "B: L1", "C: W4", "D: L3")
+    shared = explain(compute_standings(t, "uscf"), 1)
+    assert shared.player.place == "1-2"
+    assert any("You share place 1-2 with C" in n for n in shared.notes)
+    assert shared.comparisons[0].decided_by is None
+    flipped = explain(compute_standings(t, "uscf", "MM,SOLK,COIN"), 1)
+    assert any("coin flip was used" in n for n in flipped.notes)
+
+
+def test_modified_median_moved_last_is_explained() -> None:
+    standings = compute_standings(load_example().after_round(2), "mdchess")
+    e = explain(standings, 1, after_round=2)
+    assert e.order[-1] == "MM"
+    assert any("Modified Median moves to last place" in n for n in e.notes)
+    assert "after round 2" in e.headline
+
+
+def test_an_undefined_tiebreak_is_stated(seed: Standings) -> None:
+    standings = compute_standings(seed.tournament, "uscf", "MM,AOR")
+    e = explain(standings, 1)
+    assert any("Average rating of opponents is not defined for you" in n for n in e.notes)
+    assert e.tiebreaks[1].shown == "undefined"
+
+
+@pytest.mark.parametrize(("query", "expected"), [
+    ("3", 3), ("#3", 3), ("player c", 3), ("Ana", 1), ("hill", 8), ("GUS GARCIA", 7),
+])
+def test_find_player_by_number_prefix_or_substring(query: str, expected: int) -> None:
+    t = read_tournament(CORPUS / "explain-club.csv")
+    if query.startswith("player"):
+        t = load_example()
+    assert find_player(t, query).id == expected
+
+
+@pytest.mark.parametrize(("query", "message"), [
+    ("ar", "matches 3 players"), ("Zed", "no player has that name"),
+    ("99", "there is no player 99"), ("Ana Alverez", "did you mean Ana Alvarez"),
+])
+def test_an_unknown_or_ambiguous_player_lists_the_candidates(query: str, message: str) -> None:
+    with pytest.raises(HarknessError, match=message):
+        find_player(read_tournament(CORPUS / "explain-club.csv"), query)
+
+
+def test_explain_command_exit_codes_and_formats(capsys: pytest.CaptureFixture[str]) -> None:
+    seed = example_path()
+    assert main(["explain", seed, "player"]) == 2
+    assert "matches 10 players" in capsys.readouterr().err
+    assert main(["explain", seed, "Player D", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["player"]["place"] == "4" and data["comparisons"][0]["decided_by"] == "SOLK"
+    assert main(["explain", seed, "1", "--after-round", "3", "--format", "markdown"]) == 0
+    assert "after round 3" in capsys.readouterr().out
+
+
+SNAPSHOT_CASES = {
+    "club-gus-byes": ("explain-club.csv", 7),
+    "club-fay-forfeit-win": ("explain-club.csv", 6),
+    "club-eli-opponent-withdrew": ("explain-club.csv", 5),
+    "nine-rounds-p2": ("nine-rounds", 2),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SNAPSHOT_CASES))
+@pytest.mark.parametrize("fmt", ["text", "markdown"])
+def test_rendered_explanations_match_their_snapshots(case: str, fmt: str) -> None:
+    source, player = SNAPSHOT_CASES[case]
+    t = nine_round_event() if source == "nine-rounds" else read_tournament(CORPUS / source)
+    rendered = render_explanation(explain(compute_standings(t, "uscf"), player), fmt)
+    snapshot = SNAPSHOTS / f"{case}.{'md' if fmt == 'markdown' else 'txt'}"
+    if os.environ.get("UPDATE_SNAPSHOTS") == "1":
+        snapshot.parent.mkdir(exist_ok=True)
+        snapshot.write_text(rendered, encoding="utf-8")
+    assert rendered == snapshot.read_text(encoding="utf-8")
+
+
+def test_json_explanation_is_plain_data(club: Standings) -> None:
+    data = to_json_dict(explain(club, 7))
+    json.dumps(data)
+    assert data["tiebreaks"][0]["parts"][2]["value"] == 0
+
+
+def test_every_markdown_explanation_of_a_200_player_9_round_event_fits_discord() -> None:
+    from tests.generate import random_swiss
+
+    standings = compute_standings(random_swiss(200, 9, seed=7), "mca")
+    for row in standings.rows:
+        md = to_markdown(explain(standings, row.player.id))
+        assert len(md.summary) <= MESSAGE_LIMIT
+        assert md.details and all(len(d) <= EMBED_DESCRIPTION_LIMIT for d in md.details)
