@@ -1,0 +1,118 @@
+"""Properties that hold for every valid tournament (hypothesis), with unplayed rounds."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from fractions import Fraction
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.explain import explain
+from core.model import Player, RoundEntry, Tournament
+from core.standings import UNDEFINED, Standings, compute_standings
+from tests.strategies import tournaments
+
+US_CODES = "MM,SOLK,CUM,OCUM,MED,KASH,SB,BLK,H2H,AOR,PERF"
+STATIC_CODES = "MM,SOLK,CUM,OCUM,KASH,SB,BLK,MED"
+SUM_CODES = ("MM", "SOLK", "CUM", "OCUM", "MED", "KASH", "SB", "BLK")
+
+
+def renumbered(t: Tournament, seed: int) -> tuple[Tournament, dict[int, int]]:
+    """The same tournament with the starting numbers shuffled."""
+    old = [p.id for p in t.players]
+    new = old[:]
+    random.Random(seed).shuffle(new)
+    mapping = dict(zip(old, new, strict=True))
+
+    def entry(e: RoundEntry) -> RoundEntry:
+        return e if e.opponent is None else replace(e, opponent=mapping[e.opponent])
+
+    players = sorted((Player(mapping[p.id], p.name, tuple(entry(e) for e in p.entries),
+                             p.rating) for p in t.players), key=lambda p: p.id)
+    return Tournament(tuple(players), t.rounds), mapping
+
+
+@settings(max_examples=60, deadline=None)
+@given(tournaments(), st.integers(0, 10**6))
+def test_renumbering_players_changes_nobody_s_values_or_place(t: Tournament, seed: int) -> None:
+    before = compute_standings(t, "uscf", US_CODES)
+    shuffled, mapping = renumbered(t, seed)
+    after = compute_standings(shuffled, "uscf", US_CODES)
+    place = {row.player.id: row.place for row in after.rows}
+    for row in before.rows:
+        j = shuffled.index(mapping[row.player.id])
+        assert place[mapping[row.player.id]] == row.place
+        for code in before.order:
+            assert after.value(code, j) == before.value(code, row.player_index), code
+
+
+@settings(max_examples=80, deadline=None)
+@given(tournaments())
+def test_median_never_exceeds_modified_median_which_never_exceeds_solkoff(t: Tournament) -> None:
+    s = compute_standings(t, "uscf", "MED,MM,SOLK")
+    for i in range(len(t)):
+        med, mm, solk = s.value("MED", i), s.value("MM", i), s.value("SOLK", i)
+        assert med is not None and mm is not None and solk is not None
+        assert med <= mm <= solk
+
+
+def _key(s: Standings, index: int) -> tuple[object, ...]:
+    values = [s.columns[c].breakdowns[index].units for c in s.order]
+    in_play = not (s.section.scores[index] > 0 and s.section.play_scores[index] == 0)
+    return (s.section.scores[index], in_play,
+            *(UNDEFINED if v is None else v for v in values))
+
+
+@settings(max_examples=80, deadline=None)
+@given(tournaments())
+def test_standings_are_a_total_preorder(t: Tournament) -> None:
+    s = compute_standings(t, "uscf", STATIC_CODES)
+    keys = [_key(s, row.player_index) for row in s.rows]
+    for (a, ka), (b, kb) in zip(zip(s.rows, keys, strict=True),
+                                zip(s.rows[1:], keys[1:], strict=True), strict=False):
+        assert ka >= kb  # type: ignore[operator]
+        assert (a.place == b.place) == (ka == kb)
+    assert [r.rank for r in s.rows] == list(range(1, len(t) + 1))
+    first, *_ = (int(p) for p in s.rows[-1].place.split("-"))
+    assert int(s.rows[-1].place.split("-")[-1]) == len(t) and first >= 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(tournaments())
+def test_sum_tiebreaks_are_the_sum_of_their_kept_parts(t: Tournament) -> None:
+    s = compute_standings(t, "uscf", ",".join(SUM_CODES))
+    for code in SUM_CODES:
+        for b in s.columns[code].breakdowns:
+            kept = [v for r, v in enumerate(b.per_round, start=1) if r not in b.dropped]
+            assert b.units == sum(v for v in kept if v is not None) + b.adjustment
+
+
+@settings(max_examples=50, deadline=None)
+@given(tournaments(), st.sampled_from(["uscf", "mca", "wintd"]))
+def test_explanations_repeat_the_standings_and_name_the_first_difference(
+        t: Tournament, profile: str) -> None:
+    s = compute_standings(t, profile)
+    for row in s.rows:
+        e = explain(s, row.player.id)
+        assert e.player.place == row.place
+        assert e.player.score == Fraction(row.half_points, 2)
+        for tb in e.tiebreaks:
+            assert tb.value == s.value(tb.code, row.player_index)
+            parts = [p.value for p in tb.parts]
+            units = s.breakdown(tb.code, row.player_index).per_round
+            scale = s.columns[tb.code].scale
+            assert parts == [None if u is None else Fraction(u) / scale for u in units]
+        for c in e.comparisons:
+            other = s.tournament.index(c.other.id)
+            static = [code for code in s.order if code != "H2H"]
+            if c.decided_by == "unplayed" or "H2H" in s.order:
+                continue
+            differing = [code for code in static
+                         if s.value(code, row.player_index) != s.value(code, other)]
+            if c.decided_by is None:
+                assert differing == [] and c.other.place == row.place
+                continue
+            assert differing and differing[0] == c.decided_by
+            assert [code for code, _ in c.equal] == static[:static.index(c.decided_by)]
