@@ -23,7 +23,7 @@ def median_cuts(own_half_points: int, rounds: int, *, modified: bool) -> tuple[i
     """How many of the lowest and highest opponents' scores to discard, and why.
 
     Rule 34E1 (Modified Median): plus score (more than R/2): the lowest; even score
-    (exactly R/2): the highest and the lowest; minus score: the highest. 34E9 (Median):
+    (exactly R/2): the highest and the lowest; minus score: the highest. 34E (Median):
     the highest and the lowest whatever the score. From 9 rounds, two at each end.
 
     >>> median_cuts(8, 5, modified=True)  # 4 of 5: plus score
@@ -117,7 +117,7 @@ def modified_median(section: Section) -> Column:
 
 
 def median(section: Section) -> Column:
-    """``MED`` Median (Harkness, Rule 34E9): highest and lowest dropped whatever the score."""
+    """``MED`` Median (Harkness, Rule 34E): highest and lowest dropped whatever the score."""
     return _median_family(section, "MED", modified=False, cut=True)
 
 
@@ -155,7 +155,7 @@ def cumulative(section: Section) -> Column:
 
 
 def opponents_cumulative(section: Section) -> Column:
-    """``OCUM`` Opponents' Cumulative (Rule 34E4): the sum of the Cumulatives of the
+    """``OCUM`` Opponents' Cumulative (Rule 34E): the sum of the Cumulatives of the
     opponents actually played; the player's own unplayed rounds add 0.
 
     Seed 000, Player D played B, J, I, E (Cumulatives 7, 0, 1, 8): 16.
@@ -173,7 +173,7 @@ _KASHDAN = {EntryKind.WIN: 4, EntryKind.DRAW: 2, EntryKind.LOSS: 1}
 
 
 def kashdan(section: Section) -> Column:
-    """``KASH`` Kashdan (Rule 34E7): 4 per win, 2 per draw, 1 per loss, 0 per unplayed round."""
+    """``KASH`` Kashdan (Rule 34E): 4 per win, 2 per draw, 1 per loss, 0 per unplayed round."""
     column = []
     for kinds in section.kinds:
         per_round = tuple(_KASHDAN.get(k, 0) for k in kinds)
@@ -182,7 +182,7 @@ def kashdan(section: Section) -> Column:
 
 
 def sonneborn_berger(section: Section) -> Column:
-    """``SB`` Sonneborn-Berger (Rule 34E8): adjusted scores of opponents beaten plus half
+    """``SB`` Sonneborn-Berger (Rule 34E): adjusted scores of opponents beaten plus half
     the adjusted scores of opponents drawn; games played only.
 
     Kept in quarter-points; profile option ``sb_doubled`` shows 2 × beaten + 1 × drawn as
@@ -200,7 +200,7 @@ def sonneborn_berger(section: Section) -> Column:
 
 
 def most_blacks(section: Section) -> Column:
-    """``BLK`` Most Blacks (Rule 34E6): the number of games played with Black."""
+    """``BLK`` Most Blacks (Rule 34E): the number of games played with Black."""
     column = []
     for p in section.tournament.players:
         per_round = tuple(int(e.played and e.colour is Colour.BLACK) for e in p.entries)
@@ -212,7 +212,7 @@ _PLUS_MINUS = {EntryKind.WIN: 1, EntryKind.DRAW: 0, EntryKind.LOSS: -1}
 
 
 def head_to_head(section: Section, group: Sequence[int]) -> dict[int, Breakdown]:
-    """``H2H`` Result between tied players (Rule 34E5), for one group still tied.
+    """``H2H`` Result between tied players (Rule 34E), for one group still tied.
 
     Plus/minus of the games played among the group ("3−1, plus two, beats 1−0, plus
     one"); rounds against players outside the group contribute None.
