@@ -32,12 +32,12 @@ for _tb in (
     Tiebreak("MM", "Modified Median", "US Chess 34E1", uscf.modified_median),
     Tiebreak("SOLK", "Solkoff", "US Chess 34E2", uscf.solkoff),
     Tiebreak("CUM", "Cumulative", "US Chess 34E3", uscf.cumulative),
-    Tiebreak("OCUM", "Opponents' Cumulative", "US Chess 34E4", uscf.opponents_cumulative),
-    Tiebreak("MED", "Median", "US Chess 34E9", uscf.median),
-    Tiebreak("KASH", "Kashdan", "US Chess 34E7", uscf.kashdan),
-    Tiebreak("SB", "Sonneborn-Berger", "US Chess 34E8", uscf.sonneborn_berger),
-    Tiebreak("BLK", "Most Blacks", "US Chess 34E6", uscf.most_blacks),
-    Tiebreak("H2H", "Result between tied players", "US Chess 34E5", uscf.head_to_head_column,
+    Tiebreak("OCUM", "Opponents' Cumulative", "US Chess 34E", uscf.opponents_cumulative),
+    Tiebreak("MED", "Median", "US Chess 34E", uscf.median),
+    Tiebreak("KASH", "Kashdan", "US Chess 34E", uscf.kashdan),
+    Tiebreak("SB", "Sonneborn-Berger", "US Chess 34E", uscf.sonneborn_berger),
+    Tiebreak("BLK", "Most Blacks", "US Chess 34E", uscf.most_blacks),
+    Tiebreak("H2H", "Result between tied players", "US Chess 34E", uscf.head_to_head_column,
              group=uscf.head_to_head),
     Tiebreak("AOR", "Average rating of opponents", "US Chess 34E",
              uscf.average_opponents_rating, digits=0),
@@ -46,3 +46,4 @@ for _tb in (
     Tiebreak("COIN", "Coin flip", "US Chess 34E", uscf.coin_flip),
 ):
     register(_tb)
+from core.tiebreaks import fide  # noqa: E402,F401  (registers the FIDE family)
