@@ -251,6 +251,14 @@ def test_a_starting_rank_used_twice_is_reported_on_the_second_line() -> None:
     assert "used twice (first on line 5)" in problems[0].message
 
 
+def test_a_shifted_line_is_reported_not_misread() -> None:
+    line = SMALL.splitlines()[2]
+    shifted = line[:89] + " " + line[89:]  # every round one column to the right
+    problems = problems_of(SMALL.replace(line, shifted))
+    assert where(problems)[0] == (3, 96)  # the opponent's last digit, where a blank belongs
+    assert "should be blank" in problems[0].message
+
+
 def test_a_bye_with_an_opponent_is_reported_at_the_opponent() -> None:
     text = edit(edit(SMALL, 3, 102, "   5 - H"), 5, 102, "   0 - H")
     problems = problems_of(text)
@@ -266,6 +274,11 @@ def test_a_game_without_an_opponent_is_reported_at_the_opponent() -> None:
 
 def test_a_bad_number_of_rounds_is_reported() -> None:
     assert where(problems_of(SMALL.replace("XXR 2", "XXR two"))) == [(2, 5)]
+
+
+def test_a_file_without_player_records_is_an_error() -> None:
+    problems = problems_of("012 Empty\nXXR 5\n")
+    assert where(problems) == [(1, 1)] and "'001'" in problems[0].message
 
 
 def test_an_opponent_out_of_range_is_reported_at_the_round() -> None:

@@ -1,0 +1,484 @@
+"""FIDE's Tournament Report File, TRF-16, read and written (FIDE Handbook C.04 Annex 2).
+
+A TRF-16 file is a list of records, one a line, each starting with a three-character code.
+Player records (``001``) have fixed columns (1-based, inclusive):
+
+=========  ===================================================================
+columns    field
+=========  ===================================================================
+1–3        ``001``
+5–8        starting rank (1–9999)
+10         sex
+11–13      title
+15–47      name
+49–52      rating (blank or 0: unrated)
+54–56      federation
+58–68      FIDE id
+70–79      birth date
+81–84      points (``11.5``); recomputed on output, never checked on input
+86–89      rank
+92–95      round 1: the opponent's starting rank (``0000``, ``   0`` or blank: none)
+97         round 1: colour ``w``, ``b`` (``-`` or blank: none)
+99         round 1: result
+102–109    round 2, and so on, 10 columns a round
+=========  ===================================================================
+
+Result codes (RULES.md, "Round entries"): ``1`` ``=`` ``0`` a game won, drawn, lost, and
+``W`` ``D`` ``L`` the same for a game that was not rated (read as games, written back as
+``1`` ``=`` ``0``); ``+`` ``-`` a forfeit win or loss; ``F`` a full-point bye, ``U`` a
+pairing-allocated bye, ``H`` a half-point bye, ``Z`` a zero-point bye; blank: absent (not
+paired). Letter codes are case-insensitive. TRF-16 has no code for a withdrawal: a
+``WITHDRAWN`` round is written as ``Z`` and reads back as a zero-point bye, with the same
+score.
+
+Header records: ``012`` (name), ``042`` (start date), ``052`` (end date) and ``XXR`` (the
+number of rounds) become fields of the :class:`~core.model.Tournament`; ``092`` (type of
+tournament) makes it a round robin when it says so. Every other record (``022``, ``032``,
+``062``, ``102``, ``XXC``, comments, …) is kept verbatim in ``Tournament.records``, in
+order, so that a file reads and writes back unchanged.
+
+A file written the way :func:`write_trf` writes (FIDE's exercise files are) reads and
+writes back character for character. Otherwise what is written is the same tournament in
+canonical form: ``\n`` line ends and no trailing blanks or blank lines; ``1`` ``=`` ``0``
+for ``W`` ``D`` ``L``; upper-case codes; ``   0`` for an opponent field of ``0000`` or
+blanks, blanks for an absent round (whose ``0000 -`` is dropped); fields aligned as
+:func:`write_trf` aligns them (title right-aligned, rating 0 as blanks); the points
+recomputed, and the rank the starting rank unless standings are given; the header records
+that are fields written in TRF-16's order, ``XXR`` always; records between or after the
+players moved before them (except ``013`` teams).
+
+>>> text = '''012 Club Open
+... XXR 2
+... 001    1      Ann                               1800                             1.5    1     2 w 1     0 - H
+... 001    2      Bob                                                                1.0    2     1 b 0     0 - F
+... '''
+>>> t = read_trf(text)
+>>> t.name, t.rounds, [str(e) for e in t.player(1).entries], t.player(2).rating
+('Club Open', 2, ['W2 (w)', 'H'], None)
+>>> write_trf(t) == text
+True
+>>> read_trf(text.replace("1 b 0", "1 b ="), "club.trf")
+Traceback (most recent call last):
+...
+core.problems.HarknessError: club.trf:3:92 player 1, round 1: has W2 (w) but player 2 has 'D1 (b)' (expected L1)
+"""  # noqa: E501
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from core.model import Colour, EntryKind, Player, RoundEntry, Tournament, validate
+from core.problems import HarknessError, Problem
+
+if TYPE_CHECKING:
+    from core.standings import Standings
+
+__all__ = ["read_trf", "write_trf"]
+
+PLAYER = "001"
+#: A player line must reach the end of the points field (columns 81–84), which TRF-16
+#: makes mandatory; the rank and the rounds may be missing.
+MIN_PLAYER_LINE = 84
+#: Column (1-based) where round 1's block starts; each round takes 10 columns.
+FIRST_ROUND = 92
+ROUND_WIDTH = 10
+#: More rounds than any section has: a larger XXR is a mistake, not a schedule.
+MAX_ROUNDS = 999
+
+_RESULTS: dict[str, EntryKind] = {
+    "1": EntryKind.WIN, "=": EntryKind.DRAW, "0": EntryKind.LOSS,
+    "W": EntryKind.WIN, "D": EntryKind.DRAW, "L": EntryKind.LOSS,
+    "w": EntryKind.WIN, "d": EntryKind.DRAW, "l": EntryKind.LOSS,
+    "+": EntryKind.FORFEIT_WIN, "-": EntryKind.FORFEIT_LOSS,
+    "F": EntryKind.FULL_BYE, "U": EntryKind.PAIRING_BYE,
+    "H": EntryKind.HALF_BYE, "Z": EntryKind.ZERO_BYE,
+    "f": EntryKind.FULL_BYE, "u": EntryKind.PAIRING_BYE,
+    "h": EntryKind.HALF_BYE, "z": EntryKind.ZERO_BYE,
+    " ": EntryKind.ABSENT,
+}
+_CODES = "1 = 0 + - W D L F U H Z"
+_ABSENT = RoundEntry(EntryKind.ABSENT)
+_COLOURS: dict[str, Colour | None] = {
+    "w": Colour.WHITE, "b": Colour.BLACK, "W": Colour.WHITE, "B": Colour.BLACK,
+    "-": None, " ": None,
+}
+#: Columns 96–99 of a game or forfeit (`` w 1``): what they mean, read once.
+_GAME_SUFFIX: dict[str, tuple[EntryKind, Colour | None]] = {
+    f" {c} {code}": (kind, colour)
+    for code, kind in _RESULTS.items() if kind.has_opponent
+    for c, colour in _COLOURS.items()
+}
+_RESULT_CODE: dict[EntryKind, str] = {
+    EntryKind.WIN: "1", EntryKind.DRAW: "=", EntryKind.LOSS: "0",
+    EntryKind.FORFEIT_WIN: "+", EntryKind.FORFEIT_LOSS: "-",
+    EntryKind.FULL_BYE: "F", EntryKind.PAIRING_BYE: "U",
+    EntryKind.HALF_BYE: "H", EntryKind.ZERO_BYE: "Z",
+    EntryKind.WITHDRAWN: "Z",  # TRF-16 has no withdrawal code
+}
+#: Record 092 names a round robin (``Round Robin``, ``round-robin``, ``Berger``, ``RR``).
+_ROUND_ROBIN = re.compile(r"round[\s_-]*robin|\bberger\b|\brr\b", re.IGNORECASE)
+#: The 092 text written for ``round_robin=True`` and read back into that field alone.
+ROUND_ROBIN_TEXT = "Round Robin"
+#: Records that TRF-16 places after the player section (team compositions).
+_TRAILER_CODES = frozenset({"013"})
+#: Header records that become fields of the tournament, and where they are written.
+_FIELD_RECORDS = {"012": 12, "042": 42, "052": 52, "092": 92, "XXR": 1000}
+
+
+@dataclass(slots=True)
+class _Reading:
+    """What the reader has collected so far; problems are collected, never raised early."""
+
+    path: str
+    problems: list[Problem] = field(default_factory=list)
+    players: list[Player] = field(default_factory=list)
+    line_of: dict[int, int] = field(default_factory=dict)
+    #: (player, round) of round blocks that could not be read.
+    bad_blocks: set[tuple[int, int]] = field(default_factory=set)
+    #: Starting ranks whose line could not be read in full (too short, used twice).
+    doubtful: set[int] = field(default_factory=set)
+    #: A player line whose starting rank is unreadable or taken: who it is, is unknown.
+    lost_line: bool = False
+
+    def problem(self, message: str, line: int, column: int, player: int | None = None,
+                round: int | None = None) -> None:
+        self.problems.append(Problem(message, path=self.path, line=line, column=column,
+                                     player=player, round=round))
+
+
+def read_trf(text: str, path: str = "<input>") -> Tournament:
+    """Read a TRF-16 file into a :class:`~core.model.Tournament`.
+
+    Players keep the order of the file. The number of rounds is record ``XXR`` if given,
+    else the most round blocks on any line; a player line with fewer blocks is absent from
+    the missing rounds. The points and rank columns are not interpreted (files from other
+    programs may use other point systems).
+
+    Raises :class:`~core.problems.HarknessError` with every problem of the file, each with
+    ``path``, the line and the column where the field starts, and what was expected there:
+    a bad or repeated starting rank, a bad opponent number, colour or result code, a line
+    too short, and the tournament's consistency problems (a game whose two sides disagree,
+    an opponent who does not exist, a player paired with themselves), each at the round's
+    block.
+    """
+    reading = _Reading(path)
+    records: list[tuple[str, str]] = []
+    fields: dict[str, tuple[str, int]] = {}
+    cache: dict[str, RoundEntry] = {}
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.startswith(PLAYER):
+            _read_player(line.rstrip(), number, reading, cache)
+            continue
+        if not line.strip():
+            continue  # blank lines are not records
+        code, _, rest = line.partition(" ")
+        if code in _FIELD_RECORDS and code not in fields and rest.strip():
+            fields[code] = (rest, number)
+            if code == "092" and rest != ROUND_ROBIN_TEXT:
+                records.append((code, rest))  # the type's words are kept, not just the flag
+        else:
+            records.append((code, rest))
+    if not reading.line_of and not reading.problems:
+        reading.problem("no player records: expected lines starting with '001'", 1, 1)
+    rounds = _rounds(fields, reading)
+    players = _complete(reading.players, rounds)
+    if reading.problems:
+        reading.problems += _consistency(players, rounds, reading)
+        raise HarknessError(sorted(reading.problems, key=_position))
+    try:
+        return Tournament(
+            tuple(players), rounds,
+            name=fields["012"][0].strip() if "012" in fields else "",
+            start_date=fields["042"][0].strip() if "042" in fields else "",
+            end_date=fields["052"][0].strip() if "052" in fields else "",
+            round_robin=True if "092" in fields and _ROUND_ROBIN.search(fields["092"][0])
+            else None,
+            records=tuple(records),
+        )
+    except HarknessError as error:
+        raise HarknessError(sorted(_locate(error.problems, reading), key=_position)) from None
+
+
+def _position(p: Problem) -> tuple[int, int]:
+    return (p.line or 0, p.column or 0)
+
+
+def _read_player(line: str, number: int, reading: _Reading, cache: dict[str, RoundEntry]
+                 ) -> None:
+    """Read one player line (already stripped of trailing blanks) into ``reading``."""
+    rank_text = line[4:8].strip()
+    player_id = int(rank_text) if _is_number(rank_text) else 0
+    if player_id < 1:
+        reading.lost_line = True
+        reading.problem(f"expected a starting rank (1–9999) in columns 5–8, got "
+                        f"{rank_text!r}", number, 5)
+        return
+    if player_id in reading.line_of:
+        reading.doubtful.add(player_id)
+        reading.lost_line = True  # whoever this line was meant to be is unknown
+        reading.problem(f"starting rank {player_id} is used twice (first on line "
+                        f"{reading.line_of[player_id]})", number, 5, player=player_id)
+        return
+    reading.line_of[player_id] = number
+    if len(line) < MIN_PLAYER_LINE:
+        reading.doubtful.add(player_id)
+        reading.problem(f"the player line is too short ({len(line)} characters): TRF-16 "
+                        "player lines run at least to the points in columns 81–84",
+                        number, len(line) + 1, player=player_id)
+        return
+    rating_text = line[48:52].strip()
+    rating: int | None = None
+    if _is_number(rating_text):
+        rating = int(rating_text) or None
+    elif rating_text:
+        reading.problem(f"expected a rating (digits) or blanks in columns 49–52, got "
+                        f"{rating_text!r}", number, 49, player=player_id)
+    entries: list[RoundEntry] = []
+    append = entries.append
+    get = cache.get
+    for start in range(FIRST_ROUND - 3, len(line), ROUND_WIDTH):
+        block = line[start:start + ROUND_WIDTH]  # two blanks, then columns 92–99 of round 1
+        entry = get(block)
+        if entry is None:
+            game = _GAME_SUFFIX.get(block[6:])
+            if game and block.startswith("  ") and (opponent := _opponent(block[2:6])):
+                entry = RoundEntry(game[0], opponent, game[1])  # a game, aligned as it should
+            else:
+                r = (start - FIRST_ROUND + 3) // ROUND_WIDTH + 1
+                entry = _read_block(block, number, player_id, r, reading)
+            if entry is None:
+                entry = _ABSENT  # reported; stands in so that the rest can be checked
+            else:
+                cache[block] = entry
+        append(entry)
+    reading.players.append(Player(
+        player_id, line[14:47].strip(), tuple(entries), rating,
+        title=line[10:13].strip(), sex=line[9:10].strip(), federation=line[53:56].strip(),
+        fide_id=line[57:68].strip(), birth_date=line[69:79].strip(),
+    ))
+
+
+def _opponent(field: str) -> int:
+    """The starting rank in an opponent field (``  12``, ``0012``), or 0 if it is not one."""
+    digits = field.lstrip(" ")
+    return int(digits) if _is_number(digits) else 0
+
+
+def _is_number(text: str) -> bool:
+    """Digits 0–9 only (``str.isdigit`` also takes ``²``, which ``int`` refuses)."""
+    return text.isdecimal() and text.isascii()
+
+
+def _read_block(block: str, number: int, player_id: int, r: int, reading: _Reading
+                ) -> RoundEntry | None:
+    """One round's 10 columns (two blanks, opponent, blank, colour, blank, result), or None
+    after saying what is wrong."""
+    start = FIRST_ROUND + ROUND_WIDTH * (r - 1)  # the opponent's first column
+    ends = start - 3 + len(block)  # the last column the line has in this round
+    block = block.ljust(ROUND_WIDTH)
+    for i in (0, 1, 6, 8):
+        if block[i] != " ":
+            reading.problem(f"column {start - 2 + i} should be blank, got {block[i]!r}: each "
+                            "round takes 10 columns (2 blanks, opponent in 4, blank, colour, "
+                            "blank, result); is the line shifted?", number, start - 2 + i,
+                            player_id, r)
+            reading.bad_blocks.add((player_id, r))
+            return None
+    found: list[tuple[str, int]] = []
+    opponent_field = block[2:6]
+    opponent_text = opponent_field.strip()
+    opponent = int(opponent_text) if _is_number(opponent_text) else 0
+    if opponent_text and not _is_number(opponent_text):
+        found.append((f"expected the opponent's starting rank in columns {start}–{start + 3} "
+                      f"(up to 4 digits; 0000 or blank for none), got {opponent_field!r}",
+                      start))
+    colour = block[7]
+    if colour not in _COLOURS:
+        found.append((f"expected the colour w, b or - in column {start + 5}, got "
+                      f"{colour!r}", start + 5))
+    code = block[9]
+    kind = _RESULTS.get(code)
+    if kind is None:
+        found.append((f"unknown result code {code!r} in column {start + 7}; expected one of "
+                      f"{_CODES}, or blank", start + 7))
+    elif kind.has_opponent and not opponent and not found:
+        found.append((f"result {code!r} needs the opponent's starting rank in columns "
+                      f"{start}–{start + 3}, got {opponent_field!r}", start))
+    elif kind is EntryKind.ABSENT and opponent:
+        why = (f"the line is too short: it ends at column {ends}" if ends < start + 7
+               else f"column {start + 7} is blank")
+        found.append((f"{why}, where the result against {opponent} should be; expected one "
+                      f"of {_CODES}", start + 7))
+    elif not kind.has_opponent and opponent:
+        found.append((f"a {kind.value} ({code!r}) has no opponent: expected 0000 or blanks "
+                      f"in columns {start}–{start + 3}, got {opponent_field!r}", start))
+    if found or kind is None:
+        for message, column in found:
+            reading.problem(message, number, column, player_id, r)
+        reading.bad_blocks.add((player_id, r))
+        return None
+    if kind.has_opponent:
+        return RoundEntry(kind, opponent, _COLOURS[colour])
+    return RoundEntry(kind)
+
+
+def _rounds(fields: dict[str, tuple[str, int]], reading: _Reading) -> int:
+    """Record XXR if given, else the most round blocks on any player line."""
+    most = max((len(p.entries) for p in reading.players), default=0)
+    if "XXR" not in fields:
+        return most
+    text, number = fields["XXR"]
+    if not _is_number(text.strip()) or int(text) > MAX_ROUNDS:
+        reading.problem(f"expected the number of rounds (0–{MAX_ROUNDS}) after 'XXR', got "
+                        f"{text.strip()!r}", number, 5)
+        return most
+    return int(text)
+
+
+def _complete(players: Iterable[Player], rounds: int) -> list[Player]:
+    """Players with fewer blocks than rounds are absent from the missing trailing rounds."""
+    result = []
+    for p in players:
+        missing = rounds - len(p.entries)
+        if missing > 0:
+            p = Player(p.id, p.name, p.entries + (_ABSENT,) * missing, p.rating, p.title,
+                       p.sex, p.federation, p.fide_id, p.birth_date)
+        result.append(p)
+    return result
+
+
+def _consistency(players: Sequence[Player], rounds: int, reading: _Reading) -> list[Problem]:
+    """The tournament's problems that do not just follow from a problem already reported.
+
+    A block that could not be read, a line cut short or a starting rank used twice would
+    make its opponents' blocks look wrong too; those are left out.
+    """
+    by_id = {p.id: p for p in players}
+    kept = []
+    for p in validate(players, rounds):
+        if p.player in reading.doubtful or (p.player, p.round) in reading.bad_blocks:
+            continue
+        if p.player is not None and p.round is not None:
+            entries = by_id[p.player].entries
+            opponent = entries[p.round - 1].opponent if p.round <= len(entries) else None
+            if opponent is not None and (
+                opponent in reading.doubtful or (opponent, p.round) in reading.bad_blocks
+                or (reading.lost_line and opponent not in by_id)
+            ):
+                continue
+        kept.append(p)
+    return list(_locate(kept, reading))
+
+
+def _locate(problems: Iterable[Problem], reading: _Reading) -> list[Problem]:
+    """Give tournament problems (player, round) the position of the round's block."""
+    located = []
+    for p in problems:
+        line = reading.line_of.get(p.player or 0)
+        if line is None:
+            located.append(Problem(p.message, reading.path, player=p.player, round=p.round))
+            continue
+        column = FIRST_ROUND + ROUND_WIDTH * (p.round - 1) if p.round else 5
+        located.append(Problem(p.message, reading.path, line, column, p.player, p.round))
+    return located
+
+
+def write_trf(tournament: Tournament, standings: Standings | None = None) -> str:
+    """The tournament as TRF-16 text (``\\n`` line ends, a final newline).
+
+    Players are written in the tournament's order; the points column is recomputed from
+    the entries; the rank column comes from ``standings`` when given, else it repeats the
+    starting rank (as FIDE's published exercise files do). Header fields are written in
+    TRF-16's order among the records kept from the file (``012`` first, ``XXR`` after the
+    numbered records); ``013`` team records follow the players. Lines end without
+    trailing blanks, so rounds a player was absent from at the end of the line are left
+    out (``XXR`` still gives the number of rounds).
+
+    Raises :class:`~core.problems.HarknessError` for what TRF-16 cannot hold: a starting
+    rank or rating of more than four digits, 100 points or more. Longer names and other
+    text fields are cut to their columns (the name has 33).
+    """
+    problems = [Problem(f"TRF-16 starting ranks have at most 4 digits (got {p.id})",
+                        player=p.id) for p in tournament.players if p.id > 9999]
+    problems += [Problem(f"TRF-16 ratings have at most 4 digits (got {p.rating})",
+                         player=p.id) for p in tournament.players
+                 if p.rating is not None and not 0 <= p.rating <= 9999]
+    halves = [p.half_points for p in tournament.players]
+    problems += [Problem(f"TRF-16 points have at most 4 columns, 99.5 (got "
+                         f"{half // 2}{'.5' if half % 2 else ''})", player=p.id)
+                 for p, half in zip(tournament.players, halves, strict=True) if half > 199]
+    if problems:
+        raise HarknessError(problems)
+    rank_of = ({row.player.id: row.rank for row in standings.rows} if standings is not None
+               else {})
+    header, trailer = _header(tournament)
+    lines = header
+    block_cache: dict[int, str] = {}  # by id(): the tournament keeps every entry alive
+    for p, half in zip(tournament.players, halves, strict=True):
+        lines.append(_player_line(p, half, rank_of.get(p.id, p.id), block_cache))
+    lines += trailer
+    return "".join(line + "\n" for line in lines)
+
+
+def _record_rank(code: str) -> int | None:
+    """Where a record goes in TRF-16's order; None for comments and unknown codes."""
+    if code in _FIELD_RECORDS:
+        return _FIELD_RECORDS[code]
+    if len(code) == 3 and _is_number(code):
+        return int(code)
+    if code.startswith("XX"):
+        return 1001
+    return None
+
+
+def _header(t: Tournament) -> tuple[list[str], list[str]]:
+    """The lines before the players and after them."""
+    kept = [(_record_rank(code), _record(code, text)) for code, text in t.records
+            if code not in _TRAILER_CODES and code != "XXR"]
+    trailer = [_record(code, text) for code, text in t.records if code in _TRAILER_CODES]
+    fields = [("012", t.name), ("042", t.start_date), ("052", t.end_date)]
+    if t.round_robin and not any(code == "092" for code, _ in t.records):
+        fields.append(("092", ROUND_ROBIN_TEXT))
+    fields.append(("XXR", str(t.rounds)))
+    for code, text in fields:
+        if not text:
+            continue
+        rank = _FIELD_RECORDS[code]
+        below = [i for i, (r, _) in enumerate(kept) if r is not None and r < rank]
+        above = [i for i, (r, _) in enumerate(kept) if r is not None and r > rank]
+        at = below[-1] + 1 if below else above[0] if above else len(kept)
+        kept.insert(at, (rank, f"{code} {text}"))
+    return [line for _, line in kept], trailer
+
+
+def _record(code: str, text: str) -> str:
+    return f"{code} {text}" if text else code
+
+
+def _player_line(p: Player, half: int, rank: int, cache: dict[int, str]) -> str:
+    points = f"{half // 2}.{5 if half % 2 else 0}"
+    rating = "" if p.rating is None else str(p.rating)
+    head = (f"{PLAYER} {p.id:>4} {p.sex[:1]:1}{p.title[:3]:>3} {p.name[:33]:<33} "
+            f"{rating:>4} {p.federation[:3]:<3} {p.fide_id[:11]:>11} {p.birth_date[:10]:<10} "
+            f"{points:>4} {rank:>4}")
+    blocks = []
+    for e in p.entries:
+        block = cache.get(id(e))
+        if block is None:
+            block = cache[id(e)] = _block(e)
+        blocks.append(block)
+    return (head + "".join(blocks)).rstrip()
+
+
+def _block(e: RoundEntry) -> str:
+    """A round's 10 columns: two blanks, opponent (4), colour, result."""
+    if e.kind is EntryKind.ABSENT:
+        return " " * ROUND_WIDTH
+    opponent = e.opponent if e.opponent is not None else 0
+    colour = "w" if e.colour is Colour.WHITE else "b" if e.colour is Colour.BLACK else "-"
+    return f"  {opponent:>4} {colour} {_RESULT_CODE[e.kind]}"
