@@ -52,6 +52,10 @@ class Profile:
 
 
 US_DEFAULT = ("MM", "SOLK", "CUM", "OCUM")
+#: FIDE's default order for a Swiss. C.07 leaves the list to the organiser (art. 4.1): the
+#: cut Buchholz first (it blunts the luck of the last-round pairings), then the full one,
+#: Sonneborn-Berger, the direct encounter, games won over the board and games with Black.
+FIDE_SWISS_ORDER = ("BH/C1", "BH", "SB", "DE", "WON", "BPG")
 
 PROFILES: dict[str, Profile] = {
     p.name: p
@@ -79,6 +83,19 @@ PROFILES: dict[str, Profile] = {
             "Michigan Chess Association: Modified Median, Solkoff, Cumulative, result between "
             "tied players, most Blacks, Opponents' Cumulative, Sonneborn-Berger, Kashdan",
             ("MM", "SOLK", "CUM", "H2H", "BLK", "OCUM", "SB", "KASH"),
+        ),
+        Profile(
+            "fide-2024",
+            "FIDE C.07 as in force from 1 August 2024: Buchholz Cut-1, Buchholz, "
+            "Sonneborn-Berger, direct encounter, games won, games with Black; a dummy "
+            "opponent with the player's own score for their unplayed rounds",
+            FIDE_SWISS_ORDER, family="fide", unplayed_points_rule=False, fide_version="2024-08",
+        ),
+        Profile(
+            "fide-2026",
+            "FIDE C.07 as in force from 1 March 2026: as fide-2024, with the dummy opponent "
+            "capped at half the maximum score (at the opponent's score after a forfeit)",
+            FIDE_SWISS_ORDER, family="fide", unplayed_points_rule=False, fide_version="2026",
         ),
     )
 }

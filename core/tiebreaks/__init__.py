@@ -25,6 +25,8 @@ def register(tiebreak: Tiebreak, family: str = "uscf") -> None:
 
 def tiebreaks_of(family: str) -> dict[str, Tiebreak]:
     """The tiebreaks of a rule family (``"uscf"`` or ``"fide"``), by code."""
+    if family not in REGISTRIES:
+        load_families()
     return REGISTRIES[family]
 
 
@@ -46,4 +48,16 @@ for _tb in (
     Tiebreak("COIN", "Coin flip", "US Chess 34E", uscf.coin_flip),
 ):
     register(_tb)
-from core.tiebreaks import fide  # noqa: E402,F401  (registers the FIDE family)
+
+
+#: Rule families loaded on first use (importing a family registers its tiebreaks and
+#: profiles), so the US Chess command line does not pay for the FIDE modules.
+_LAZY_FAMILIES = {"fide": "core.tiebreaks.fide"}
+
+
+def load_families() -> None:
+    """Import every rule family not loaded yet (their profiles become known)."""
+    import importlib
+
+    for module in _LAZY_FAMILIES.values():
+        importlib.import_module(module)

@@ -18,8 +18,6 @@ and works one of FIDE's published exercises.
 
 from __future__ import annotations
 
-from core.profiles import Profile
-from core.profiles import register as register_profile
 from core.tiebreaks import register
 from core.tiebreaks.base import Tiebreak
 from core.tiebreaks.fide_buchholz import (
@@ -53,7 +51,6 @@ from core.tiebreaks.fide_results import (
     wins,
     wins_with_black,
 )
-from core.tiebreaks.fide_unplayed import TEXT_2024, TEXT_2026
 
 FAMILY = "fide"
 
@@ -92,22 +89,6 @@ TIEBREAKS = (
              average_perfect_performance_of_opponents, digits=0),
 )
 
-#: The default order: C.07 leaves the list to the organiser (art. 4.1). For a Swiss, the
-#: cut Buchholz first (it blunts the luck of the last-round pairings), then the full one,
-#: Sonneborn-Berger, the direct encounter, games won over the board and games with Black.
-SWISS_ORDER = ("BH/C1", "BH", "SB", "DE", "WON", "BPG")
-
 for _tiebreak in TIEBREAKS:
     register(_tiebreak, FAMILY)
 
-for _profile in (
-    Profile("fide-2024", "FIDE C.07 as in force from 1 August 2024: Buchholz Cut-1, Buchholz, "
-            "Sonneborn-Berger, direct encounter, games won, games with Black; a dummy "
-            "opponent with the player's own score for their unplayed rounds",
-            SWISS_ORDER, family=FAMILY, unplayed_points_rule=False, fide_version=TEXT_2024),
-    Profile("fide-2026", "FIDE C.07 as in force from 1 March 2026: as fide-2024, with the "
-            "dummy opponent capped at half the maximum score (at the opponent's score after "
-            "a forfeit)",
-            SWISS_ORDER, family=FAMILY, unplayed_points_rule=False, fide_version=TEXT_2026),
-):
-    register_profile(_profile)
