@@ -91,15 +91,37 @@ def names_of_tiebreaks(standings: Standings) -> str:
     return ", ".join(f"{tb.code} = {tb.name}" for tb in _tiebreaks(standings))
 
 
+#: Up to this many players the table is drawn by rich; beyond it rich takes seconds, so the
+#: same columns are printed as plain aligned text.
+RICH_TABLE_ROWS = 300
+
+
+def _plain_table(rows: list[list[str]], title: str, caption: str) -> str:
+    widths = [max(len(row[j]) for row in rows) for j in range(len(rows[0]))]
+    lines = [title, ""]
+    for n, row in enumerate(rows):
+        cells_ = [c.ljust(w) if j == 2 else c.rjust(w)
+                  for j, (c, w) in enumerate(zip(row, widths, strict=True))]
+        lines.append("  ".join(cells_).rstrip())
+        if n == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join([*lines, "", caption]) + "\n"
+
+
 def to_table(standings: Standings, width: int | None = None) -> str:
-    """A readable terminal table (rich), with the tiebreaks named underneath."""
+    """A readable terminal table (rich), with the tiebreaks named underneath.
+
+    Sections of more than :data:`RICH_TABLE_ROWS` players print as plain aligned text.
+    """
+    rows = cells(standings)
+    heading = (f"{standings.tournament.name or 'Standings'} — {standings.profile.name}, "
+               f"{standings.tournament.rounds} rounds")
+    if len(rows) - 1 > RICH_TABLE_ROWS:
+        return _plain_table(rows, heading, names_of_tiebreaks(standings))
     from rich.console import Console
     from rich.table import Table
 
-    rows = cells(standings)
-    title = standings.tournament.name or "Standings"
-    table = Table(title=f"{title} — {standings.profile.name}, {standings.tournament.rounds} rounds",
-                  caption=names_of_tiebreaks(standings), header_style="bold")
+    table = Table(title=heading, caption=names_of_tiebreaks(standings), header_style="bold")
     for j, heading in enumerate(rows[0]):
         table.add_column(heading, justify="left" if j == 2 else "right", no_wrap=j != 2)
     for row in rows[1:]:

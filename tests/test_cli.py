@@ -123,3 +123,15 @@ def test_the_installed_console_script_and_python_dash_m() -> None:
                               capture_output=True, text=True, check=False)
         assert done.returncode == 0, done.stderr
         assert done.stdout.splitlines()[1].startswith("1,1,Player A,3,8.5")
+
+
+def test_large_sections_print_as_plain_aligned_text() -> None:
+    from core.render import RICH_TABLE_ROWS, to_table
+    from core.standings import compute_standings
+    from tests.generate import random_swiss
+
+    standings = compute_standings(random_swiss(RICH_TABLE_ROWS + 1, 3, seed=3), "uscf")
+    lines = to_table(standings).splitlines()
+    assert lines[2].split() == ["Place", "#", "Name", "Score", "MM", "SOLK", "CUM", "OCUM"]
+    assert len({len(line) for line in lines[2:4]}) == 1  # header and rule line up
+    assert len(lines) == RICH_TABLE_ROWS + 1 + 6
