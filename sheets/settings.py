@@ -1,0 +1,72 @@
+"""Settings of the Sheets worker, read from the environment (pydantic-settings).
+
+=================================  ==========================================================
+``GOOGLE_APPLICATION_CREDENTIALS``  path of the service-account key file (JSON); its
+                                    ``token_uri`` is where access tokens are fetched
+``HARKNESS_SHEETS_API_BASE``        Sheets API base URL (default ``https://sheets.googleapis.com``;
+                                    tests point it at the loopback fake, deployments at a proxy)
+``HARKNESS_SHEETS_TIMEOUT``         seconds to wait for each HTTP answer (default 30)
+``HARKNESS_SHEETS_RETRIES``         extra tries after a 429, a 5xx or a timeout (default 5)
+``HARKNESS_SHEETS_BACKOFF_INITIAL`` first backoff in seconds, doubled per try (default 1)
+``HARKNESS_SHEETS_BACKOFF_MAX``     longest single backoff in seconds (default 32)
+``HARKNESS_SHEETS_POLL_INTERVAL``   seconds between polls in ``harkness-sheets watch`` (default 60)
+``HARKNESS_SHEETS_WEBHOOK_SECRET``  shared secret the Apps Script add-on sends to ``serve``
+=================================  ==========================================================
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+GOOGLE_SHEETS_API_BASE = "https://sheets.googleapis.com"
+"""Where gspread sends its requests unless told otherwise."""
+
+
+class SheetsSettings(BaseSettings):
+    """How the worker reaches Google Sheets, and how patiently.
+
+    Fields can also be given by name, which is how tests build settings for the fake:
+    ``SheetsSettings(google_application_credentials=key_path, api_base=fake.base_url)``.
+    """
+
+    model_config = SettingsConfigDict(
+        env_prefix="HARKNESS_SHEETS_",
+        populate_by_name=True,
+        extra="ignore",
+        frozen=True,
+    )
+
+    google_application_credentials: Path | None = Field(
+        default=None,
+        validation_alias="GOOGLE_APPLICATION_CREDENTIALS",
+        description="Path of the service-account key file (JSON).",
+    )
+    api_base: str = Field(
+        default=GOOGLE_SHEETS_API_BASE,
+        description="Base URL of the Sheets API, without the /v4 path.",
+    )
+    timeout: float = Field(default=30.0, gt=0, description="Seconds to wait for each answer.")
+    retries: int = Field(
+        default=5, ge=0, le=10, description="Extra tries after a 429, a 5xx or a timeout."
+    )
+    backoff_initial: float = Field(default=1.0, gt=0, description="First backoff, in seconds.")
+    backoff_max: float = Field(default=32.0, gt=0, description="Longest backoff, in seconds.")
+    poll_interval: float = Field(default=60.0, gt=0, description="Seconds between polls.")
+    webhook_secret: SecretStr | None = Field(
+        default=None, description="Shared secret the Apps Script add-on sends."
+    )
+
+    @field_validator("api_base")
+    @classmethod
+    def _api_base_is_a_base_url(cls, value: str) -> str:
+        """Accept ``http(s)://host[:port][/prefix]``; drop a trailing slash."""
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise ValueError(f"HARKNESS_SHEETS_API_BASE must be an http(s) URL, not {value!r}")
+        if parts.query or parts.fragment:
+            raise ValueError("HARKNESS_SHEETS_API_BASE takes no query or fragment")
+        return value.rstrip("/")
