@@ -1,0 +1,99 @@
+"""Which database, and how to talk to it: one async engine for SQLite or PostgreSQL.
+
+The URL comes from the caller, else ``HARKNESS_DATABASE_URL``, else the embedded default,
+a SQLite file ``./harkness.db``. Plain URLs are given their async driver, so an operator can
+write ``postgresql://user@host/db`` or ``sqlite:///club.db``.
+
+>>> database_url("postgres://td@127.0.0.1/harkness").render_as_string()
+'postgresql+asyncpg://td@127.0.0.1/harkness'
+>>> database_url("sqlite:///club.db").render_as_string()
+'sqlite+aiosqlite:///club.db'
+
+SQLite is set up for several processes sharing one file: write-ahead logging (readers never
+wait for the writer), foreign keys enforced, a 30-second busy timeout, and write transactions
+that start with ``BEGIN IMMEDIATE`` so two writers queue on the file lock instead of failing
+when a read turns into a write. PostgreSQL needs nothing beyond its defaults.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import URL, Connection, make_url
+from sqlalchemy.exc import ArgumentError
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+from bot.store.errors import StoreError
+
+ENVIRONMENT_VARIABLE = "HARKNESS_DATABASE_URL"
+DEFAULT_URL = "sqlite+aiosqlite:///./harkness.db"
+#: Execution option a connection sets to begin its transactions as writes.
+WRITE = "harkness_write"
+SQLITE_BUSY_TIMEOUT_S = 30
+
+_DRIVERS = {
+    "sqlite": "sqlite+aiosqlite",
+    "sqlite+pysqlite": "sqlite+aiosqlite",
+    "sqlite+aiosqlite": "sqlite+aiosqlite",
+    "postgres": "postgresql+asyncpg",
+    "postgresql": "postgresql+asyncpg",
+    "postgresql+psycopg2": "postgresql+asyncpg",
+    "postgresql+psycopg": "postgresql+asyncpg",
+    "postgresql+asyncpg": "postgresql+asyncpg",
+}
+
+
+def database_url(url: str | URL | None = None) -> URL:
+    """The URL to use: ``url``, else ``$HARKNESS_DATABASE_URL``, else ``./harkness.db``."""
+    raw = url if url is not None else os.environ.get(ENVIRONMENT_VARIABLE) or DEFAULT_URL
+    try:
+        parsed = make_url(raw)
+    except ArgumentError:
+        raise StoreError(
+            f"{ENVIRONMENT_VARIABLE} is not a database URL: give sqlite:///path/harkness.db "
+            "or postgresql://user@host/database",
+            "bad-database-url",
+        ) from None
+    driver = _DRIVERS.get(parsed.drivername)
+    if driver is None:
+        raise StoreError(
+            f"the database {parsed.drivername!r} is not supported: use SQLite "
+            "(sqlite:///path/harkness.db) or PostgreSQL (postgresql://user@host/database)",
+            "bad-database-url",
+        )
+    return parsed.set(drivername=driver)
+
+
+def is_sqlite(url: URL) -> bool:
+    return url.get_backend_name() == "sqlite"
+
+
+def create_engine(url: str | URL | None = None, **options: Any) -> AsyncEngine:
+    """An async engine for ``url`` (see :func:`database_url`), set up for its backend."""
+    resolved = database_url(url)
+    if not is_sqlite(resolved):
+        return create_async_engine(resolved, pool_pre_ping=True, **options)
+    engine = create_async_engine(
+        resolved, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_S}, **options
+    )
+    event.listen(engine.sync_engine, "connect", _sqlite_connect)
+    event.listen(engine.sync_engine, "begin", _sqlite_begin)
+    return engine
+
+
+def _sqlite_connect(dbapi_connection: Any, connection_record: Any) -> None:
+    # The driver's own BEGIN handling is switched off; _sqlite_begin emits BEGIN itself,
+    # so that reads are transactional too and writes can take the lock up front.
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_S * 1000}")
+    cursor.close()
+
+
+def _sqlite_begin(connection: Connection) -> None:
+    write = connection.get_execution_options().get(WRITE, False)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")

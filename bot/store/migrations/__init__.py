@@ -1,0 +1,1 @@
+"""Alembic's scripts for the store (see :mod:`bot.store.migrate`)."""

@@ -1,0 +1,1 @@
+"""The numbered migrations, oldest first."""

@@ -1,0 +1,152 @@
+"""Results on their way to a spreadsheet: the outbox of issue 8.
+
+When a linked tournament's result becomes final (confirmed, set, a bye, a withdrawal, a
+clear, or an undo of one of those), the same transaction that writes the event adds one
+outbox row. The row is unique per event, so it exists once whatever happens; a worker
+*claims* rows for a while (a lease, so two workers never write the same row at once), writes
+them to the sheet, and marks them written; a failure puts the row back with a later retry
+time. Each payload carries a ``key`` to write with the row, so that a worker which crashed
+after writing but before marking can find the row already in the sheet: written once.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import and_, insert, or_, select, update
+from sqlalchemy.engine import Row
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from bot.store import schema
+from bot.store.model import Event, EventKind
+from bot.store.queries import Conflict, Loaded
+from bot.store.views import OutboxItem, score_text
+
+
+def payload(loaded: Loaded, event: Event, *, reported_by: Sequence[str] = (),
+            confirmed_by: str = "") -> dict[str, Any]:
+    """The sheet row for ``event``: when, which round, who, what, reported and confirmed by."""
+    names = {p.id: p for p in loaded.players}
+    row: dict[str, Any] = {
+        "key": f"harkness:{loaded.info.guild}:{loaded.info.id}:{event.seq}",
+        "action": event.kind.value,
+        "time": event.at.isoformat(timespec="seconds"),
+        "round": event.round,
+        "reported_by": ", ".join(reported_by),
+        "confirmed_by": confirmed_by or event.actor_name or event.actor,
+    }
+    if event.player is not None:
+        row["player"] = names[event.player].name
+        row["player_number"] = names[event.player].number
+    if event.opponent is not None:
+        row["opponent"] = names[event.opponent].name
+        row["opponent_number"] = names[event.opponent].number
+    if event.result is not None:
+        row["result"] = score_text(event.result) if event.opponent else event.result.value
+    if event.colour is not None and event.opponent is not None and event.player is not None:
+        white, black = (event.player, event.opponent) if event.colour.value == "w" else (
+            event.opponent, event.player)
+        row["white"], row["black"] = names[white].name, names[black].name
+    if event.kind is EventKind.REVERT:
+        row["undoes"] = f"harkness:{loaded.info.guild}:{loaded.info.id}:{event.refers_to}"
+    return row
+
+
+async def enqueue(conn: AsyncConnection, loaded: Loaded, event: Event, row: dict[str, Any],
+                  now: datetime) -> bool:
+    """Add the outbox row of ``event`` if the tournament is linked to a sheet."""
+    sheet = loaded.info.sheet
+    if sheet is None:
+        return False
+    try:
+        await conn.execute(insert(schema.sheet_outbox).values(
+            guild_id=loaded.info.guild, tournament_id=loaded.info.id, event_seq=event.seq,
+            spreadsheet_id=sheet.spreadsheet_id, payload=json.dumps(row, ensure_ascii=False),
+            created_at=now, attempts=0, next_attempt_at=now,
+        ))
+    except IntegrityError as error:
+        raise Conflict from error
+    return True
+
+
+async def has_item(conn: AsyncConnection, loaded: Loaded, seq: int) -> bool:
+    o = schema.sheet_outbox
+    found = await conn.scalar(select(o.c.id).where(
+        o.c.guild_id == loaded.info.guild, o.c.tournament_id == loaded.info.id,
+        o.c.event_seq == seq))
+    return found is not None
+
+
+def _item(row: Row[Any]) -> OutboxItem:
+    return OutboxItem(row.id, row.guild_id, row.name, row.spreadsheet_id, row.event_seq,
+                      json.loads(row.payload), row.created_at, row.attempts, row.last_error,
+                      row.written_at)
+
+
+def _joined() -> Any:
+    o, t = schema.sheet_outbox, schema.tournaments
+    return select(o, t.c.name).join(t, and_(t.c.id == o.c.tournament_id,
+                                            t.c.guild_id == o.c.guild_id))
+
+
+async def claim(conn: AsyncConnection, worker: str, now: datetime, lease: timedelta,
+                limit: int, guild: str | None = None) -> list[OutboxItem]:
+    """Lease up to ``limit`` unwritten rows due now to ``worker``, oldest first.
+
+    Only rows whose tournament is still linked to the same spreadsheet are due. The
+    ``UPDATE`` repeats the "free" condition on the row itself, so when two workers race
+    for a row the database gives it to one (PostgreSQL re-checks a row it waited for).
+    """
+    o, t = schema.sheet_outbox, schema.tournaments
+    free = and_(o.c.written_at.is_(None), o.c.next_attempt_at <= now,
+                or_(o.c.claimed_until.is_(None), o.c.claimed_until <= now))
+    due = (select(o.c.id).join(t, and_(t.c.id == o.c.tournament_id,
+                                       t.c.guild_id == o.c.guild_id))
+           .where(free, t.c.sheet_id == o.c.spreadsheet_id).order_by(o.c.id).limit(limit))
+    if guild is not None:
+        due = due.where(o.c.guild_id == guild)
+    ids = list((await conn.execute(due)).scalars())
+    if not ids:
+        return []
+    until = now + lease
+    await conn.execute(update(o).where(o.c.id.in_(ids), free)
+                       .values(claimed_by=worker, claimed_until=until))
+    rows = await conn.execute(_joined().where(o.c.id.in_(ids), o.c.claimed_by == worker,
+                                              o.c.claimed_until == until).order_by(o.c.id))
+    return [_item(row) for row in rows]
+
+
+async def written(conn: AsyncConnection, item_id: int, worker: str, now: datetime) -> bool:
+    """Mark a claimed row written; False if it was not ``worker``'s (lease lost) or already
+    written (then the other writer's mark stands)."""
+    o = schema.sheet_outbox
+    result = await conn.execute(
+        update(o).where(o.c.id == item_id, o.c.claimed_by == worker, o.c.written_at.is_(None))
+        .values(written_at=now, claimed_until=None)
+    )
+    return result.rowcount == 1
+
+
+async def failed(conn: AsyncConnection, item_id: int, worker: str, error: str,
+                 retry_at: datetime) -> bool:
+    """Give a claimed row back after a failed write, to be retried from ``retry_at``."""
+    o = schema.sheet_outbox
+    result = await conn.execute(
+        update(o).where(o.c.id == item_id, o.c.claimed_by == worker, o.c.written_at.is_(None))
+        .values(attempts=o.c.attempts + 1, last_error=error[:2000], next_attempt_at=retry_at,
+                claimed_by=None, claimed_until=None)
+    )
+    return result.rowcount == 1
+
+
+async def items(conn: AsyncConnection, guild: str, tournament: int, *, pending: bool
+                ) -> list[OutboxItem]:
+    o = schema.sheet_outbox
+    query = _joined().where(o.c.guild_id == guild, o.c.tournament_id == tournament)
+    if pending:
+        query = query.where(o.c.written_at.is_(None))
+    return [_item(row) for row in await conn.execute(query.order_by(o.c.id))]

@@ -1,0 +1,209 @@
+"""The store's tables (SQLAlchemy Core), the single description of the schema.
+
+Migrations in ``bot/store/migrations/versions/`` create exactly these tables; a test
+compares the two on SQLite and PostgreSQL so they cannot drift apart.
+
+Every table carries ``guild_id`` (the tenant: a Discord guild, or another key for
+non-Discord use) and every query filters on it. Rows that belong to a tournament point to
+it with the pair ``(guild_id, tournament_id)``, so the database itself refuses a player or
+an event that would sit in one guild's tournament under another guild's key.
+
+Results live in ``events``, an append-only log: rows are inserted, never updated or deleted.
+``seq`` numbers a tournament's events 1, 2, 3, … and is unique per tournament, which is what
+makes two concurrent writers of the same tournament conflict instead of both succeeding.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    Boolean,
+    CheckConstraint,
+    Column,
+    DateTime,
+    ForeignKeyConstraint,
+    Index,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.engine import Dialect
+from sqlalchemy.types import TypeDecorator
+
+#: Constraint names are fixed so migrations, error messages and both engines agree.
+NAMING = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_N_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+metadata = MetaData(naming_convention=NAMING)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A moment in UTC, stored without a zone and read back as an aware ``datetime``.
+
+    SQLite keeps no time zone, so both engines store naive UTC and the store converts at
+    the edge; comparisons in SQL (leases, retry times) then work the same everywhere.
+    """
+
+    impl = DateTime
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("the store keeps aware datetimes only (use datetime.now(UTC))")
+        return value.astimezone(UTC).replace(tzinfo=None)
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if isinstance(value, str):  # pragma: no cover - SQLite returns datetime already
+            value = datetime.fromisoformat(value)
+        assert isinstance(value, datetime)
+        return value.replace(tzinfo=UTC)
+
+
+GUILD = String(64)
+USER = String(64)
+
+tournaments = Table(
+    "tournaments",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("guild_id", GUILD, nullable=False),
+    Column("name", String(100), nullable=False),
+    # The name as compared: trimmed, single-spaced, case-folded ("Spring  open" = "spring open").
+    Column("name_key", String(100), nullable=False),
+    Column("profile", String(32), nullable=False),
+    Column("tiebreaks", String(200), nullable=True),
+    Column("rounds", Integer, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("created_by", USER, nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False),
+    Column("start_date", String(10), nullable=False),
+    Column("end_date", String(10), nullable=False),
+    Column("round_robin", Boolean, nullable=True),
+    # Other TRF-16 header records, as a JSON list of [code, text], so imports round-trip.
+    Column("records", Text, nullable=False),
+    Column("sheet_id", String(128), nullable=True),
+    Column("sheet_url", String(512), nullable=True),
+    Column("sheet_linked_by", USER, nullable=True),
+    Column("sheet_linked_at", UTCDateTime(), nullable=True),
+    UniqueConstraint("guild_id", "name_key"),
+    UniqueConstraint("guild_id", "id"),
+    CheckConstraint("status IN ('registering', 'running', 'finished')", name="status"),
+    CheckConstraint("rounds >= 1", name="rounds"),
+)
+
+players = Table(
+    "players",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("guild_id", GUILD, nullable=False),
+    Column("tournament_id", Integer, nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("name", String(100), nullable=False),
+    Column("rating", Integer, nullable=True),
+    Column("discord_id", String(32), nullable=True),
+    Column("uscf_id", String(16), nullable=True),
+    Column("fide_id", String(16), nullable=True),
+    Column("title", String(3), nullable=False),
+    Column("sex", String(1), nullable=False),
+    Column("federation", String(3), nullable=False),
+    Column("birth_date", String(10), nullable=False),
+    Column("late_entry_round", Integer, nullable=True),
+    Column("added_by", USER, nullable=False),
+    Column("added_at", UTCDateTime(), nullable=False),
+    ForeignKeyConstraint(
+        ["guild_id", "tournament_id"], ["tournaments.guild_id", "tournaments.id"]
+    ),
+    UniqueConstraint("tournament_id", "number"),
+    UniqueConstraint("tournament_id", "discord_id"),
+    UniqueConstraint("tournament_id", "id"),
+    Index(None, "guild_id", "tournament_id"),
+    CheckConstraint("number >= 1", name="number"),
+)
+
+events = Table(
+    "events",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("guild_id", GUILD, nullable=False),
+    Column("tournament_id", Integer, nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("kind", String(16), nullable=False),
+    Column("round", Integer, nullable=True),
+    Column("player_id", Integer, nullable=True),
+    Column("opponent_id", Integer, nullable=True),
+    Column("result", String(32), nullable=True),
+    Column("colour", String(1), nullable=True),
+    # The event this one confirms, disputes or reverts (its seq).
+    Column("refers_to", Integer, nullable=True),
+    # The event whose effect this one replaces (its seq): the audit trail of corrections.
+    Column("supersedes", Integer, nullable=True),
+    Column("actor", USER, nullable=False),
+    Column("actor_name", String(100), nullable=False),
+    Column("td", Boolean, nullable=False),
+    Column("source", String(16), nullable=False),
+    Column("note", Text, nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False),
+    ForeignKeyConstraint(
+        ["guild_id", "tournament_id"], ["tournaments.guild_id", "tournaments.id"]
+    ),
+    ForeignKeyConstraint(["tournament_id", "player_id"], ["players.tournament_id", "players.id"]),
+    ForeignKeyConstraint(
+        ["tournament_id", "opponent_id"], ["players.tournament_id", "players.id"]
+    ),
+    ForeignKeyConstraint(["tournament_id", "refers_to"], ["events.tournament_id", "events.seq"]),
+    ForeignKeyConstraint(["tournament_id", "supersedes"], ["events.tournament_id", "events.seq"]),
+    UniqueConstraint("tournament_id", "seq"),
+    Index(None, "guild_id", "tournament_id"),
+    CheckConstraint("seq >= 1", name="seq"),
+)
+
+guild_settings = Table(
+    "guild_settings",
+    metadata,
+    Column("guild_id", GUILD, nullable=False),
+    Column("key", String(64), nullable=False),
+    Column("value", Text, nullable=False),
+    Column("updated_by", USER, nullable=False),
+    Column("updated_at", UTCDateTime(), nullable=False),
+    PrimaryKeyConstraint("guild_id", "key"),
+)
+
+sheet_outbox = Table(
+    "sheet_outbox",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("guild_id", GUILD, nullable=False),
+    Column("tournament_id", Integer, nullable=False),
+    Column("event_seq", Integer, nullable=False),
+    Column("spreadsheet_id", String(128), nullable=False),
+    Column("payload", Text, nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False),
+    Column("attempts", Integer, nullable=False),
+    Column("last_error", Text, nullable=True),
+    Column("next_attempt_at", UTCDateTime(), nullable=False),
+    Column("claimed_by", String(64), nullable=True),
+    Column("claimed_until", UTCDateTime(), nullable=True),
+    Column("written_at", UTCDateTime(), nullable=True),
+    ForeignKeyConstraint(
+        ["guild_id", "tournament_id"], ["tournaments.guild_id", "tournaments.id"]
+    ),
+    ForeignKeyConstraint(["tournament_id", "event_seq"], ["events.tournament_id", "events.seq"]),
+    UniqueConstraint("tournament_id", "event_seq"),
+    Index(None, "written_at", "next_attempt_at"),
+    Index(None, "guild_id", "tournament_id"),
+)

@@ -1,0 +1,577 @@
+"""The store's service: every operation the bot and the sheet link need, as async methods.
+
+Each method is one database transaction. Every method that reads or writes a guild's data
+takes the guild first and finds the tournament *in that guild* by name, so nothing of one
+guild is reachable from another. Writes to a tournament lock its row first (PostgreSQL) or
+take the database's write lock (SQLite), and append events under a per-tournament unique
+sequence number; if another process wrote first, the transaction is simply run again on the
+new state. There are no in-process locks, so any number of processes can share one database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Awaitable, Callable
+from datetime import UTC, date, datetime, timedelta
+from typing import Any, TypeVar
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from bot.store import outbox, players, queries, results, schema, transfer
+from bot.store.engine import WRITE, create_engine
+from bot.store.errors import StoreError
+from bot.store.migrate import upgrade
+from bot.store.model import (
+    Actor,
+    PlayerInfo,
+    SheetLink,
+    Source,
+    TournamentInfo,
+    TournamentStatus,
+)
+from bot.store.players import PlayerRef
+from bot.store.queries import Conflict, clean_name, name_key
+from bot.store.results import Change
+from bot.store.views import EventView, GameView, OutboxItem, Outcome, StandingsView, TournamentState
+from core.model import Colour, EntryKind
+from core.problems import HarknessError
+from core.standings import compute_standings
+
+T = TypeVar("T")
+#: How many times a transaction is run again after losing a race to another writer.
+ATTEMPTS = 12
+#: Guild setting: the id of the role whose members are tournament directors.
+TD_ROLE = "td_role"
+MAX_ROUNDS = 99
+#: PostgreSQL says a transaction lost a race it can retry: serialization failure, deadlock.
+_RETRY_SQLSTATES = {"40001", "40P01"}
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def check_rules(profile: str, tiebreaks: str | None) -> tuple[str, str | None]:
+    """A profile name and tiebreak order, checked with core and tidied (``"mm, solk"`` →
+    ``"MM,SOLK"``); ``fide`` means the FIDE text in force at the tournament's start."""
+    import core.tiebreaks  # noqa: F401  (registers every family's profiles)
+    from core.profiles import PROFILES, resolve_for
+
+    name = profile.strip().lower()
+    if name != "fide" and name not in PROFILES:
+        raise StoreError(f"unknown rule profile {profile!r}: choose one of "
+                         f"{', '.join([*PROFILES, 'fide'])}", "bad-profile")
+    if tiebreaks is not None and not tiebreaks.strip():
+        tiebreaks = None
+    try:
+        resolved = resolve_for("", name, tiebreaks)
+    except HarknessError as error:
+        text = "; ".join(p.message.replace("--tiebreaks: ", "").replace("--rules ", "profile ")
+                         for p in error.problems)
+        raise StoreError(f"tiebreaks: {text}", "bad-tiebreaks") from None
+    return name, ",".join(resolved.tiebreaks) if tiebreaks is not None else None
+
+
+def _check_rounds(rounds: int) -> int:
+    if not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS:
+        raise StoreError(f"a tournament has 1 to {MAX_ROUNDS} rounds (got {rounds})", "bad-rounds")
+    return rounds
+
+
+class Store:
+    """The tournament store (see the :mod:`bot.store` docstring for a tour).
+
+    Open it with :meth:`open` (it migrates the database to the newest schema) and close it
+    with :meth:`close`, or use ``async with await Store.open(url) as store``. ``clock`` gives
+    the time of events (tests pass their own).
+    """
+
+    def __init__(self, engine: AsyncEngine, clock: Callable[[], datetime] = utc_now) -> None:
+        self.engine = engine
+        self.clock = clock
+
+    @classmethod
+    async def open(cls, url: str | None = None, *, migrate: bool = True,
+                   clock: Callable[[], datetime] = utc_now, **engine_options: Any) -> Store:
+        """Connect to ``url`` (default: ``$HARKNESS_DATABASE_URL``, else ``./harkness.db``)
+        and, unless ``migrate`` is False, bring the schema up to date."""
+        engine = create_engine(url, **engine_options)
+        try:
+            if migrate:
+                await upgrade(engine)
+        except BaseException:
+            await engine.dispose()
+            raise
+        return cls(engine, clock)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    async def __aenter__(self) -> Store:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # -- transactions ---------------------------------------------------------------------
+
+    async def _read(self, work: Callable[[AsyncConnection], Awaitable[T]]) -> T:
+        async with self.engine.connect() as conn, conn.begin():
+            return await work(conn)
+
+    async def _write(self, work: Callable[[AsyncConnection], Awaitable[T]]) -> T:
+        """Run ``work`` in a write transaction, again on the new state if another writer
+        got there first (a unique key taken, a deadlock, a serialization failure)."""
+        for attempt in range(1, ATTEMPTS + 1):
+            try:
+                async with self.engine.connect() as conn:
+                    await conn.execution_options(**{WRITE: True})
+                    async with conn.begin():
+                        return await work(conn)
+            except Conflict:
+                pass
+            except DBAPIError as error:
+                if getattr(error.orig, "sqlstate", None) not in _RETRY_SQLSTATES:
+                    raise
+            if attempt < ATTEMPTS:
+                await asyncio.sleep(random.uniform(0, 0.01 * attempt))
+        raise StoreError("the tournament is very busy right now: please try again", "busy")
+
+    async def _change(self, guild: str, tournament: str, actor: Actor,
+                      apply: Callable[[Change], Awaitable[T]]) -> T:
+        async def work(conn: AsyncConnection) -> T:
+            loaded = await queries.load(conn, guild, tournament, lock=True)
+            return await apply(Change(conn, loaded, actor, self.clock()))
+
+        return await self._write(work)
+
+    # -- guild settings -------------------------------------------------------------------
+
+    async def get_setting(self, guild: str, key: str) -> str | None:
+        """A guild's setting, or None when it is not set."""
+        s = schema.guild_settings
+
+        async def work(conn: AsyncConnection) -> str | None:
+            value = await conn.scalar(select(s.c.value).where(s.c.guild_id == guild,
+                                                              s.c.key == key))
+            return None if value is None else str(value)
+
+        return await self._read(work)
+
+    async def set_setting(self, guild: str, key: str, value: str | None, actor: Actor) -> None:
+        """Set (or, with None, remove) a guild's setting."""
+        s = schema.guild_settings
+        now = self.clock()
+
+        async def work(conn: AsyncConnection) -> None:
+            where = (s.c.guild_id == guild, s.c.key == key)
+            if value is None:
+                await conn.execute(s.delete().where(*where))
+                return
+            changed = await conn.execute(update(s).where(*where).values(
+                value=value, updated_by=actor.user, updated_at=now))
+            if changed.rowcount == 0:
+                try:
+                    await conn.execute(insert(s).values(guild_id=guild, key=key, value=value,
+                                                        updated_by=actor.user, updated_at=now))
+                except IntegrityError as error:
+                    raise Conflict from error
+
+        await self._write(work)
+
+    async def td_role(self, guild: str) -> str | None:
+        """The id of the guild's tournament-director role, if one is set."""
+        return await self.get_setting(guild, TD_ROLE)
+
+    async def set_td_role(self, guild: str, role_id: str | None, actor: Actor) -> None:
+        """Set (or clear) which role counts as tournament director in the guild."""
+        await self.set_setting(guild, TD_ROLE, role_id, actor)
+
+    # -- tournaments ----------------------------------------------------------------------
+
+    async def create_tournament(self, guild: str, name: str, *, rounds: int, actor: Actor,
+                                profile: str = "uscf", tiebreaks: str | None = None,
+                                status: TournamentStatus = TournamentStatus.REGISTERING
+                                ) -> TournamentInfo:
+        """A new tournament; its name must be free in the guild (case and spaces ignored)."""
+        name = clean_name(name, "tournament")
+        profile, tiebreaks = check_rules(profile, tiebreaks)
+        _check_rounds(rounds)
+        now = self.clock()
+
+        async def work(conn: AsyncConnection) -> TournamentInfo:
+            return await self._insert_tournament(conn, guild, name, rounds, actor, now,
+                                                 profile, tiebreaks, status)
+
+        return await self._write(work)
+
+    async def _insert_tournament(self, conn: AsyncConnection, guild: str, name: str,
+                                 rounds: int, actor: Actor, now: datetime, profile: str,
+                                 tiebreaks: str | None, status: TournamentStatus, **extra: Any
+                                 ) -> TournamentInfo:
+        t = schema.tournaments
+        taken = await conn.scalar(select(t.c.name).where(t.c.guild_id == guild,
+                                                         t.c.name_key == name_key(name)))
+        if taken is not None:
+            raise StoreError(f"there is already a tournament called {taken!r} here",
+                             "name-taken")
+        values = {"guild_id": guild, "name": name, "name_key": name_key(name),
+                  "profile": profile, "tiebreaks": tiebreaks, "rounds": rounds,
+                  "status": status.value, "created_by": actor.user, "created_at": now,
+                  "start_date": "", "end_date": "", "round_robin": None, "records": "[]",
+                  **extra}
+        try:
+            row = (await conn.execute(insert(t).values(**values).returning(*t.c))).one()
+        except IntegrityError:
+            raise StoreError(f"there is already a tournament called {name!r} here",
+                             "name-taken") from None
+        return queries.tournament_info(row)
+
+    async def tournament(self, guild: str, name: str) -> TournamentInfo:
+        """The guild's tournament called ``name``."""
+        return await self._read(lambda conn: queries.find_tournament(conn, guild, name))
+
+    async def tournaments(self, guild: str, *, typed: str = "",
+                          status: TournamentStatus | None = None, limit: int | None = None
+                          ) -> list[TournamentInfo]:
+        """The guild's tournaments, newest first; ``typed`` keeps names containing it (for
+        autocomplete, with ``limit=25``); ``status`` keeps one stage."""
+        t = schema.tournaments
+        query = select(t).where(t.c.guild_id == guild)
+        if typed.strip():
+            query = query.where(t.c.name_key.contains(name_key(typed), autoescape=True))
+        if status is not None:
+            query = query.where(t.c.status == status.value)
+        query = query.order_by(t.c.created_at.desc(), t.c.id.desc()).limit(limit)
+
+        async def work(conn: AsyncConnection) -> list[TournamentInfo]:
+            return [queries.tournament_info(row) for row in await conn.execute(query)]
+
+        return await self._read(work)
+
+    async def _update_tournament(self, guild: str, name: str, actor: Actor, what: str,
+                                 values: Callable[[queries.Loaded], dict[str, Any]]
+                                 ) -> TournamentInfo:
+        if not actor.td:
+            raise StoreError(f"only a tournament director can {what}", "not-td")
+        t = schema.tournaments
+
+        async def work(conn: AsyncConnection) -> TournamentInfo:
+            loaded = await queries.load(conn, guild, name, lock=True)
+            row = (await conn.execute(
+                update(t).where(t.c.guild_id == guild, t.c.id == loaded.info.id)
+                .values(**values(loaded)).returning(*t.c))).one()
+            return queries.tournament_info(row)
+
+        return await self._write(work)
+
+    async def set_status(self, guild: str, name: str, status: TournamentStatus, actor: Actor
+                         ) -> TournamentInfo:
+        """Start, finish or reopen a tournament (TD). Starting records the start date (if
+        none); finishing records the end date and, when fewer rounds were played than
+        planned, makes the played rounds the tournament's rounds."""
+        today = self.clock().date().isoformat()
+
+        def values(loaded: queries.Loaded) -> dict[str, Any]:
+            info = loaded.info
+            change: dict[str, Any] = {"status": status.value}
+            if status is TournamentStatus.RUNNING and not info.start_date:
+                change["start_date"] = today
+            if status is TournamentStatus.FINISHED:
+                played = loaded.folded.tournament.rounds
+                change["end_date"] = info.end_date or today
+                if 1 <= played < info.rounds:
+                    change["rounds"] = played
+            return change
+
+        return await self._update_tournament(guild, name, actor, f"mark a tournament "
+                                             f"{status.value}", values)
+
+    async def set_rules(self, guild: str, name: str, actor: Actor, *, profile: str,
+                        tiebreaks: str | None = None) -> TournamentInfo:
+        """Change the rule profile and tiebreak order (TD)."""
+        profile, tiebreaks = check_rules(profile, tiebreaks)
+        return await self._update_tournament(
+            guild, name, actor, "change the tiebreak rules",
+            lambda _: {"profile": profile, "tiebreaks": tiebreaks})
+
+    async def set_rounds(self, guild: str, name: str, actor: Actor, rounds: int
+                         ) -> TournamentInfo:
+        """Change the planned number of rounds (TD); never below a round with results."""
+        _check_rounds(rounds)
+
+        def values(loaded: queries.Loaded) -> dict[str, Any]:
+            played = loaded.folded.tournament.rounds
+            if rounds < played:
+                raise StoreError(f"{loaded.info.name} already has results in round {played}",
+                                 "round-out-of-range")
+            return {"rounds": rounds}
+
+        return await self._update_tournament(guild, name, actor, "change the rounds", values)
+
+    # -- players --------------------------------------------------------------------------
+
+    async def add_player(self, guild: str, tournament: str, name: str, *, actor: Actor,
+                         rating: int | None = None, discord_id: str | None = None,
+                         uscf_id: str | None = None, fide_id: str | None = None
+                         ) -> PlayerInfo:
+        """Register a player (TD), with the next starting number. A player added after
+        round 1 has a late entry: their earlier rounds are absent."""
+        if not actor.td:
+            raise StoreError("only a tournament director can add other players; use join to "
+                             "register yourself", "not-td")
+        return await self._register(guild, tournament, name, actor, rating=rating,
+                                    discord_id=discord_id, uscf_id=uscf_id, fide_id=fide_id)
+
+    async def join(self, guild: str, tournament: str, actor: Actor, *, name: str | None = None,
+                   rating: int | None = None, uscf_id: str | None = None) -> PlayerInfo:
+        """A member registers themselves (linked to their Discord id ``actor.user``)."""
+        return await self._register(guild, tournament, name or actor.label, actor,
+                                    rating=rating, discord_id=actor.user, uscf_id=uscf_id)
+
+    async def _register(self, guild: str, tournament: str, name: str, actor: Actor,
+                        **fields: Any) -> PlayerInfo:
+        async def work(conn: AsyncConnection) -> PlayerInfo:
+            loaded = await queries.load(conn, guild, tournament, lock=True)
+            played = loaded.folded.tournament.rounds
+            late = played + 1 if played and loaded.info.status is TournamentStatus.RUNNING else None
+            return await players.add_player(conn, loaded.info, loaded.players, actor,
+                                            self.clock(), name, late_entry_round=late, **fields)
+
+        return await self._write(work)
+
+    async def players(self, guild: str, tournament: str, *, typed: str = "",
+                      limit: int | None = None) -> list[PlayerInfo]:
+        """A tournament's players by starting number; ``typed`` keeps those whose name or
+        number contains it, best matches first (for autocomplete, with ``limit=25``)."""
+        async def work(conn: AsyncConnection) -> list[PlayerInfo]:
+            info = await queries.find_tournament(conn, guild, tournament)
+            return await queries.load_players(conn, guild, info.id)
+
+        found = await self._read(work)
+        if typed.strip():
+            return players.matching(found, typed, limit or len(found))
+        return found[:limit]
+
+    async def player(self, guild: str, tournament: str, ref: PlayerRef) -> PlayerInfo:
+        """The player ``ref`` names: a starting number, ``"#3"``, a name, a mention, or
+        :class:`~bot.store.players.DiscordUser`."""
+        found = await self.players(guild, tournament)
+        return players.resolve(found, ref, tournament)
+
+    async def link_player(self, guild: str, tournament: str, ref: PlayerRef,
+                          discord_id: str | None, actor: Actor) -> PlayerInfo:
+        """Link a player to a Discord member, or unlink with None (TD)."""
+        if not actor.td:
+            raise StoreError("only a tournament director can link players", "not-td")
+
+        async def work(conn: AsyncConnection) -> PlayerInfo:
+            loaded = await queries.load(conn, guild, tournament, lock=True)
+            who = players.resolve(loaded.players, ref, loaded.info.name)
+            return await players.link(conn, loaded.info, loaded.players, who, discord_id)
+
+        return await self._write(work)
+
+    # -- results --------------------------------------------------------------------------
+
+    async def report(self, guild: str, tournament: str, actor: Actor, *, round: int,
+                     opponent: PlayerRef, result: EntryKind | str,
+                     colour: Colour | str | None = None, player: PlayerRef | None = None
+                     ) -> Outcome:
+        """A member reports their own game (``result`` from their side: win/draw/loss or
+        a forfeit). A TD may report for ``player``. Provisional until confirmed."""
+        return await self._change(guild, tournament, actor, lambda c: results.report(
+            c, round=round, opponent=opponent, result=result, colour=colour, player=player))
+
+    async def confirm(self, guild: str, tournament: str, actor: Actor, report: int) -> Outcome:
+        """The opponent (or a TD) confirms report number ``report`` (an event seq)."""
+        return await self._change(guild, tournament, actor, lambda c: results.confirm(c, report))
+
+    async def dispute(self, guild: str, tournament: str, actor: Actor, report: int,
+                      note: str = "") -> Outcome:
+        """The opponent (or a TD) disputes report ``report``; a TD will decide."""
+        return await self._change(guild, tournament, actor,
+                                  lambda c: results.dispute(c, report, note))
+
+    async def set_result(self, guild: str, tournament: str, actor: Actor, *, round: int,
+                         player: PlayerRef, opponent: PlayerRef, result: EntryKind | str,
+                         colour: Colour | str | None = None) -> Outcome:
+        """A TD sets a game (``result`` and ``colour`` from ``player``'s side)."""
+        return await self._change(guild, tournament, actor, lambda c: results.set_result(
+            c, round=round, player=player, opponent=opponent, result=result, colour=colour))
+
+    async def set_bye(self, guild: str, tournament: str, actor: Actor, *, round: int,
+                      player: PlayerRef, kind: EntryKind | str = EntryKind.FULL_BYE) -> Outcome:
+        """A TD gives a bye: ``full``, ``half``, ``zero`` or ``pairing``."""
+        return await self._change(guild, tournament, actor, lambda c: results.set_bye(
+            c, round=round, player=player, kind=kind))
+
+    async def clear_result(self, guild: str, tournament: str, actor: Actor, *, round: int,
+                           player: PlayerRef) -> Outcome:
+        """A TD clears a player's round (their game, both sides, or their bye)."""
+        return await self._change(guild, tournament, actor,
+                                  lambda c: results.clear(c, round=round, player=player))
+
+    async def withdraw(self, guild: str, tournament: str, actor: Actor, *, player: PlayerRef,
+                       from_round: int | None = None) -> Outcome:
+        """A TD withdraws a player from ``from_round`` on (default: the next round)."""
+        return await self._change(guild, tournament, actor, lambda c: results.withdraw(
+            c, player=player, from_round=from_round))
+
+    async def undo(self, guild: str, tournament: str, actor: Actor, event: int | None = None
+                   ) -> Outcome:
+        """A TD undoes event ``event`` (default: the newest still in force); the undo is
+        itself an event, and undoing an undo redoes."""
+        return await self._change(guild, tournament, actor, lambda c: results.undo(c, event))
+
+    # -- reading --------------------------------------------------------------------------
+
+    async def state(self, guild: str, tournament: str) -> TournamentState:
+        """The tournament now: core tournament, marks, open games (see
+        :class:`~bot.store.views.TournamentState`)."""
+        loaded = await self._read(lambda conn: queries.load(conn, guild, tournament))
+        return TournamentState.of(loaded.info, loaded.players, loaded.folded)
+
+    async def open_games(self, guild: str, tournament: str) -> list[GameView]:
+        """Games waiting for a confirmation (provisional) or a TD (disputed)."""
+        return list((await self.state(guild, tournament)).open_games)
+
+    async def standings(self, guild: str, tournament: str, *, after_round: int | None = None
+                        ) -> StandingsView:
+        """Standings under the tournament's rules, after the last round with results (or
+        ``after_round``); provisional results count and are marked, disputed ones wait."""
+        state = await self.state(guild, tournament)
+        return standings_of(state, after_round)
+
+    async def history(self, guild: str, tournament: str, *, round: int | None = None,
+                      player: PlayerRef | None = None, limit: int | None = 50
+                      ) -> list[EventView]:
+        """The audit trail, newest first: who changed what, when, from where."""
+        loaded = await self._read(lambda conn: queries.load(conn, guild, tournament))
+        by_id = {p.id: p for p in loaded.players}
+        who = None if player is None else players.resolve(loaded.players, player,
+                                                          loaded.info.name).id
+        out: list[EventView] = []
+        for e in reversed(loaded.events):
+            if round is not None and e.round != round:
+                continue
+            if who is not None and who not in (e.player, e.opponent):
+                continue
+            out.append(EventView(e, by_id.get(e.player or 0), by_id.get(e.opponent or 0),
+                                 e.seq in loaded.folded.reverted))
+            if limit is not None and len(out) >= limit:
+                break
+        return out
+
+    # -- files ----------------------------------------------------------------------------
+
+    async def import_tournament(self, guild: str, name: str, text: str, *, actor: Actor,
+                                filename: str = "upload.txt", profile: str = "uscf",
+                                tiebreaks: str | None = None, rounds: int | None = None,
+                                status: TournamentStatus = TournamentStatus.RUNNING
+                                ) -> TournamentInfo:
+        """A new tournament from a TRF-16 or crosstable file (TD)."""
+        if not actor.td:
+            raise StoreError("only a tournament director can import a tournament", "not-td")
+        name = clean_name(name, "tournament")
+        profile, tiebreaks = check_rules(profile, tiebreaks)
+        data = transfer.read_upload(text, filename)
+        planned = _check_rounds(max(data.rounds, rounds or 1))
+        source = Actor(actor.user, actor.name, True, Source.IMPORT)
+        now = self.clock()
+
+        async def work(conn: AsyncConnection) -> TournamentInfo:
+            info = await self._insert_tournament(
+                conn, guild, name, planned, actor, now, profile, tiebreaks, status,
+                start_date=data.start_date[:10], end_date=data.end_date[:10],
+                round_robin=data.round_robin, records=queries.records_json(data.records))
+            await transfer.write_import(conn, info, data, source, now)
+            return info
+
+        return await self._write(work)
+
+    async def export(self, guild: str, tournament: str, form: str = "trf", *,
+                     separator: str = "  ", with_standings: bool = True) -> str:
+        """The tournament as TRF-16 (``form="trf"``) or crosstable text (``"crosstable"``,
+        ``separator`` two spaces, ``","`` for CSV or ``"\\t"``), with standings when it has
+        results. Provisional results are included; disputed ones are not."""
+        state = await self.state(guild, tournament)
+        standings = None
+        if with_standings and state.tournament.rounds and state.tournament.players:
+            standings = standings_of(state, None).standings
+        return transfer.export(state.tournament, standings, form, separator)
+
+    # -- spreadsheet link (issue 8) -------------------------------------------------------
+
+    async def link_sheet(self, guild: str, tournament: str, actor: Actor, *,
+                         spreadsheet_id: str, url: str = "") -> TournamentInfo:
+        """Link a tournament to a spreadsheet (TD): final results are queued for it."""
+        sheet_id = spreadsheet_id.strip()
+        if not sheet_id:
+            raise StoreError("give the spreadsheet's id or link", "bad-sheet")
+        now = self.clock()
+        return await self._update_tournament(
+            guild, tournament, actor, "link a spreadsheet",
+            lambda _: {"sheet_id": sheet_id[:128], "sheet_url": url[:512] or None,
+                       "sheet_linked_by": actor.user, "sheet_linked_at": now})
+
+    async def unlink_sheet(self, guild: str, tournament: str, actor: Actor) -> TournamentInfo:
+        """Unlink the spreadsheet (TD); writes still queued for it stay queued, unsent."""
+        return await self._update_tournament(
+            guild, tournament, actor, "unlink a spreadsheet",
+            lambda _: {"sheet_id": None, "sheet_url": None, "sheet_linked_by": None,
+                       "sheet_linked_at": None})
+
+    async def sheet_link(self, guild: str, tournament: str) -> SheetLink | None:
+        return (await self.tournament(guild, tournament)).sheet
+
+    async def pending_writes(self, guild: str, tournament: str) -> list[OutboxItem]:
+        """Results of a tournament still to be written to its sheet, oldest first."""
+        async def work(conn: AsyncConnection) -> list[OutboxItem]:
+            info = await queries.find_tournament(conn, guild, tournament)
+            return await outbox.items(conn, guild, info.id, pending=True)
+
+        return await self._read(work)
+
+    async def claim_writes(self, worker: str, *, limit: int = 20,
+                           lease: timedelta = timedelta(seconds=60), guild: str | None = None
+                           ) -> list[OutboxItem]:
+        """Lease up to ``limit`` due sheet writes to ``worker`` (a name unique to the worker
+        process). The sheet worker serves every guild, so ``guild`` is optional here: this
+        and the two methods below are the only ones that are not guild-scoped."""
+        now = self.clock()
+        return await self._write(
+            lambda conn: outbox.claim(conn, worker, now, lease, limit, guild))
+
+    async def mark_written(self, item: OutboxItem | int, worker: str) -> bool:
+        """Record that ``worker`` wrote a claimed item (False: its lease was lost)."""
+        item_id = item if isinstance(item, int) else item.id
+        now = self.clock()
+        return await self._write(lambda conn: outbox.written(conn, item_id, worker, now))
+
+    async def mark_failed(self, item: OutboxItem | int, worker: str, error: str, *,
+                          retry_in: timedelta = timedelta(seconds=30)) -> bool:
+        """Give a claimed item back after a failed write, due again after ``retry_in``."""
+        item_id = item if isinstance(item, int) else item.id
+        retry_at = self.clock() + retry_in
+        return await self._write(
+            lambda conn: outbox.failed(conn, item_id, worker, error, retry_at))
+
+
+def standings_of(state: TournamentState, after_round: int | None) -> StandingsView:
+    """Standings of a tournament state under its rules (see :meth:`Store.standings`)."""
+    from core.profiles import resolve_for
+
+    info, t = state.info, state.tournament
+    if t.rounds == 0:
+        raise StoreError(f"{info.name} has no results yet", "no-results")
+    k = t.rounds if after_round is None else after_round
+    if not 1 <= k <= t.rounds:
+        raise StoreError(f"round {k} has no results: {info.name} has results for rounds "
+                         f"1–{t.rounds}", "round-out-of-range")
+    start = info.start_date or date.today().isoformat()
+    profile = resolve_for(start, info.profile, info.tiebreaks)
+    return StandingsView(state, compute_standings(t.after_round(k), profile), k)

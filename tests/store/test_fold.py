@@ -1,0 +1,113 @@
+"""The fold on its own (no database): undo chains, and that any log at all folds into a
+consistent tournament."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+from datetime import UTC, datetime
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.store.fold import fold, reverted_events
+from bot.store.model import (
+    Event,
+    EventKind,
+    PlayerInfo,
+    ResultStatus,
+    TournamentInfo,
+    TournamentStatus,
+)
+from core.model import BYES, WITH_OPPONENT, Colour, EntryKind
+
+AT = datetime(2026, 3, 14, tzinfo=UTC)
+ROSTER = tuple(PlayerInfo(10 + n, n, f"P{n}") for n in range(1, 7))
+INFO = TournamentInfo(1, "g", "Club", "uscf", None, 4, TournamentStatus.RUNNING, "td", AT)
+
+
+def event(seq: int, kind: EventKind, **fields) -> Event:
+    return Event(seq, kind, "someone", AT, **fields)
+
+
+def test_a_revert_of_a_revert_restores_the_original_and_a_third_undoes_it_again():
+    log = [event(1, EventKind.BYE, round=1, player=11, result=EntryKind.FULL_BYE)]
+    log.append(event(2, EventKind.REVERT, refers_to=1))
+    assert reverted_events(log) == {1}
+    log.append(event(3, EventKind.REVERT, refers_to=2))
+    assert reverted_events(log) == {2}
+    log.append(event(4, EventKind.REVERT, refers_to=3))
+    assert reverted_events(log) == {1, 3}
+    assert fold(ROSTER, log, INFO).tournament.rounds == 0
+
+
+def test_a_finished_tournament_has_its_planned_rounds_even_when_the_last_is_empty():
+    log = [event(1, EventKind.BYE, round=1, player=11, result=EntryKind.FULL_BYE)]
+    finished = TournamentInfo(1, "g", "Club", "uscf", None, 3, TournamentStatus.FINISHED,
+                              "td", AT)
+    assert fold(ROSTER, log, INFO).tournament.rounds == 1
+    assert fold(ROSTER, log, finished).tournament.rounds == 3
+
+
+ids = st.sampled_from([p.id for p in ROSTER])
+rounds = st.integers(1, 4)
+
+
+@st.composite
+def logs(draw) -> list[Event]:
+    """Any log: reports, verdicts, TD decisions and undos in any order."""
+    out: list[Event] = []
+    for _ in range(draw(st.integers(0, 40))):
+        seq = len(out) + 1
+        kind = draw(st.sampled_from(list(EventKind)))
+        r = draw(rounds)
+        player, opponent = draw(ids), draw(ids)
+        if kind in (EventKind.REPORT, EventKind.SET):
+            if player == opponent:
+                continue
+            out.append(event(seq, kind, round=r, player=player, opponent=opponent,
+                             result=draw(st.sampled_from(sorted(WITH_OPPONENT, key=str))),
+                             colour=draw(st.sampled_from([None, Colour.WHITE, Colour.BLACK]))))
+        elif kind in (EventKind.CONFIRM, EventKind.DISPUTE, EventKind.REVERT):
+            if not out:
+                continue
+            target = draw(st.sampled_from([e.seq for e in out]))
+            out.append(event(seq, kind, round=r, refers_to=target))
+        elif kind is EventKind.BYE:
+            out.append(event(seq, kind, round=r, player=player,
+                             result=draw(st.sampled_from(sorted(BYES, key=str)))))
+        else:
+            out.append(event(seq, kind, round=r, player=player))
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(logs())
+def test_any_log_folds_into_a_consistent_tournament_with_honest_marks(log: list[Event]):
+    state = fold(ROSTER, log, INFO)  # Tournament() validates both sides of every game
+    t = state.tournament
+    for g in state.games:
+        low, high = (t.player(ROSTER[[p.id for p in ROSTER].index(x)].number)
+                     for x in (g.low, g.high))
+        entry = low.entries[g.round - 1]
+        assert g.counted == (entry.opponent == high.id and entry.kind is g.result)
+        marks = {state.marks.get((low.id, g.round)), state.marks.get((high.id, g.round))}
+        if g.status is ResultStatus.PROVISIONAL:
+            assert marks == {ResultStatus.PROVISIONAL}
+        if not g.counted:
+            assert g.status is ResultStatus.DISPUTED
+    for (number, r), mark in state.marks.items():
+        entry = t.player(number).entries[r - 1]
+        assert (mark is ResultStatus.DISPUTED) == (entry.kind in (EntryKind.ABSENT,
+                                                                  EntryKind.WITHDRAWN))
+
+
+@pytest.mark.parametrize("module", ["bot.store", "bot.store.errors", "bot.store.engine",
+                                    "bot.store.fold", "bot.store.model", "bot.store.players",
+                                    "bot.store.queries", "bot.store.results",
+                                    "bot.store.views"])
+def test_the_examples_in_the_docstrings_run(module: str):
+    failures, tried = doctest.testmod(importlib.import_module(module),
+                                      optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert tried > 0 and failures == 0

@@ -1,0 +1,91 @@
+"""Migrations build the schema from nothing, and the schema in code matches them exactly."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import insert, inspect
+from sqlalchemy.exc import IntegrityError
+
+from bot.store import Store, schema
+from bot.store.engine import create_engine
+from bot.store.migrate import alembic_config, current_revision, head_revision, upgrade
+
+TABLES = {"alembic_version", "events", "guild_settings", "players", "sheet_outbox",
+          "tournaments"}
+
+
+async def test_opening_an_empty_database_migrates_it_to_the_newest_schema(db_url: str):
+    engine = create_engine(db_url)
+    try:
+        assert await current_revision(engine) is None
+        async with engine.connect() as conn:
+            assert await conn.run_sync(lambda c: set(inspect(c).get_table_names())) == set()
+    finally:
+        await engine.dispose()
+    store = await Store.open(db_url)
+    try:
+        assert await current_revision(store.engine) == head_revision() == "0001"
+        async with store.engine.connect() as conn:
+            assert await conn.run_sync(lambda c: set(inspect(c).get_table_names())) == TABLES
+    finally:
+        await store.close()
+
+
+async def test_the_tables_in_code_match_the_migrations(db_url: str):
+    store = await Store.open(db_url)
+    try:
+        async with store.engine.connect() as conn:
+            differences = await conn.run_sync(lambda c: compare_metadata(
+                MigrationContext.configure(c, opts={"compare_type": True}), schema.metadata))
+        assert differences == []
+    finally:
+        await store.close()
+
+
+async def test_migrating_again_changes_nothing_and_down_and_up_again_works(db_url: str):
+    store = await Store.open(db_url)
+    try:
+        await upgrade(store.engine)
+        assert await current_revision(store.engine) == "0001"
+
+        def down(connection) -> None:
+            config = alembic_config()
+            config.attributes["connection"] = connection
+            command.downgrade(config, "base")
+
+        async with store.engine.begin() as conn:
+            await conn.run_sync(down)
+        assert await current_revision(store.engine) is None
+        await upgrade(store.engine)
+        assert await current_revision(store.engine) == "0001"
+    finally:
+        await store.close()
+
+
+async def test_the_database_refuses_a_player_of_a_tournament_that_does_not_exist(db_url: str):
+    store = await Store.open(db_url)
+    try:
+        row = {"guild_id": "g", "tournament_id": 99, "number": 1, "name": "Ann", "title": "",
+               "sex": "", "federation": "", "birth_date": "", "added_by": "td",
+               "added_at": datetime(2026, 1, 1, tzinfo=UTC)}
+        with pytest.raises(IntegrityError):
+            async with store.engine.begin() as conn:
+                await conn.execute(insert(schema.players).values(**row))
+    finally:
+        await store.close()
+
+
+async def test_a_sqlite_store_uses_write_ahead_logging_and_foreign_keys(tmp_path):
+    store = await Store.open(f"sqlite:///{tmp_path / 'club.db'}")
+    try:
+        async with store.engine.connect() as conn:
+            mode = (await conn.exec_driver_sql("PRAGMA journal_mode")).scalar()
+            keys = (await conn.exec_driver_sql("PRAGMA foreign_keys")).scalar()
+        assert (mode, keys) == ("wal", 1)
+    finally:
+        await store.close()
