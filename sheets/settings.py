@@ -11,6 +11,13 @@
 ``HARKNESS_SHEETS_BACKOFF_MAX``     longest single backoff in seconds (default 32)
 ``HARKNESS_SHEETS_POLL_INTERVAL``   seconds between polls in ``harkness-sheets watch`` (default 60)
 ``HARKNESS_SHEETS_WEBHOOK_SECRET``  shared secret the Apps Script add-on sends to ``serve``
+``HARKNESS_SHEETS_CONFIG``          TOML file listing the spreadsheets of ``watch`` (and the
+                                    only ones ``serve`` accepts, when set)
+``HARKNESS_SHEETS_HOST``            address ``serve`` listens on (default 127.0.0.1)
+``HARKNESS_SHEETS_PORT``            port ``serve`` listens on (default 8080)
+``HARKNESS_SHEETS_DEBOUNCE``        ``serve`` syncs a sheet this many seconds after its last
+                                    edit (default 5) …
+``HARKNESS_SHEETS_MAX_WAIT``        … but no later than this after the first (default 30)
 =================================  ==========================================================
 """
 
@@ -58,6 +65,17 @@ class SheetsSettings(BaseSettings):
     poll_interval: float = Field(default=60.0, gt=0, description="Seconds between polls.")
     webhook_secret: SecretStr | None = Field(
         default=None, description="Shared secret the Apps Script add-on sends."
+    )
+    config: Path | None = Field(
+        default=None, description="TOML file listing the spreadsheets to watch or serve."
+    )
+    host: str = Field(default="127.0.0.1", description="Address the endpoint listens on.")
+    port: int = Field(default=8080, ge=0, le=65535, description="Port the endpoint listens on.")
+    debounce: float = Field(
+        default=5.0, ge=0, description="Seconds after a sheet's last edit before it syncs."
+    )
+    max_wait: float = Field(
+        default=30.0, ge=0, description="Longest wait after a sheet's first edit before it syncs."
     )
 
     @field_validator("api_base")

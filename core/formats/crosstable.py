@@ -237,10 +237,10 @@ def _read_row(cells: Sequence[Cell], number: int, width: int, id_col: int, name_
         entries.append(entry)
     if len(problems) > before:
         return None
-    return Player(int(id_cell.text), name, _trailing_withdrawal(entries), rating)
+    return Player(int(id_cell.text), name, trailing_withdrawal(entries), rating)
 
 
-def _trailing_withdrawal(entries: list[RoundEntry]) -> tuple[RoundEntry, ...]:
+def trailing_withdrawal(entries: Sequence[RoundEntry]) -> tuple[RoundEntry, ...]:
     """RULES.md: empty cells after the player's last game mean the player withdrew."""
     last = len(entries)
     while last and entries[last - 1].kind is EntryKind.ABSENT:

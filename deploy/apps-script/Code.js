@@ -1,0 +1,161 @@
+/**
+ * Harkness for Google Sheets: the script a TD binds to a tournament spreadsheet.
+ *
+ * It adds a "Harkness" menu ("Recompute standings") and, when the TD asks for it, an
+ * installable on-edit trigger. Both call the Harkness worker's endpoint
+ * (`harkness-sheets serve`), which reads the spreadsheet with its service account, ranks it and
+ * writes the Standings, Breakdown and Errors tabs. This script never computes anything itself.
+ *
+ * Configuration lives in the Script Properties (Extensions → Apps Script → Project settings →
+ * Script properties), never in this code:
+ *   HARKNESS_ENDPOINT  the worker's URL, e.g. https://harkness.example.org/sync
+ *   HARKNESS_SECRET    the worker's HARKNESS_SHEETS_WEBHOOK_SECRET
+ *
+ * Edits come one cell at a time. The worker waits until a sheet has been quiet for a few
+ * seconds before it syncs (it debounces), so this script may skip calls made within
+ * THROTTLE_SECONDS of the last one: that sync has not read the sheet yet and will see the edit.
+ * THROTTLE_SECONDS must stay below the worker's debounce (5 s by default).
+ */
+
+var MENU_TITLE = 'Harkness';
+var EDIT_HANDLER = 'harknessOnEdit';
+var THROTTLE_SECONDS = 2;
+var THROTTLE_KEY = 'harkness-sync-requested';
+var TAB_METADATA_KEY = 'harkness.tab';
+var SECRET_HEADER = 'X-Harkness-Secret';
+
+/** Adds the Harkness menu when the spreadsheet opens (simple trigger). */
+function onOpen(e) {
+  SpreadsheetApp.getUi()
+    .createMenu(MENU_TITLE)
+    .addItem('Recompute standings', 'recomputeStandings')
+    .addItem('Recompute automatically after each edit', 'installEditTrigger')
+    .addItem('Stop recomputing automatically', 'removeEditTrigger')
+    .addToUi();
+}
+
+/** Editor add-on installation: show the menu at once. */
+function onInstall(e) {
+  onOpen(e);
+}
+
+/** The worker's endpoint and secret from the Script Properties, or null if either is missing. */
+function workerSettings_() {
+  var properties = PropertiesService.getScriptProperties();
+  var endpoint = properties.getProperty('HARKNESS_ENDPOINT');
+  var secret = properties.getProperty('HARKNESS_SECRET');
+  if (!endpoint || !secret) {
+    return null;
+  }
+  return { endpoint: endpoint, secret: secret };
+}
+
+/**
+ * Asks the worker to sync a spreadsheet. Returns {ok, message}; never throws for an answer
+ * the worker gives, only when it cannot be reached at all.
+ */
+function requestSync_(spreadsheet, reason) {
+  var settings = workerSettings_();
+  if (!settings) {
+    return {
+      ok: false,
+      message: 'Harkness is not set up: add HARKNESS_ENDPOINT and HARKNESS_SECRET to the ' +
+        'Script properties (Extensions → Apps Script → Project settings).'
+    };
+  }
+  var headers = {};
+  headers[SECRET_HEADER] = settings.secret;
+  var response = UrlFetchApp.fetch(settings.endpoint, {
+    method: 'post',
+    contentType: 'application/json',
+    payload: JSON.stringify({ spreadsheetId: spreadsheet.getId(), reason: reason }),
+    headers: headers,
+    muteHttpExceptions: true,
+    followRedirects: false
+  });
+  var code = response.getResponseCode();
+  if (code === 202) {
+    return { ok: true, message: 'The standings will be recomputed in a few seconds.' };
+  }
+  if (code === 401) {
+    return { ok: false, message: 'The Harkness worker refused the secret: check HARKNESS_SECRET.' };
+  }
+  if (code === 403) {
+    return { ok: false, message: 'The Harkness worker does not serve this spreadsheet: ask its ' +
+      'administrator to add it.' };
+  }
+  return { ok: false, message: 'The Harkness worker answered ' + code + ': try again later.' };
+}
+
+/** Menu item: ask for a sync now and say what happened. */
+function recomputeStandings() {
+  var spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  var result;
+  try {
+    result = requestSync_(spreadsheet, 'menu');
+  } catch (error) {
+    result = { ok: false, message: 'Could not reach the Harkness worker: ' + error.message };
+  }
+  spreadsheet.toast(result.message, MENU_TITLE, 5);
+  return result;
+}
+
+/** The installable on-edit triggers of this project for this spreadsheet. */
+function editTriggers_(spreadsheet) {
+  return ScriptApp.getProjectTriggers().filter(function (trigger) {
+    return trigger.getHandlerFunction() === EDIT_HANDLER &&
+      trigger.getTriggerSourceId() === spreadsheet.getId();
+  });
+}
+
+/**
+ * Menu item: install the on-edit trigger (once). An installable trigger, not a simple
+ * onEdit, because only an installable trigger may call an outside URL.
+ */
+function installEditTrigger() {
+  var spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  if (editTriggers_(spreadsheet).length === 0) {
+    ScriptApp.newTrigger(EDIT_HANDLER).forSpreadsheet(spreadsheet).onEdit().create();
+  }
+  spreadsheet.toast('The standings will be recomputed after each edit.', MENU_TITLE, 5);
+}
+
+/** Menu item: remove the on-edit trigger. */
+function removeEditTrigger() {
+  var spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  editTriggers_(spreadsheet).forEach(function (trigger) {
+    ScriptApp.deleteTrigger(trigger);
+  });
+  spreadsheet.toast('Automatic recomputing is off; use Harkness → Recompute standings.',
+    MENU_TITLE, 5);
+}
+
+/** True for the tabs the worker writes (marked with its developer metadata). */
+function isWorkerTab_(sheet) {
+  return sheet.getDeveloperMetadata().some(function (metadata) {
+    return metadata.getKey() === TAB_METADATA_KEY;
+  });
+}
+
+/** The installable on-edit trigger: ask for a sync after a TD's edit. */
+function harknessOnEdit(e) {
+  if (!e || !e.range) {
+    return;
+  }
+  if (isWorkerTab_(e.range.getSheet())) {
+    return; // the worker's own tabs are rewritten at each sync: nothing to recompute
+  }
+  var cache = CacheService.getDocumentCache();
+  if (cache.get(THROTTLE_KEY)) {
+    return; // a sync was asked for moments ago and has not read the sheet yet
+  }
+  cache.put(THROTTLE_KEY, '1', THROTTLE_SECONDS);
+  try {
+    var result = requestSync_(e.source, 'edit');
+    if (!result.ok) {
+      console.warn('Harkness: ' + result.message);
+    }
+  } catch (error) {
+    console.warn('Harkness: could not reach the worker: ' + error.message);
+  }
+}

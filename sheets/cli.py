@@ -1,0 +1,199 @@
+"""The ``harkness-sheets`` command: sync Google Sheets with standings, once or continuously.
+
+::
+
+    harkness-sheets sync SPREADSHEET [SPREADSHEET ...]   # ID or URL, once each
+    harkness-sheets watch --config sheets.toml            # poll the listed sheets
+    harkness-sheets serve --config sheets.toml            # the Apps Script add-on's endpoint
+
+Settings come from the environment (``sheets.settings``): ``GOOGLE_APPLICATION_CREDENTIALS``
+names the service account's key file, ``HARKNESS_SHEETS_API_BASE`` the API (for a proxy),
+``HARKNESS_SHEETS_WEBHOOK_SECRET`` the add-on's shared secret, and so on.
+
+Exit status of ``sync``: 0 when every sheet synced without problems, 2 when a sheet has
+problems (each is on its Errors tab and printed here) or an option is wrong, 1 when a sheet
+could not be synced at all (not shared with the service account, Google unreachable…).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+import threading
+from collections.abc import Sequence
+
+from pydantic import ValidationError
+
+from sheets.client import SheetsClient, SheetsError, open_client
+from sheets.settings import SheetsSettings
+from sheets.sync import sync
+from sheets.watch import WatchConfig, WatchConfigError, Watcher, load_config
+
+EXIT_OK, EXIT_FAILED, EXIT_INPUT = 0, 1, 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="harkness-sheets",
+        description="Keep the standings of chess tournaments kept in Google Sheets current.",
+    )
+    parser.add_argument(
+        "-v", "--verbose", action="count", default=0, help="say more (-vv: every API retry)"
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    once = commands.add_parser("sync", help="sync spreadsheets once")
+    once.add_argument(
+        "spreadsheets", nargs="+", metavar="SPREADSHEET", help="spreadsheet ID or URL"
+    )
+    watch = commands.add_parser("watch", help="poll the spreadsheets of a config file")
+    watch.add_argument(
+        "--config",
+        metavar="PATH",
+        help="TOML file listing the spreadsheets (default: "
+        "HARKNESS_SHEETS_CONFIG; see sheets/watch.py)",
+    )
+    serve = commands.add_parser("serve", help="run the endpoint the Apps Script add-on calls")
+    serve.add_argument(
+        "--config",
+        metavar="PATH",
+        help="accept only the spreadsheets listed in this TOML file "
+        "(default: HARKNESS_SHEETS_CONFIG, if set)",
+    )
+    serve.add_argument(
+        "--host",
+        help="address to listen on (default HARKNESS_SHEETS_HOST or "
+        "127.0.0.1; put a TLS proxy in front)",
+    )
+    serve.add_argument("--port", type=int, help="port (default HARKNESS_SHEETS_PORT or 8080)")
+    serve.add_argument(
+        "--debounce",
+        type=float,
+        metavar="SECONDS",
+        help="sync this long after the last edit (default 5)",
+    )
+    serve.add_argument(
+        "--max-wait",
+        type=float,
+        metavar="SECONDS",
+        help="but no later than this after the first edit (default 30)",
+    )
+    return parser
+
+
+def _settings() -> SheetsSettings:
+    try:
+        return SheetsSettings()
+    except ValidationError as error:
+        # Name the setting and the problem, never the value (it may be a secret).
+        lines = [
+            f"{'.'.join(map(str, e['loc'])) or 'settings'}: {e['msg']}"
+            for e in error.errors(include_input=False)
+        ]
+        raise SheetsError(
+            "the settings in the environment are not usable:\n  " + "\n  ".join(lines)
+        ) from None
+
+
+def _run_sync(client: SheetsClient, keys: Sequence[str]) -> int:
+    status = EXIT_OK
+    for key in keys:
+        try:
+            result = sync(client, key)
+        except SheetsError as error:
+            print(f"{key}: {error}", file=sys.stderr)
+            status = EXIT_FAILED
+            continue
+        print(result.summary)
+        for problem in result.problems:
+            print(f"  {problem}", file=sys.stderr)
+        if result.problems and status == EXIT_OK:
+            status = EXIT_INPUT
+    return status
+
+
+def _run_watch(client: SheetsClient, config: WatchConfig, interval: float) -> int:
+    stop = threading.Event()
+    for name in ("SIGINT", "SIGTERM"):
+        signal.signal(getattr(signal, name), lambda *_: stop.set())
+    Watcher(client, config, config.poll_interval or interval).run(stop)
+    return EXIT_OK
+
+
+def _run_serve(
+    client: SheetsClient,
+    settings: SheetsSettings,
+    args: argparse.Namespace,
+    config: WatchConfig | None,
+) -> int:
+    from sheets.serve import SyncQueue, make_app, serve
+
+    if settings.webhook_secret is None or not settings.webhook_secret.get_secret_value():
+        print(
+            "harkness-sheets serve: set HARKNESS_SHEETS_WEBHOOK_SECRET to the secret the "
+            "add-on sends",
+            file=sys.stderr,
+        )
+        return EXIT_INPUT
+    queue = SyncQueue(
+        lambda key: sync(client, key),
+        debounce=settings.debounce if args.debounce is None else args.debounce,
+        max_wait=settings.max_wait if args.max_wait is None else args.max_wait,
+        syncs_per_minute=config.syncs_per_minute if config else 50.0,
+    )
+    allowed = {s.spreadsheet_id for s in config.sheets} if config else None
+    app = make_app(queue, settings.webhook_secret.get_secret_value(), allowed)
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError):
+                loop.add_signal_handler(sig, stop.set)
+        await serve(
+            app, args.host or settings.host, settings.port if args.port is None else args.port, stop
+        )
+
+    asyncio.run(main())
+    return EXIT_OK
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``harkness-sheets``; answers the exit status."""
+    args = _parser().parse_args(argv)
+    level = logging.WARNING if args.verbose == 0 and args.command == "sync" else logging.INFO
+    if args.verbose >= 2:
+        level = logging.DEBUG
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        settings = _settings()
+        client = open_client(settings)
+    except SheetsError as error:
+        print(f"harkness-sheets: {error}", file=sys.stderr)
+        return EXIT_INPUT
+    config_path = getattr(args, "config", None) or settings.config
+    if args.command == "watch" and config_path is None:
+        print(
+            "harkness-sheets watch: give --config PATH (or set HARKNESS_SHEETS_CONFIG): a TOML "
+            "file listing the spreadsheets",
+            file=sys.stderr,
+        )
+        return EXIT_INPUT
+    try:
+        config = load_config(config_path) if config_path and args.command != "sync" else None
+    except WatchConfigError as error:
+        print(error, file=sys.stderr)
+        return EXIT_INPUT
+    if args.command == "sync":
+        return _run_sync(client, args.spreadsheets)
+    if args.command == "watch":
+        assert config is not None
+        return _run_watch(client, config, settings.poll_interval)
+    return _run_serve(client, settings, args, config)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

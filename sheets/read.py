@@ -1,0 +1,591 @@
+"""Cells in, a ``core`` tournament out, with every problem and the A1 reference of its cell.
+
+Reading happens in two steps, so that other sources can join in between:
+
+1. :func:`read_results` turns the TD's tabs (a crosstable, or a game list with a players
+   tab) into a :class:`ResultGrid`: the players, and for each player and round the entry a
+   cell gives, with that cell's reference. Cells that cannot be read become problems.
+2. :func:`build_tournament` turns a grid into a :class:`~core.model.Tournament`; ``core``
+   checks it (both sides of every game agree…) and its problems get their cells back.
+
+A later source (the Discord reports of issue 8) merges into the grid between the two steps:
+a (player, round) missing from :attr:`ResultGrid.entries` is a cell the TD left empty.
+
+Nothing here knows a tiebreak; the notation of a cell is ``core``'s
+(:func:`core.formats.crosstable.parse_cell`).
+
+>>> grid = read_results({"Results": [["#", "Name", "Rd 1"], ["1", "Ann", "W2 (w)"],
+...                                  ["2", "Bob", "L1"]]}, SheetSettings())
+>>> t, problems = build_tournament(grid)
+>>> [str(e) for e in t.player(2).entries], problems
+(['L1'], [])
+>>> grid = read_results({"Results": [["#", "Name", "Rd 1"], ["1", "Ann", "W9 (w)"]]},
+...                     SheetSettings())
+>>> print(build_tournament(grid)[1][0])
+Results!C2: "W9 (w)": there is no player 9
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from core.formats.crosstable import parse_cell, trailing_withdrawal
+from core.model import Colour, EntryKind, Player, RoundEntry, Tournament
+from core.problems import HarknessError, Problem
+from sheets.layout import (
+    BYE_OPPONENT_WORDS,
+    BYE_RESULT_HINT,
+    BYE_RESULTS,
+    CROSSTABLE_HEADER_HINT,
+    GAME_LIST_HEADER_HINT,
+    GAME_RESULT_HINT,
+    GAME_RESULTS,
+    HEADER_SEARCH_ROWS,
+    PLAYERS_HEADER_HINT,
+    CrosstableColumns,
+    GameListColumns,
+    PlayerColumns,
+    a1,
+    clean,
+    detect_players_header,
+    detect_results_header,
+    result_key,
+    round_numbers,
+)
+from sheets.problems import SheetProblem
+from sheets.settings_tab import SheetSettings
+
+Rows = Sequence[Sequence[str]]
+"""A tab's values from A1, row by row, as the TD sees them (formatted text)."""
+
+CELL_HINT = "expected e.g. 'W9 (w)', 'D5', 'L3', 'X9', 'F9', 'B', 'H', 'U', '-' or empty"
+
+
+@dataclass(frozen=True, slots=True)
+class Sourced:
+    """One player's entry in one round, and the cell (and its text) it was read from."""
+
+    entry: RoundEntry
+    cell: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRow:
+    """A player as the sheet lists them; ``cell`` is where their row starts (``Results!A3``)."""
+
+    id: int
+    name: str
+    cell: str
+    rating: int | None = None
+    external_ids: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass
+class ResultGrid:
+    """What the TD's tabs say, cell by cell, before ``core`` checks it is a tournament.
+
+    ``entries`` holds the non-empty cells that could be read; ``unreadable`` the (player,
+    round) pairs whose cell could not be (each has a problem); any other pair was left empty.
+    """
+
+    layout: str
+    rounds: int
+    players: dict[int, PlayerRow] = field(default_factory=dict)
+    entries: dict[tuple[int, int], Sourced] = field(default_factory=dict)
+    unreadable: set[tuple[int, int]] = field(default_factory=set)
+    problems: list[SheetProblem] = field(default_factory=list)
+
+
+def find_tab(tabs: Mapping[str, Rows], title: str) -> tuple[str, Rows] | None:
+    """The tab called ``title`` (ignoring case, as Sheets does) and its rows, if any."""
+    if title in tabs:
+        return title, tabs[title]
+    folded = title.casefold()
+    return next(((t, rows) for t, rows in tabs.items() if t.casefold() == folded), None)
+
+
+def _cell(row: Sequence[str], column: int | None) -> str:
+    if column is None or column >= len(row):
+        return ""
+    return clean(row[column])
+
+
+def _header(rows: Rows) -> tuple[int, CrosstableColumns | GameListColumns] | None:
+    for r, row in enumerate(rows[:HEADER_SEARCH_ROWS]):
+        columns = detect_results_header([clean(c) for c in row])
+        if columns is not None:
+            return r, columns
+    return None
+
+
+def read_results(tabs: Mapping[str, Rows], settings: SheetSettings) -> ResultGrid:
+    """Read the results tab named in the settings (and, for a game list, the players tab)."""
+    found = find_tab(tabs, settings.results_tab)
+    if found is None:
+        grid = ResultGrid("unknown", 0)
+        grid.problems.append(
+            SheetProblem(
+                f"there is no tab named {settings.results_tab!r}: name your results tab so, or "
+                f"write its name in {settings.where('results_tab')}",
+                settings.results_tab,
+            )
+        )
+        return grid
+    title, rows = found
+    header = _header(rows)
+    if header is None:
+        grid = ResultGrid("unknown", 0)
+        first = next((r for r, row in enumerate(rows) if any(clean(c) for c in row)), 0)
+        text = ", ".join(clean(c) for c in rows[first]) if rows else ""
+        grid.problems.append(
+            SheetProblem(
+                f"no header row found: the first row must be {CROSSTABLE_HEADER_HINT} or "
+                f"{GAME_LIST_HEADER_HINT}",
+                a1(title, first, 0),
+                text,
+            )
+        )
+        return grid
+    r, columns = header
+    if isinstance(columns, CrosstableColumns):
+        return read_crosstable(rows, title, r, columns, settings)
+    return read_game_list(rows, title, r, columns, tabs, settings)
+
+
+def _parse_rating(text: str, where: str, problems: list[SheetProblem]) -> int | None:
+    digits = text.split("/")[0].replace(",", "").replace(" ", "")
+    if not text or text.lower() in ("unr", "unr.", "unrated", "-", "–"):
+        return None
+    if digits.isdigit():
+        return int(digits)
+    problems.append(SheetProblem("a rating must be a whole number or empty", where, text))
+    return None
+
+
+def _externals(discord: str) -> tuple[tuple[str, str], ...]:
+    return (("discord", discord),) if discord else ()
+
+
+def _blank(row: Sequence[str]) -> bool:
+    return not any(clean(c) for c in row)
+
+
+def _beyond(settings: SheetSettings, r: int) -> bool:
+    return settings.rounds is not None and r > settings.rounds
+
+
+def _beyond_problem(settings: SheetSettings, r: int, where: str, text: str) -> SheetProblem:
+    return SheetProblem(
+        f"round {r} is beyond the {settings.rounds} rounds set in {settings.where('rounds')}",
+        where,
+        text,
+    )
+
+
+def read_crosstable(
+    rows: Rows, title: str, header_row: int, columns: CrosstableColumns, settings: SheetSettings
+) -> ResultGrid:
+    """Read a crosstable tab: one player a row, one cell per round (RULES.md notation)."""
+    grid = ResultGrid("crosstable", 0)
+    problems = grid.problems
+    numbers = round_numbers([clean(c) for c in rows[header_row]], columns)
+    if numbers != list(range(1, len(numbers) + 1)):
+        at = next(i for i, n in enumerate(numbers) if n != i + 1)
+        column = columns.rounds[at]
+        problems.append(
+            SheetProblem(
+                f"round columns must be 'Rd 1', 'Rd 2', … in order (found rounds "
+                f"{', '.join(map(str, numbers))})",
+                a1(title, header_row, column),
+                clean(rows[header_row][column]),
+            )
+        )
+        return grid
+    first_row: dict[int, str] = {}
+    last_round = 0
+    for r in range(header_row + 1, len(rows)):
+        row = rows[r]
+        if _blank(row):
+            continue
+        number_text = _cell(row, columns.number)
+        where = a1(title, r, columns.number)
+        if not number_text.isdigit() or int(number_text) < 1:
+            problems.append(
+                SheetProblem(
+                    "'#' must be the player's starting number (1, 2, …); the row was left out",
+                    where,
+                    number_text,
+                )
+            )
+            continue
+        number = int(number_text)
+        if number in first_row:
+            problems.append(
+                SheetProblem(
+                    f"starting number {number} is used twice (first in "
+                    f"{first_row[number]}); the row was left out",
+                    where,
+                    number_text,
+                )
+            )
+            continue
+        first_row[number] = where
+        name = _cell(row, columns.name)
+        if not name:
+            problems.append(SheetProblem("the player has no name", a1(title, r, columns.name)))
+            name = f"Player {number}"
+        rating = _parse_rating(
+            _cell(row, columns.rating), a1(title, r, columns.rating or 0), problems
+        )
+        grid.players[number] = PlayerRow(
+            number, name, where, rating, _externals(_cell(row, columns.discord))
+        )
+        for round_number, column in enumerate(columns.rounds, start=1):
+            text = _cell(row, column)
+            if not text:
+                continue
+            cell = a1(title, r, column)
+            if _beyond(settings, round_number):
+                problems.append(_beyond_problem(settings, round_number, cell, text))
+                continue
+            last_round = max(last_round, round_number)
+            entry = parse_cell(text)
+            if entry is None:
+                problems.append(SheetProblem(f"not a round entry; {CELL_HINT}", cell, text))
+                grid.unreadable.add((number, round_number))
+                continue
+            grid.entries[(number, round_number)] = Sourced(entry, cell, text)
+    grid.rounds = last_round
+    return grid
+
+
+# ---------------------------------------------------------------- game list
+
+
+def read_players(
+    tabs: Mapping[str, Rows], settings: SheetSettings, problems: list[SheetProblem]
+) -> dict[int, PlayerRow]:
+    """The players tab of a game list: ``#`` (or row order), ``Name``, ``Rating``."""
+    found = find_tab(tabs, settings.players_tab)
+    if found is None:
+        problems.append(
+            SheetProblem(
+                f"a game list needs a players tab: there is no tab named {settings.players_tab!r} "
+                f"(name it so, or write its name in {settings.where('players_tab')})",
+                settings.players_tab,
+            )
+        )
+        return {}
+    title, rows = found
+    header: tuple[int, PlayerColumns] | None = None
+    for r, row in enumerate(rows[:HEADER_SEARCH_ROWS]):
+        columns = detect_players_header([clean(c) for c in row])
+        if columns is not None:
+            header = (r, columns)
+            break
+    if header is None:
+        problems.append(
+            SheetProblem(
+                f"no header row found: the first row must be {PLAYERS_HEADER_HINT}", a1(title, 0, 0)
+            )
+        )
+        return {}
+    header_row, columns = header
+    players: dict[int, PlayerRow] = {}
+    first_row: dict[int, str] = {}
+    position = 0
+    for r in range(header_row + 1, len(rows)):
+        row = rows[r]
+        if _blank(row):
+            continue
+        position += 1
+        if columns.number is None:
+            number, where = position, a1(title, r, columns.name)
+        else:
+            text = _cell(row, columns.number)
+            where = a1(title, r, columns.number)
+            if not text.isdigit() or int(text) < 1:
+                problems.append(
+                    SheetProblem(
+                        "'#' must be the player's starting number (1, 2, …); the row was left out",
+                        where,
+                        text,
+                    )
+                )
+                continue
+            number = int(text)
+            if number in first_row:
+                problems.append(
+                    SheetProblem(
+                        f"starting number {number} is used twice (first "
+                        f"in {first_row[number]}); the row was left out",
+                        where,
+                        text,
+                    )
+                )
+                continue
+        first_row[number] = where
+        name = _cell(row, columns.name)
+        if not name:
+            problems.append(SheetProblem("the player has no name", a1(title, r, columns.name)))
+            name = f"Player {number}"
+        rating = _parse_rating(
+            _cell(row, columns.rating), a1(title, r, columns.rating or 0), problems
+        )
+        players[number] = PlayerRow(
+            number, name, where, rating, _externals(_cell(row, columns.discord))
+        )
+    return players
+
+
+class _Names:
+    """Find a player by starting number (``5``, ``#5``) or by name (ignoring case)."""
+
+    def __init__(self, players: Mapping[int, PlayerRow]) -> None:
+        self.players = players
+        self.by_name: dict[str, list[int]] = {}
+        for p in players.values():
+            self.by_name.setdefault(" ".join(p.name.casefold().split()), []).append(p.id)
+
+    def find(self, text: str) -> int | str:
+        """The starting number ``text`` means, or what is wrong with it."""
+        digits = text.lstrip("#").strip()
+        if digits.isdigit():
+            number = int(digits)
+            return number if number in self.players else f"there is no player {number}"
+        found = self.by_name.get(" ".join(text.casefold().split()), [])
+        if len(found) == 1:
+            return found[0]
+        if found:
+            return (
+                f"{len(found)} players are called {text!r} (#"
+                f"{', #'.join(map(str, found))}): write the starting number instead"
+            )
+        return "there is no player of that name in the players tab"
+
+
+def read_game_list(
+    rows: Rows,
+    title: str,
+    header_row: int,
+    columns: GameListColumns,
+    tabs: Mapping[str, Rows],
+    settings: SheetSettings,
+) -> ResultGrid:
+    """Read a game list: one game (or bye) a row, players named by number or name."""
+    grid = ResultGrid("game list", 0)
+    problems = grid.problems
+    grid.players = read_players(tabs, settings, problems)
+    names = _Names(grid.players)
+    seen: dict[tuple[int, int], int] = {}
+    last_round = 0
+    for r in range(header_row + 1, len(rows)):
+        row = rows[r]
+        if _blank(row):
+            continue
+        round_text = _cell(row, columns.round)
+        round_cell = a1(title, r, columns.round)
+        if not round_text.isdigit() or int(round_text) < 1:
+            problems.append(
+                SheetProblem("the round must be a number (1, 2, …)", round_cell, round_text)
+            )
+            continue
+        round_number = int(round_text)
+        if _beyond(settings, round_number):
+            problems.append(_beyond_problem(settings, round_number, round_cell, round_text))
+            continue
+        last_round = max(last_round, round_number)
+        sides: list[int | None] = []
+        for column in (columns.white, columns.black):
+            text = _cell(row, column)
+            if text.lower() in BYE_OPPONENT_WORDS:
+                sides.append(None)
+                continue
+            found = names.find(text)
+            if isinstance(found, str):
+                problems.append(SheetProblem(found, a1(title, r, column), text))
+                sides.append(-1)
+            else:
+                sides.append(found)
+        result_text = _cell(row, columns.result)
+        result_cell = a1(title, r, columns.result)
+        if -1 in sides:
+            grid.unreadable.update((p, round_number) for p in sides if p is not None and p > 0)
+            continue
+        white, black = sides
+        if white is None and black is None:
+            problems.append(SheetProblem("the row names no player", a1(title, r, columns.white)))
+            continue
+        claimed = [p for p in (white, black) if p is not None]
+        twice = [p for p in claimed if (p, round_number) in seen]
+        if white is not None and white == black:
+            problems.append(
+                SheetProblem(
+                    "a player cannot be paired with themselves",
+                    a1(title, r, columns.black),
+                    _cell(row, columns.black),
+                )
+            )
+            grid.unreadable.add((white, round_number))
+            continue
+        if twice:
+            for p in twice:
+                problems.append(
+                    SheetProblem(
+                        f"player {p} ({grid.players[p].name}) already has a result in round "
+                        f"{round_number} (row {seen[(p, round_number)]})",
+                        result_cell,
+                        result_text,
+                    )
+                )
+            grid.unreadable.update((p, round_number) for p in claimed)
+            continue
+        for p in claimed:
+            seen[(p, round_number)] = r + 1
+        if white is None or black is None:
+            player = white if white is not None else black
+            assert player is not None
+            bye = BYE_RESULTS.get(result_key(result_text))
+            if bye is None or not result_text:
+                message = ("no result: write " if not result_text else "not a bye result; ") + (
+                    f"expected {BYE_RESULT_HINT}"
+                )
+                problems.append(SheetProblem(message, result_cell, result_text or None))
+                grid.unreadable.add((player, round_number))
+                continue
+            grid.entries[(player, round_number)] = Sourced(
+                RoundEntry(bye), result_cell, result_text
+            )
+            continue
+        kinds = GAME_RESULTS.get(result_key(result_text))
+        if kinds is None:
+            message = ("no result yet" if not result_text else "not a game result") + (
+                f"; expected {GAME_RESULT_HINT}"
+            )
+            problems.append(SheetProblem(message, result_cell, result_text or None))
+            grid.unreadable.update({(white, round_number), (black, round_number)})
+            continue
+        for player, opponent, kind, colour in (
+            (white, black, kinds[0], Colour.WHITE),
+            (black, white, kinds[1], Colour.BLACK),
+        ):
+            entry = RoundEntry(kind, opponent, colour if kind.played else None)
+            grid.entries[(player, round_number)] = Sourced(entry, result_cell, result_text)
+    grid.rounds = last_round
+    return grid
+
+
+# ---------------------------------------------------------------- grid → tournament
+
+
+def _locate(problem: Problem, grid: ResultGrid) -> SheetProblem:
+    """A core problem (player, round) with the cell it came from."""
+    key = (problem.player or 0, problem.round or 0)
+    sourced = grid.entries.get(key)
+    if sourced is not None:
+        return SheetProblem(problem.message, sourced.cell, sourced.text)
+    row = grid.players.get(problem.player or 0)
+    where = row.cell if row is not None else None
+    if problem.round is not None and row is not None:
+        return SheetProblem(f"round {problem.round}: {problem.message}", where)
+    return SheetProblem(problem.message, where)
+
+
+def _entries(grid: ResultGrid, unknown: set[tuple[int, int]]) -> dict[int, list[RoundEntry]]:
+    """Each player's entries; cells that are unknown count as absent, and so does the
+    other side of any game that names them (it cannot be checked against them)."""
+    absent = RoundEntry(EntryKind.ABSENT)
+    known = {key: s.entry for key, s in grid.entries.items() if key not in unknown}
+    for (player, r), entry in list(known.items()):
+        if entry.opponent is not None and (entry.opponent, r) in unknown:
+            known[(player, r)] = absent
+    result = {}
+    for number in grid.players:
+        # An unknown cell is not an empty one: it must not turn earlier rounds into a
+        # withdrawal. It stands in as a zero-point bye for the rule, then becomes absent.
+        marker = RoundEntry(EntryKind.ZERO_BYE)
+        raw = [
+            marker if (number, r) in unknown else known.get((number, r), absent)
+            for r in range(1, grid.rounds + 1)
+        ]
+        entries = list(trailing_withdrawal(raw))
+        result[number] = [
+            absent if (number, r) in unknown else e for r, e in enumerate(entries, start=1)
+        ]
+    return result
+
+
+def build_tournament(
+    grid: ResultGrid, name: str = "", *, partial: bool = False
+) -> tuple[Tournament | None, list[SheetProblem]]:
+    """The tournament the grid describes, and every problem found on the way.
+
+    With problems, the tournament is None unless ``partial`` is set: then each cell with a
+    problem (and the other side of its game) is left out, as if the round were not played,
+    and the tournament of what remains is returned.
+    """
+    problems = list(grid.problems)
+    unknown = set(grid.unreadable)
+    players = sorted(grid.players.values(), key=lambda p: p.id)
+    for _ in range(len(grid.entries) + 2):
+        entries = _entries(grid, unknown)
+        try:
+            tournament = Tournament(
+                tuple(
+                    Player(
+                        p.id, p.name, tuple(entries[p.id]), p.rating, external_ids=p.external_ids
+                    )
+                    for p in players
+                ),
+                grid.rounds,
+                name=name,
+            )
+        except HarknessError as error:
+            found = [_locate(p, grid) for p in error.problems]
+            problems += [p for p in found if p not in problems]
+            if not partial:
+                return None, problems
+            more = _neutralise(error.problems, grid, unknown)
+            if not more:
+                return None, problems
+            continue
+        if problems and not partial:
+            return None, problems
+        return tournament, problems
+    return None, problems
+
+
+def _neutralise(found: Sequence[Problem], grid: ResultGrid, unknown: set[tuple[int, int]]) -> bool:
+    """Mark the cells of core's problems (and the other side of their games) as unknown."""
+    before = len(unknown)
+    for p in found:
+        if p.player is None or p.round is None:
+            continue
+        unknown.add((p.player, p.round))
+        sourced = grid.entries.get((p.player, p.round))
+        if sourced is not None and sourced.entry.opponent is not None:
+            unknown.add((sourced.entry.opponent, p.round))
+    return len(unknown) > before
+
+
+def with_entry(grid: ResultGrid, player: int, round_number: int, sourced: Sourced) -> None:
+    """Put an entry into the grid (for sources merged in after the TD's tabs)."""
+    grid.entries[(player, round_number)] = sourced
+    grid.rounds = max(grid.rounds, round_number)
+
+
+__all__ = [
+    "PlayerRow",
+    "ResultGrid",
+    "Rows",
+    "Sourced",
+    "build_tournament",
+    "find_tab",
+    "read_crosstable",
+    "read_game_list",
+    "read_players",
+    "read_results",
+    "with_entry",
+]

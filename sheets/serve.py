@@ -1,0 +1,230 @@
+"""``harkness-sheets serve``: the endpoint the Apps Script add-on calls when a TD edits.
+
+``POST /sync`` with the header ``X-Harkness-Secret: <shared secret>`` and the body
+``{"spreadsheetId": "1AbC…"}`` asks for a sync of that spreadsheet. The answer comes at once
+(``202 Accepted``); the sync runs later:
+
+- **debounced**: a TD typing a round's results sends an edit a cell. The sync starts
+  ``debounce`` seconds after the last request for that sheet (but no later than ``max_wait``
+  after the first), so a burst of edits costs one sync. A request that arrives while the
+  sheet's sync is running schedules one more after it.
+- **queued**: syncs run one at a time, in the order they fell due, in a worker thread
+  (gspread is synchronous), and no more than ``syncs_per_minute`` start in any minute, so a
+  busy evening stays within Google's per-minute quotas.
+
+A wrong or missing secret is answered ``401`` and nothing is queued; the secret is compared in
+constant time and never logged. With a watch configuration given, only its spreadsheets are
+accepted (``403`` for others). ``GET /healthz`` answers ``{"ok": true, "pending": n}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import logging
+import re
+import time
+from collections import deque
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+from sheets.sync import SyncResult
+
+logger = logging.getLogger(__name__)
+
+SECRET_HEADER = "X-Harkness-Secret"
+_ID = re.compile(r"^[A-Za-z0-9_-]{10,200}$")
+
+
+class QueueFull(Exception):
+    """Too many spreadsheets are waiting for a sync."""
+
+
+@dataclass
+class SyncQueue:
+    """Debounced, de-duplicated, one-at-a-time syncs of spreadsheets by ID.
+
+    ``sync`` is called with a spreadsheet ID in a worker thread; its exceptions are logged,
+    never raised, so one bad sheet does not stop the queue.
+    """
+
+    sync: Callable[[str], SyncResult]
+    debounce: float = 5.0
+    max_wait: float = 30.0
+    max_pending: int = 1000
+    syncs_per_minute: float = 50.0
+    """The most syncs started in any minute (each is one read, and usually one write)."""
+    clock: Callable[[], float] = time.monotonic
+    completed: deque[tuple[str, SyncResult | None]] = field(
+        default_factory=lambda: deque(maxlen=100)
+    )
+    """The latest syncs run (ID, result; None when it failed), newest last."""
+    _timers: dict[str, asyncio.TimerHandle] = field(default_factory=dict)
+    _first: dict[str, float] = field(default_factory=dict)
+    _queued: set[str] = field(default_factory=set)
+    _running: set[str] = field(default_factory=set)
+    _again: set[str] = field(default_factory=set)
+    _queue: asyncio.Queue[str] | None = None
+    _worker: asyncio.Task[None] | None = None
+
+    @property
+    def pending(self) -> int:
+        """Spreadsheets waiting (debouncing or queued), not counting the one running."""
+        return len(self._timers) + len(self._queued) + len(self._again)
+
+    def request(self, spreadsheet_id: str) -> str:
+        """Ask for a sync; answers ``"scheduled"``, ``"queued"`` or ``"after the running sync"``."""
+        if spreadsheet_id in self._queued:
+            return "queued"  # it has not started, so it will read this edit too
+        if spreadsheet_id in self._running:
+            self._again.add(spreadsheet_id)
+            return "after the running sync"
+        if spreadsheet_id not in self._timers and self.pending >= self.max_pending:
+            raise QueueFull(f"{self.pending} spreadsheets are already waiting")
+        self._schedule(spreadsheet_id)
+        return "scheduled"
+
+    def _schedule(self, spreadsheet_id: str) -> None:
+        loop = asyncio.get_running_loop()
+        now = self.clock()
+        first = self._first.setdefault(spreadsheet_id, now)
+        delay = max(0.0, min(now + self.debounce, first + self.max_wait) - now)
+        old = self._timers.pop(spreadsheet_id, None)
+        if old is not None:
+            old.cancel()
+        self._timers[spreadsheet_id] = loop.call_later(delay, self._due, spreadsheet_id)
+
+    def _due(self, spreadsheet_id: str) -> None:
+        self._timers.pop(spreadsheet_id, None)
+        self._first.pop(spreadsheet_id, None)
+        assert self._queue is not None
+        self._queued.add(spreadsheet_id)
+        self._queue.put_nowait(spreadsheet_id)
+
+    async def start(self) -> None:
+        """Start the worker (on the running event loop)."""
+        self._queue = asyncio.Queue()
+        self._worker = asyncio.create_task(self._work(), name="harkness-sync-queue")
+
+    async def stop(self) -> None:
+        """Cancel waiting syncs and stop the worker (a sync already running finishes)."""
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
+        if self._worker is not None:
+            self._worker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._worker
+
+    async def _work(self) -> None:
+        assert self._queue is not None
+        last_start: float | None = None
+        while True:
+            spreadsheet_id = await self._queue.get()
+            if last_start is not None:
+                # Keep within the quota: Google allows a service account 60 reads a minute.
+                await asyncio.sleep(
+                    max(0.0, last_start + 60.0 / self.syncs_per_minute - self.clock())
+                )
+            last_start = self.clock()
+            self._queued.discard(spreadsheet_id)
+            self._running.add(spreadsheet_id)
+            result: SyncResult | None = None
+            try:
+                result = await asyncio.to_thread(self.sync, spreadsheet_id)
+            except Exception as error:  # logged; the queue goes on with the next sheet
+                logger.error("sync of %s failed: %s", spreadsheet_id, error)
+            finally:
+                self._running.discard(spreadsheet_id)
+                self.completed.append((spreadsheet_id, result))
+            if spreadsheet_id in self._again:
+                self._again.discard(spreadsheet_id)
+                self._schedule(spreadsheet_id)
+
+    async def idle(self, timeout: float = 10.0) -> None:
+        """Wait until nothing is pending or running (for tests and orderly shutdown)."""
+        deadline = self.clock() + timeout
+        while self.pending or self._running:
+            if self.clock() > deadline:
+                raise TimeoutError(f"{self.pending} syncs still pending after {timeout} s")
+            await asyncio.sleep(0.01)
+
+
+QUEUE_KEY: web.AppKey[SyncQueue] = web.AppKey("queue", SyncQueue)
+
+
+def make_app(
+    queue: SyncQueue, secret: str, allowed: Collection[str] | None = None
+) -> web.Application:
+    """The aiohttp application: ``POST /sync`` and ``GET /healthz``.
+
+    ``allowed``, when given, is the set of spreadsheet IDs the endpoint accepts.
+    """
+    if not secret:
+        raise ValueError("serve needs a shared secret (HARKNESS_SHEETS_WEBHOOK_SECRET)")
+    expected = secret.encode("utf-8")
+
+    async def sync_handler(request: web.Request) -> web.Response:
+        given = request.headers.get(SECRET_HEADER, "").encode("utf-8")
+        if not hmac.compare_digest(given, expected):
+            logger.warning(
+                "refused a sync request from %s: wrong or missing secret", request.remote
+            )
+            return web.json_response({"error": "wrong or missing secret"}, status=401)
+        try:
+            body: Any = await request.json()
+        except ValueError:
+            body = None
+        key = body.get("spreadsheetId") if isinstance(body, dict) else None
+        if not isinstance(key, str) or not _ID.match(key):
+            return web.json_response(
+                {"error": 'send {"spreadsheetId": "<the spreadsheet ID>"}'}, status=400
+            )
+        if allowed is not None and key not in allowed:
+            return web.json_response(
+                {"error": "this worker does not serve that spreadsheet"}, status=403
+            )
+        try:
+            state = queue.request(key)
+        except QueueFull as error:
+            return web.json_response(
+                {"error": str(error)}, status=503, headers={"Retry-After": "60"}
+            )
+        logger.info("sync of %s %s (%s)", key, state, body.get("reason", "no reason given"))
+        return web.json_response({"spreadsheetId": key, "status": state}, status=202)
+
+    async def health(request: web.Request) -> web.Response:
+        return web.json_response({"ok": True, "pending": queue.pending})
+
+    async def on_startup(app: web.Application) -> None:
+        await app[QUEUE_KEY].start()
+
+    async def on_cleanup(app: web.Application) -> None:
+        await app[QUEUE_KEY].stop()
+
+    app = web.Application(client_max_size=16 * 1024)
+    app[QUEUE_KEY] = queue
+    app.router.add_post("/sync", sync_handler)
+    app.router.add_get("/healthz", health)
+    app.on_startup.append(on_startup)
+    app.on_cleanup.append(on_cleanup)
+    return app
+
+
+async def serve(
+    app: web.Application, host: str, port: int, stop: asyncio.Event | None = None
+) -> None:
+    """Run ``app`` on ``host:port`` until ``stop`` is set (or forever)."""
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port)
+    await site.start()
+    logger.info("listening on http://%s:%d (POST /sync, GET /healthz)", host, port)
+    try:
+        await (stop or asyncio.Event()).wait()
+    finally:
+        await runner.cleanup()

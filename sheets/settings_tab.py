@@ -1,0 +1,236 @@
+"""The ``Harkness`` settings tab: what the TD chooses, in the spreadsheet itself.
+
+The worker creates the tab with every setting at its default the first time it syncs a
+spreadsheet, and never writes to it again: from then on it is the TD's. One setting a row:
+the label in column A, the value in column B, a hint in column C. Labels are matched without
+regard to case; an empty value means the default.
+
+>>> settings, problems = read_settings(default_rows())
+>>> settings.rules, settings.results_tab, settings.publish_partial, problems
+('uscf', 'Results', False, [])
+>>> rows = default_rows()
+>>> rows[1][1] = "fide-2024"; rows[9][1] = "yes"
+>>> read_settings(rows)[0].rules, read_settings(rows)[0].publish_partial
+('fide-2024', True)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+from core.problems import HarknessError
+from core.profiles import PROFILES, Profile, resolve_for
+from sheets.layout import SETTINGS_TAB, a1, clean
+from sheets.problems import SheetProblem
+
+
+@dataclass(frozen=True, slots=True)
+class SheetSettings:
+    """The settings of one spreadsheet (defaults where the tab is missing or a cell empty).
+
+    ``cells`` maps each field name to the A1 reference of its value cell, so that messages
+    can say where to change it (``Harkness!B10``).
+    """
+
+    rules: str = "uscf"
+    tiebreaks: str | None = None
+    rounds: int | None = None
+    results_tab: str = "Results"
+    players_tab: str = "Players"
+    standings_tab: str = "Standings"
+    breakdown_tab: str = "Breakdown"
+    errors_tab: str = "Errors"
+    publish_partial: bool = False
+    cells: dict[str, str] = field(default_factory=dict, compare=False)
+
+    @property
+    def output_tabs(self) -> tuple[str, str, str]:
+        """The titles of the standings, breakdown and errors tabs."""
+        return (self.standings_tab, self.breakdown_tab, self.errors_tab)
+
+    def where(self, name: str) -> str:
+        """The A1 reference of a setting's value cell (``Harkness!B2``)."""
+        return self.cells.get(name) or a1(SETTINGS_TAB, _ROW_OF[name], 1)
+
+    def profile(self) -> Profile:
+        """The rule profile these settings name (raises :class:`HarknessError` if unknown)."""
+        return resolve_for("", self.rules, self.tiebreaks)
+
+
+@dataclass(frozen=True, slots=True)
+class _Row:
+    name: str
+    label: str
+    aliases: tuple[str, ...]
+    hint: str
+
+
+_PROFILE_NAMES = ", ".join([*PROFILES, "fide"])
+_ROWS = (
+    _Row("rules", "Rules", ("rule profile", "profile"), f"Rule profile: {_PROFILE_NAMES}."),
+    _Row(
+        "tiebreaks",
+        "Tiebreaks",
+        ("tiebreak order", "tie-breaks"),
+        "Your own order of tiebreak codes, e.g. MM, SOLK, CUM, OCUM. Empty: the profile's.",
+    ),
+    _Row(
+        "rounds",
+        "Rounds",
+        ("number of rounds",),
+        "Rounds in the section. Empty: as many as the results show. Standings are always "
+        "after the last round with a result.",
+    ),
+    _Row(
+        "results_tab",
+        "Results tab",
+        (),
+        "The tab with the results: a crosstable (#, Name, Rd 1, Rd 2, …) or a game list "
+        "(Round, White, Black, Result).",
+    ),
+    _Row(
+        "players_tab",
+        "Players tab",
+        (),
+        "For a game list: the tab with the players (#, Name, Rating).",
+    ),
+    _Row("standings_tab", "Standings tab", (), "Harkness writes the standings here."),
+    _Row(
+        "breakdown_tab",
+        "Breakdown tab",
+        (),
+        "Harkness writes each player's tiebreaks, round by round, here.",
+    ),
+    _Row("errors_tab", "Errors tab", (), "Harkness lists every problem it finds here."),
+    _Row(
+        "publish_partial",
+        "Publish partial standings",
+        ("partial standings",),
+        "Yes: when some cells have problems, publish standings from the other cells. "
+        "No: keep the last good standings until the problems are fixed.",
+    ),
+)
+HEADER = ["Setting", "Value", "What it means"]
+_ROW_OF = {row.name: position for position, row in enumerate(_ROWS, start=1)}
+_BY_LABEL = {key: row for row in _ROWS for key in (row.label.lower(), *row.aliases)}
+_DEFAULTS = SheetSettings()
+_YES = frozenset({"yes", "y", "true", "1", "on"})
+_NO = frozenset({"no", "n", "false", "0", "off"})
+_TAB_FIELDS = ("results_tab", "players_tab", "standings_tab", "breakdown_tab", "errors_tab")
+
+
+def _default_text(name: str) -> str:
+    value = getattr(_DEFAULTS, name)
+    if isinstance(value, bool):
+        return "Yes" if value else "No"
+    return "" if value is None else str(value)
+
+
+def default_rows() -> list[list[str]]:
+    """The settings tab as the worker creates it: a header and every setting's default."""
+    return [list(HEADER)] + [[row.label, _default_text(row.name), row.hint] for row in _ROWS]
+
+
+def read_settings(
+    rows: Sequence[Sequence[str]] | None, tab: str = SETTINGS_TAB
+) -> tuple[SheetSettings, list[SheetProblem]]:
+    """The settings a tab's values give, and every problem with them (with its cell).
+
+    ``rows`` are the tab's values from A1 (None when the tab does not exist yet: defaults).
+    """
+    if rows is None:
+        return _DEFAULTS, []
+    values: dict[str, str] = {}
+    cells: dict[str, str] = {}
+    problems: list[SheetProblem] = []
+    for r, row in enumerate(rows):
+        label = clean(row[0]) if row else ""
+        value = clean(row[1]) if len(row) > 1 else ""
+        if not label or (r == 0 and label.lower() == HEADER[0].lower()):
+            continue
+        known = _BY_LABEL.get(" ".join(label.lower().split()))
+        if known is None:
+            problems.append(
+                SheetProblem(
+                    f"not a setting; the settings are {', '.join(x.label for x in _ROWS)}",
+                    a1(tab, r, 0),
+                    label,
+                )
+            )
+            continue
+        if known.name in values:
+            problems.append(
+                SheetProblem(
+                    f"{known.label} is set twice (first in {cells[known.name]})",
+                    a1(tab, r, 0),
+                    label,
+                )
+            )
+            continue
+        values[known.name] = value
+        cells[known.name] = a1(tab, r, 1)
+    settings = replace(_DEFAULTS, cells=cells)
+    for f in fields(SheetSettings):
+        text = values.get(f.name, "")
+        if f.name == "cells" or not text:
+            continue
+        where = cells[f.name]
+        if f.name == "publish_partial":
+            if text.lower() not in _YES | _NO:
+                problems.append(SheetProblem("answer Yes or No", where, text))
+                continue
+            settings = replace(settings, publish_partial=text.lower() in _YES)
+        elif f.name == "rounds":
+            if not text.isdigit() or int(text) < 1:
+                problems.append(
+                    SheetProblem(
+                        "the number of rounds must be a whole number of 1 or more, or empty",
+                        where,
+                        text,
+                    )
+                )
+                continue
+            settings = replace(settings, rounds=int(text))
+        else:
+            text_settings: dict[str, Any] = {f.name: text}
+            settings = replace(settings, **text_settings)
+    problems += _check_profile(settings)
+    problems += _check_tab_names(settings)
+    return settings, problems
+
+
+_CLI_PREFIX = re.compile(r"^--(?:rules|tiebreaks)(?: '[^']*')?: ")
+
+
+def _check_profile(settings: SheetSettings) -> list[SheetProblem]:
+    try:
+        settings.profile()
+    except HarknessError as error:
+        problems = []
+        for p in error.problems:
+            name = "tiebreaks" if p.message.startswith("--tiebreaks") else "rules"
+            text = settings.tiebreaks if name == "tiebreaks" else settings.rules
+            message = _CLI_PREFIX.sub("", p.message).replace("--rules ", "rules ")
+            problems.append(SheetProblem(message, settings.where(name), text))
+        return problems
+    return []
+
+
+def _check_tab_names(settings: SheetSettings) -> list[SheetProblem]:
+    problems = []
+    seen: dict[str, str] = {SETTINGS_TAB.casefold(): "the settings tab"}
+    for name in _TAB_FIELDS:
+        title = getattr(settings, name)
+        label = _ROWS[_ROW_OF[name] - 1].label
+        if name == "players_tab" and title.casefold() == settings.results_tab.casefold():
+            continue  # only used by a game list, where it is checked by the reader
+        other = seen.get(title.casefold())
+        if other is not None:
+            problems.append(
+                SheetProblem(f"{label} must differ from {other}", settings.where(name), title)
+            )
+        seen.setdefault(title.casefold(), f"the {label.lower()}")
+    return problems

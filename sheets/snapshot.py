@@ -1,0 +1,164 @@
+"""The one read of a sync: every tab's values and properties, in a single API call.
+
+A sync must know, before it writes, the values of the settings and input tabs *and* which
+tabs exist, which of them are the worker's own (developer metadata), how they are protected,
+and the hash of the input last synced (spreadsheet-level developer metadata). One
+``spreadsheets.get`` with a field mask that names grid values answers all of it.
+``values.batchGet`` cannot: it returns no tab properties or metadata, fails on a range whose
+tab does not exist, and the settings tab decides the input tabs' names, so values and
+metadata would take two calls, or three.
+
+The mask asks only for each cell's ``formattedValue`` (what the TD sees), so notes and
+formats are not sent. Its cost is that the worker's own output tabs are read back too; quotas
+count requests, not bytes, and the bench (``tests/bench/sheets.py``) measures the bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sheets.layout import INPUT_HASH_METADATA_KEY, TAB_METADATA_KEY, Role
+from sheets.read import Rows
+
+READ_FIELDS = (
+    "spreadsheetId,properties(title),"
+    "developerMetadata(metadataId,metadataKey,metadataValue,location(locationType)),"
+    "sheets("
+    "properties(sheetId,title,index,sheetType,gridProperties(rowCount,columnCount,"
+    "frozenRowCount)),"
+    "developerMetadata(metadataId,metadataKey,metadataValue),"
+    "protectedRanges(protectedRangeId,range,warningOnly,description),"
+    "data(startRow,startColumn,rowData(values(formattedValue))))"
+)
+"""The field mask of the read: tab properties, metadata, protections and cell text."""
+
+READ_PARAMS = {"includeGridData": "true", "fields": READ_FIELDS}
+"""Query parameters of the read (``includeGridData`` is ignored by Google when ``fields``
+names grid data, and is what older proxies and the test fake look at)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Tab:
+    """One tab as the read saw it."""
+
+    sheet_id: int
+    title: str
+    index: int
+    row_count: int
+    column_count: int
+    frozen_rows: int
+    role: Role | None
+    """Which of the worker's tabs this is (from its developer metadata), None if not one."""
+    protected: bool
+    """True when a warning-only protection covers the whole tab."""
+    rows: list[list[str]]
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A spreadsheet as one read saw it."""
+
+    spreadsheet_id: str
+    title: str
+    tabs: tuple[Tab, ...]
+    input_hash: str | None
+    """The hash of the input the last sync processed, if any."""
+    input_hash_metadata_id: int | None
+
+    def tab(self, title: str) -> Tab | None:
+        """The tab with this title (exact, then ignoring case, as Sheets matches titles)."""
+        exact = next((t for t in self.tabs if t.title == title), None)
+        if exact is not None:
+            return exact
+        folded = title.casefold()
+        return next((t for t in self.tabs if t.title.casefold() == folded), None)
+
+    @property
+    def values(self) -> dict[str, Rows]:
+        """Every tab's values, by title."""
+        return {t.title: t.rows for t in self.tabs}
+
+    @property
+    def sheet_ids(self) -> set[int]:
+        return {t.sheet_id for t in self.tabs}
+
+
+def _rows(data: Sequence[Mapping[str, Any]]) -> list[list[str]]:
+    """The text of a tab's cells from A1, from ``GridData`` (which may start further in)."""
+    grid: dict[tuple[int, int], str] = {}
+    for block in data:
+        top = int(block.get("startRow", 0))
+        left = int(block.get("startColumn", 0))
+        for r, row in enumerate(block.get("rowData") or []):
+            for c, cell in enumerate(row.get("values") or []):
+                text = cell.get("formattedValue")
+                if text not in (None, ""):
+                    grid[(top + r, left + c)] = str(text)
+    if not grid:
+        return []
+    height = max(r for r, _ in grid) + 1
+    rows: list[list[str]] = [[] for _ in range(height)]
+    for (r, c), text in sorted(grid.items()):
+        row = rows[r]
+        row.extend([""] * (c - len(row)))
+        row.append(text)
+    return rows
+
+
+def _role(metadata: Sequence[Mapping[str, Any]]) -> Role | None:
+    for item in metadata:
+        if item.get("metadataKey") == TAB_METADATA_KEY:
+            try:
+                return Role(item.get("metadataValue"))
+            except ValueError:
+                continue
+    return None
+
+
+def _protected(sheet_id: int, ranges: Sequence[Mapping[str, Any]]) -> bool:
+    for item in ranges:
+        grid = item.get("range") or {}
+        whole = set(grid) <= {"sheetId"} and int(grid.get("sheetId", 0)) == sheet_id
+        if whole and item.get("warningOnly"):
+            return True
+    return False
+
+
+def parse_snapshot(document: Mapping[str, Any]) -> Snapshot:
+    """Read the answer of ``spreadsheets.get`` (with :data:`READ_FIELDS`)."""
+    tabs = []
+    for sheet in document.get("sheets") or []:
+        properties = sheet.get("properties") or {}
+        if properties.get("sheetType", "GRID") != "GRID":
+            continue  # charts and data-source sheets hold no cells
+        grid = properties.get("gridProperties") or {}
+        sheet_id = int(properties.get("sheetId", 0))
+        tabs.append(
+            Tab(
+                sheet_id=sheet_id,
+                title=str(properties.get("title", "")),
+                index=int(properties.get("index", 0)),
+                row_count=int(grid.get("rowCount", 0)),
+                column_count=int(grid.get("columnCount", 0)),
+                frozen_rows=int(grid.get("frozenRowCount", 0)),
+                role=_role(sheet.get("developerMetadata") or []),
+                protected=_protected(sheet_id, sheet.get("protectedRanges") or []),
+                rows=_rows(sheet.get("data") or []),
+            )
+        )
+    input_hash: str | None = None
+    hash_id: int | None = None
+    for item in document.get("developerMetadata") or []:
+        if item.get("metadataKey") == INPUT_HASH_METADATA_KEY:
+            input_hash = item.get("metadataValue")
+            hash_id = int(item["metadataId"])
+            break
+    return Snapshot(
+        spreadsheet_id=str(document.get("spreadsheetId", "")),
+        title=str((document.get("properties") or {}).get("title", "")),
+        tabs=tuple(tabs),
+        input_hash=input_hash,
+        input_hash_metadata_id=hash_id,
+    )

@@ -1,0 +1,332 @@
+"""One sync of one spreadsheet: one read, ``core``, at most one write.
+
+1. **Read** everything in one ``spreadsheets.get`` (:mod:`sheets.snapshot`).
+2. **Decide** (:func:`decide`, no I/O): read the settings and the results into a ``core``
+   tournament, hash the input, and stop there if the hash stored in the sheet is the same and
+   every output tab is in place. Otherwise rank with ``core``, lay out the Standings,
+   Breakdown and Errors tabs, and plan the write.
+3. **Write** everything in one ``spreadsheets.batchUpdate`` (:mod:`sheets.write`), with the
+   new hash in it, atomically.
+
+Only the worker's own tabs are written, so a TD edit made between the read and the write
+is never overwritten. It is not missed either: the hash stored is the hash of what was
+*read*, so the next sync sees the edit as a change and ranks again.
+
+With problems in the input, the Errors tab lists each with the A1 reference of its cell;
+the Standings and Breakdown tabs are updated only if the TD's "Publish partial standings"
+setting is Yes (from the cells without problems), and otherwise keep the last good standings.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import logging
+import random
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from gspread.exceptions import NoValidUrlKeyFound
+from gspread.http_client import ParamsType
+from gspread.utils import extract_id_from_url
+
+from core.problems import HarknessError
+from core.profiles import Profile
+from core.standings import compute_standings
+from sheets.client import SheetsClient, SheetsRequestError
+from sheets.layout import SETTINGS_TAB, Role
+from sheets.problems import SheetProblem
+from sheets.read import Rows, build_tournament, find_tab, read_results
+from sheets.settings_tab import SheetSettings, default_rows, read_settings
+from sheets.snapshot import READ_PARAMS, Snapshot, parse_snapshot
+from sheets.tabs import (
+    TabContent,
+    breakdown_tab,
+    describe,
+    errors_tab,
+    explanations,
+    standings_tab,
+    synced_at,
+)
+from sheets.write import Plan, foreign, plan, refusal
+
+logger = logging.getLogger(__name__)
+
+FORMAT_VERSION = "harkness-sheets/1"
+"""Part of the input hash: a new version of the output tabs' layout makes every sheet sync."""
+
+_ID = re.compile(r"^[A-Za-z0-9_-]{10,200}$")
+
+
+def spreadsheet_id(key_or_url: str) -> str:
+    """The spreadsheet ID in a browser URL, or the ID itself.
+
+    >>> spreadsheet_id("https://docs.google.com/spreadsheets/d/1AbC-dEf_0123456789/edit#gid=0")
+    '1AbC-dEf_0123456789'
+    """
+    text = key_or_url.strip()
+    if "/" in text:
+        try:
+            text = extract_id_from_url(text)
+        except NoValidUrlKeyFound:
+            raise SheetsRequestError(f"{key_or_url!r} is not a Google Sheets URL") from None
+    if not _ID.match(text):
+        raise SheetsRequestError(f"{key_or_url!r} is not a spreadsheet ID or URL")
+    return text
+
+
+@dataclass(frozen=True)
+class SyncResult:
+    """What one sync found and did."""
+
+    spreadsheet_id: str
+    title: str
+    changed: bool
+    """The input (or the output tabs) differed from the last sync, so the worker wrote."""
+    published: bool
+    """The Standings and Breakdown tabs were written."""
+    problems: tuple[SheetProblem, ...] = ()
+    summary: str = ""
+
+    def __str__(self) -> str:
+        return self.summary
+
+
+@dataclass
+class Decision:
+    """What to write (None: nothing, the input is unchanged), and why."""
+
+    plan: Plan | None
+    problems: list[SheetProblem] = field(default_factory=list)
+    published: bool = False
+    summary: str = ""
+
+
+def _trimmed(rows: Rows | None) -> list[list[str]] | None:
+    """Rows without trailing empty cells and rows, so equal contents hash equally."""
+    if rows is None:
+        return None
+    result = []
+    for row in rows:
+        cells = list(row)
+        while cells and not cells[-1].strip():
+            cells.pop()
+        result.append(cells)
+    while result and not result[-1]:
+        result.pop()
+    return result
+
+
+def input_hash(snapshot: Snapshot, settings: SheetSettings, foreign: Sequence[str]) -> str:
+    """The hash of everything a sync's output depends on.
+
+    That is the settings tab (as it will be once created), the results and players tabs,
+    which output tabs belong to someone else, and :data:`FORMAT_VERSION`.
+    """
+    values = snapshot.values
+    settings_tab = find_tab(values, SETTINGS_TAB)
+    inputs = [
+        FORMAT_VERSION,
+        _trimmed(settings_tab[1] if settings_tab else default_rows()),
+        *[
+            [found[0], _trimmed(found[1])] if (found := find_tab(values, title)) else [title]
+            for title in (settings.results_tab, settings.players_tab)
+        ],
+        sorted(foreign),
+    ]
+    text = json.dumps(inputs, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def decide(
+    snapshot: Snapshot, *, now: datetime | None = None, rng: random.Random | None = None
+) -> Decision:
+    """Everything a sync does between its read and its write (no I/O)."""
+    settings_tab = snapshot.tab(SETTINGS_TAB)
+    settings, problems = read_settings(settings_tab.rows if settings_tab else None)
+    titles = {
+        Role.STANDINGS: settings.standings_tab,
+        Role.BREAKDOWN: settings.breakdown_tab,
+        Role.ERRORS: settings.errors_tab,
+    }
+    setting_cells = {role.value: settings.where(f"{role.value}_tab") for role in Role}
+    others = {
+        role: tab
+        for role, title in titles.items()
+        if (tab := foreign(snapshot, title, role)) is not None
+    }
+    digest = input_hash(snapshot, settings, [tab.title for tab in others.values()])
+    try:
+        profile: Profile | None = settings.profile()
+    except HarknessError:
+        profile = None  # read_settings reported it, with its cell
+    try:
+        tournament, read_problems = build_tournament(
+            read_results(snapshot.values, settings),
+            snapshot.title,
+            partial=settings.publish_partial,
+        )
+    except Exception as crash:  # a bug in Harkness must not cost the TD the Errors tab
+        logger.exception("reading spreadsheet %s failed", snapshot.spreadsheet_id)
+        tournament, read_problems = None, [_crash_problem(crash)]
+    problems += read_problems
+    publish = (
+        tournament is not None
+        and profile is not None
+        and (not problems or settings.publish_partial)
+    )
+    roles = [Role.ERRORS, *([Role.STANDINGS, Role.BREAKDOWN] if publish else [])]
+    in_place = settings_tab is not None and all(
+        snapshot.tab(titles[role]) is not None for role in roles
+    )
+    if snapshot.input_hash == digest and in_place:
+        return Decision(None, problems, False, "unchanged since the last sync")
+    contents: list[TabContent] = []
+    footer: list[str] = []
+    stamp = synced_at(now)
+    if publish and tournament is not None and profile is not None:
+        try:
+            standings = compute_standings(tournament, profile)
+            explained = explanations(standings)
+            footer = [describe(standings, settings.rounds)]
+            if problems:
+                footer.append(
+                    f"Partial standings: {_plural(len(problems), 'problem')} (see "
+                    f"the {settings.errors_tab} tab); those cells were left out."
+                )
+            contents = [
+                standings_tab(settings.standings_tab, standings, explained, [*footer, stamp]),
+                breakdown_tab(settings.breakdown_tab, standings, explained),
+            ]
+        except Exception as crash:  # as above: report it on the Errors tab
+            logger.exception("ranking spreadsheet %s failed", snapshot.spreadsheet_id)
+            problems.append(_crash_problem(crash))
+            publish, contents, footer = False, [], []
+    problems += [
+        refusal(others[role].title, role, setting_cells[role.value])
+        for role in roles
+        if role in others
+    ]
+    status = [*_status(problems, publish, settings, footer), stamp]
+    contents.append(errors_tab(settings.errors_tab, problems, status))
+    write = plan(
+        snapshot,
+        [c for c in contents if c.role not in others],
+        digest,
+        setting_cells,
+        create_settings=settings_tab is None,
+        rng=rng,
+    )
+    published = publish and Role.STANDINGS not in others
+    return Decision(write, problems, published, status[0])
+
+
+def _crash_problem(crash: BaseException) -> SheetProblem:
+    return SheetProblem(
+        f"Harkness failed while ranking this sheet ({type(crash).__name__}: "
+        f"{crash}); this is a bug in Harkness, please report it"
+    )
+
+
+def _crash_decision(snapshot: Snapshot, crash: BaseException, now: datetime | None) -> Decision:
+    """Write only the Errors tab, saying what failed (if that tab is the worker's or absent).
+
+    No hash is stored, so the next sync tries again.
+    """
+    problem = _crash_problem(crash)
+    title = SheetSettings().errors_tab
+    settings_tab = snapshot.tab(SETTINGS_TAB)
+    if settings_tab is not None:
+        with contextlib.suppress(Exception):
+            title = read_settings(settings_tab.rows)[0].errors_tab
+    status = ["The standings were not updated.", synced_at(now)]
+    write = plan(snapshot, [errors_tab(title, [problem], status)], None, {})
+    if write.refused:
+        return Decision(None, [problem, *write.refused], False, str(problem))
+    return Decision(write, [problem], False, str(problem))
+
+
+def _status(
+    problems: Sequence[SheetProblem], publish: bool, settings: SheetSettings, footer: Sequence[str]
+) -> list[str]:
+    if not problems:
+        return ["No problems found.", *footer]
+    count = _plural(len(problems), "problem")
+    if publish:
+        return [
+            f'{count}: standings were published from the other cells ("Publish partial '
+            f'standings" is Yes in {settings.where("publish_partial")}); the cells listed '
+            "above were left out.",
+            *footer[:1],
+        ]
+    return [
+        f"{count}: the standings were not updated. Fix the cells listed above, or write Yes "
+        f"in {settings.where('publish_partial')} to publish standings from the other cells."
+    ]
+
+
+def read_snapshot(client: SheetsClient, key: str) -> Snapshot:
+    """The one read of a sync (``spreadsheets.get`` with grid values)."""
+    params: ParamsType = dict(READ_PARAMS)
+    return parse_snapshot(client.http_client.fetch_sheet_metadata(key, params=params))
+
+
+def sync(
+    client: SheetsClient,
+    key_or_url: str,
+    *,
+    now: datetime | None = None,
+    rng: random.Random | None = None,
+) -> SyncResult:
+    """Sync one spreadsheet: read it, rank it with ``core``, write its output tabs.
+
+    Raises :class:`~sheets.client.SheetsError` when Google cannot be reached, refuses the
+    service account, or rejects the write; problems *in* the sheet are not errors: they are
+    written to its Errors tab and returned in :attr:`SyncResult.problems`.
+    """
+    key = spreadsheet_id(key_or_url)
+    for attempt in (1, 2):
+        snapshot = read_snapshot(client, key)
+        label = f"{snapshot.title!r} ({key})"
+        try:
+            decision = decide(snapshot, now=now, rng=rng)
+        except Exception as crash:  # a bug in Harkness: say so on the sheet, not only here
+            logger.exception("%s: the sync failed", label)
+            decision = _crash_decision(snapshot, crash, now)
+        if decision.plan is None:
+            logger.info("%s: %s", label, decision.summary)
+            return SyncResult(
+                key,
+                snapshot.title,
+                False,
+                False,
+                tuple(decision.problems),
+                f"{label}: {decision.summary}",
+            )
+        try:
+            client.http_client.batch_update(key, {"requests": decision.plan.requests})
+        except SheetsRequestError as error:
+            # Google applies a batchUpdate atomically: nothing was written. The usual cause is
+            # the sheet changing meanwhile (a tab of the same name added); read it again once.
+            if attempt == 2:
+                raise
+            logger.warning("%s: the write was refused (%s); reading the sheet again", label, error)
+            continue
+        break
+    summary = f"{label}: {decision.summary}"
+    if decision.problems:
+        logger.warning("%s", summary)
+        for p in decision.problems:
+            logger.warning("%s: %s", label, p)
+    else:
+        logger.info("%s", summary)
+    return SyncResult(
+        key, snapshot.title, True, decision.published, tuple(decision.problems), summary
+    )

@@ -1,0 +1,221 @@
+"""What the worker's own tabs say: standings, breakdown and errors, as rows of cells.
+
+Every number and every sentence comes from ``core`` (:func:`core.render.cells` for the
+standings, :func:`core.explain.explain` for the "why" text and the breakdown); this module
+only lays them out. Numbers are written as numbers (so a TD can sort and sum them) and text as
+text: a name such as ``=IMPORTXML(...)`` is a string, never a formula.
+
+>>> _value("8.5"), _value("3-4"), _value("–"), _value("10.50")
+(8.5, '3-4', '–', 10.5)
+>>> _number_format("10.50"), _number_format("8.5")
+('0.00', None)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from core.explain import Explanation, explain
+from core.numbers import display
+from core.render import cells as standings_cells
+from core.render import names_of_tiebreaks
+from core.standings import Standings
+from core.tiebreaks import tiebreaks_of
+from sheets.layout import Role
+from sheets.problems import SheetProblem
+
+Value = str | int | float | None
+
+
+@dataclass(frozen=True, slots=True)
+class OutCell:
+    """One cell the worker writes: its value, and optionally a note and a number format."""
+
+    value: Value = None
+    note: str | None = None
+    number_format: str | None = None
+    header: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TabContent:
+    """The whole contents of one of the worker's tabs; row 0 is the (frozen) header."""
+
+    role: Role
+    title: str
+    rows: list[list[OutCell]] = field(default_factory=list)
+
+    @property
+    def width(self) -> int:
+        return max((len(row) for row in self.rows), default=1)
+
+
+_NUMBER = re.compile(r"^-?\d+(?:\.(\d+))?$")
+
+
+def _value(text: str) -> Value:
+    """A display string as the value to write: a number when it is one, else the text."""
+    if _NUMBER.match(text):
+        return int(text) if "." not in text else float(text)
+    return text
+
+
+def _number_format(text: str) -> str | None:
+    """A fixed-decimals pattern when the display keeps trailing zeros (``10.50``)."""
+    m = _NUMBER.match(text)
+    if m and m.group(1) and text.endswith("0"):
+        return "0." + "0" * len(m.group(1))
+    return None
+
+
+def _shown(text: str, note: str | None = None) -> OutCell:
+    return OutCell(_value(text), note, _number_format(text))
+
+
+def _text(text: str | None, note: str | None = None) -> OutCell:
+    return OutCell(text if text else None, note)
+
+
+def _header(titles: Sequence[str], notes: Sequence[str | None] = ()) -> list[OutCell]:
+    notes = list(notes) + [None] * (len(titles) - len(notes))
+    return [OutCell(t, n, header=True) for t, n in zip(titles, notes, strict=True)]
+
+
+def why(e: Explanation) -> str:
+    """The short "why" of a player's place: the decisive comparison with the player above in
+    their score group (or below, for the group's first), else why no tiebreak was needed."""
+    above = [c for c in e.comparisons if c.above]
+    if above:
+        return above[0].sentence
+    if e.comparisons:
+        return e.comparisons[0].sentence
+    return next((n for n in e.notes if n.startswith("Nobody else")), e.headline)
+
+
+def explanations(standings: Standings) -> dict[int, Explanation]:
+    """Every player's explanation, by starting number."""
+    return {row.player.id: explain(standings, row.player.id) for row in standings.rows}
+
+
+def standings_tab(
+    title: str, standings: Standings, explained: dict[int, Explanation], footer: Sequence[str]
+) -> TabContent:
+    """Place, starting number, name, score, the tiebreaks in order, and the "why"."""
+    table = standings_cells(standings)
+    registry = tiebreaks_of(standings.profile.family)
+    codes = table[0][4:]
+    rows = [
+        _header(
+            [*table[0], "Why"],
+            [
+                None,
+                "Starting number",
+                None,
+                None,
+                *(f"{registry[c].name} ({registry[c].rule})" for c in codes),
+            ],
+        )
+    ]
+    for row, display_row in zip(standings.rows, table[1:], strict=True):
+        place, _number, name, *numbers = display_row
+        rows.append(
+            [
+                _shown(place),
+                OutCell(row.player.id),
+                OutCell(name),
+                *(_shown(n) for n in numbers),
+                _text(why(explained[row.player.id])),
+            ]
+        )
+    if footer:
+        rows.append([])
+        rows += [[OutCell(line)] for line in footer]
+    return TabContent(Role.STANDINGS, title, rows)
+
+
+def breakdown_tab(
+    title: str, standings: Standings, explained: dict[int, Explanation]
+) -> TabContent:
+    """One row per player and tiebreak: the value, each round's part, and how it adds up.
+
+    A dropped round's part is shown in brackets; each part's note says where it came from.
+    """
+    rounds = standings.tournament.rounds
+    rows = [
+        _header(
+            [
+                "Place",
+                "#",
+                "Name",
+                "Tiebreak",
+                "Value",
+                *(f"Rd {r}" for r in range(1, rounds + 1)),
+                "Adjusted",
+                "How",
+            ]
+        )
+    ]
+    for row in standings.rows:
+        e = explained[row.player.id]
+        for tb in e.tiebreaks:
+            parts = []
+            for part in tb.parts:
+                shown = display(part.value, None, "")
+                reason = "; ".join(x for x in (part.entry, part.reason) if x)
+                if part.dropped:
+                    parts.append(OutCell(f"({shown})", f"{reason} — dropped"))
+                else:
+                    parts.append(
+                        OutCell(
+                            _value(shown) if shown else None, reason or None, _number_format(shown)
+                        )
+                    )
+            parts += [OutCell()] * (rounds - len(parts))
+            adjusted = (
+                _shown(display(tb.adjustment), tb.adjustment_reason or None)
+                if tb.adjustment
+                else OutCell()
+            )
+            rows.append(
+                [
+                    _shown(row.place),
+                    OutCell(row.player.id),
+                    OutCell(row.player.name),
+                    OutCell(tb.code, tb.name),
+                    _shown(tb.shown),
+                    *parts,
+                    adjusted,
+                    _text(tb.summary),
+                ]
+            )
+    return TabContent(Role.BREAKDOWN, title, rows)
+
+
+def errors_tab(title: str, problems: Sequence[SheetProblem], status: Sequence[str]) -> TabContent:
+    """Every problem with its cell reference and the text found there, then the status."""
+    rows = [_header(["Cell", "Entered", "Problem"])]
+    for p in problems:
+        rows.append([_text(p.cell), _text(p.text), OutCell(p.message)])
+    rows.append([])
+    rows += [[OutCell(line)] for line in status]
+    return TabContent(Role.ERRORS, title, rows)
+
+
+def synced_at(now: datetime | None = None) -> str:
+    """``Synced 2026-03-01 14:05 UTC``."""
+    moment = now or datetime.now(UTC)
+    return f"Synced {moment:%Y-%m-%d %H:%M} UTC"
+
+
+def describe(standings: Standings, rounds_set: int | None) -> str:
+    """``After round 4 of 5 · 10 players · rules mdchess: MM = Modified Median, …``."""
+    played = standings.tournament.rounds
+    of = f" of {rounds_set}" if rounds_set and rounds_set != played else ""
+    when = f"After round {played}{of}" if played else "No results yet"
+    return (
+        f"{when} · {len(standings.rows)} players · rules {standings.profile.name}: "
+        f"{names_of_tiebreaks(standings)}"
+    )

@@ -1,0 +1,267 @@
+"""The one write of a sync: every output tab, and the input hash, in one ``batchUpdate``.
+
+:func:`plan` turns the tabs to write into ``spreadsheets.batchUpdate`` requests:
+
+- a tab that does not exist is added (``addSheet``) with an id chosen here, marked as the
+  worker's with developer metadata (``createDeveloperMetadata``, key ``harkness.tab``) and
+  protected with a warning-only protection (``addProtectedRange``);
+- a tab that exists and is marked as the worker's (same role) is resized to its new contents,
+  keeps its header row frozen, and gets its protection back if someone removed it;
+- a tab of that name that is *not* the worker's is left alone: the plan reports a problem
+  instead, and nothing is written to it;
+- every tab's cells are replaced with one ``updateCells`` over the whole grid: values as
+  ``stringValue`` or ``numberValue`` (never ``formulaValue``: nothing is parsed as a formula),
+  the header bold on grey, and notes;
+- the hash of the input goes into spreadsheet-level developer metadata.
+
+Google applies a ``batchUpdate`` atomically: if any request fails (a tab of the same name was
+added meanwhile, say), nothing is changed. The worker never names an input tab in a request.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sheets.layout import (
+    INPUT_HASH_METADATA_KEY,
+    PROTECTION_DESCRIPTION,
+    SETTINGS_TAB,
+    TAB_METADATA_KEY,
+    Role,
+    column_letters,
+)
+from sheets.problems import SheetProblem
+from sheets.settings_tab import default_rows
+from sheets.snapshot import Snapshot, Tab
+from sheets.tabs import OutCell, TabContent
+
+Request = dict[str, Any]
+
+HEADER_FORMAT: dict[str, Any] = {
+    "textFormat": {"bold": True},
+    "backgroundColor": {"red": 0.9, "green": 0.9, "blue": 0.9},
+}
+CELL_FIELDS = "userEnteredValue,userEnteredFormat,note"
+"""What ``updateCells`` replaces in every cell of an output tab: value, format and note."""
+
+
+@dataclass
+class Plan:
+    """The requests of one write, and the tabs it refused to touch (with why)."""
+
+    requests: list[Request] = field(default_factory=list)
+    refused: list[SheetProblem] = field(default_factory=list)
+    written: list[str] = field(default_factory=list)
+
+
+def cell_data(cell: OutCell) -> dict[str, Any]:
+    """The ``CellData`` of one cell: text is always a ``stringValue``.
+
+    >>> cell_data(OutCell("=IMPORTXML(1)"))
+    {'userEnteredValue': {'stringValue': '=IMPORTXML(1)'}}
+    >>> cell_data(OutCell(10.5, number_format="0.00"))["userEnteredFormat"]
+    {'numberFormat': {'type': 'NUMBER', 'pattern': '0.00'}}
+    """
+    data: dict[str, Any] = {}
+    value = cell.value
+    if isinstance(value, str):
+        data["userEnteredValue"] = {"stringValue": value}
+    elif isinstance(value, int | float) and not isinstance(value, bool):
+        data["userEnteredValue"] = {"numberValue": value}
+    fmt: dict[str, Any] = dict(HEADER_FORMAT) if cell.header else {}
+    if cell.number_format:
+        fmt["numberFormat"] = {"type": "NUMBER", "pattern": cell.number_format}
+    if fmt:
+        data["userEnteredFormat"] = fmt
+    if cell.note:
+        data["note"] = cell.note
+    return data
+
+
+def _grid(rows: int, columns: int, frozen: int) -> dict[str, int]:
+    # Google refuses to freeze every row of a tab, so a tab holding only its header keeps
+    # one empty row below it.
+    return {
+        "rowCount": max(rows, frozen + 1),
+        "columnCount": max(columns, 1),
+        "frozenRowCount": frozen,
+    }
+
+
+def _cells_request(
+    sheet_id: int, rows: Sequence[Sequence[OutCell]], grid: dict[str, int]
+) -> Request:
+    """Replace every cell of the grid: cells ``rows`` does not cover are cleared."""
+    return {
+        "updateCells": {
+            "range": {
+                "sheetId": sheet_id,
+                "startRowIndex": 0,
+                "endRowIndex": grid["rowCount"],
+                "startColumnIndex": 0,
+                "endColumnIndex": grid["columnCount"],
+            },
+            "rows": [{"values": [cell_data(c) for c in row]} for row in rows],
+            "fields": CELL_FIELDS,
+        }
+    }
+
+
+def _protect(sheet_id: int) -> Request:
+    return {
+        "addProtectedRange": {
+            "protectedRange": {
+                "range": {"sheetId": sheet_id},
+                "warningOnly": True,
+                "description": PROTECTION_DESCRIPTION,
+            }
+        }
+    }
+
+
+def _mark(sheet_id: int, role: str) -> Request:
+    return {
+        "createDeveloperMetadata": {
+            "developerMetadata": {
+                "metadataKey": TAB_METADATA_KEY,
+                "metadataValue": role,
+                "location": {"sheetId": sheet_id},
+                "visibility": "DOCUMENT",
+            }
+        }
+    }
+
+
+def new_sheet_id(taken: Iterable[int], rng: random.Random) -> int:
+    """A sheet id not in use (Google lets the caller choose one in ``addSheet``)."""
+    used = set(taken)
+    while True:
+        candidate = rng.randrange(1, 2**31 - 1)
+        if candidate not in used:
+            return candidate
+
+
+def refusal(title: str, role: Role, setting_cell: str) -> SheetProblem:
+    """The problem reported instead of overwriting a tab the worker did not make."""
+    return SheetProblem(
+        f"a tab named {title!r} already exists and was not made by Harkness, so the "
+        f"{role.value} were not written to it: rename or delete that tab, or write another "
+        f"name for the {role.value} tab in {setting_cell}",
+        title,
+    )
+
+
+def foreign(snapshot: Snapshot, title: str, role: Role) -> Tab | None:
+    """The tab called ``title`` if it exists and is not the worker's ``role`` tab."""
+    tab = snapshot.tab(title)
+    return tab if tab is not None and tab.role is not role else None
+
+
+def plan(
+    snapshot: Snapshot,
+    contents: Sequence[TabContent],
+    input_hash: str | None,
+    setting_cells: dict[str, str],
+    *,
+    create_settings: bool = False,
+    rng: random.Random | None = None,
+) -> Plan:
+    """The requests that write ``contents`` (and the hash) over what ``snapshot`` saw.
+
+    ``setting_cells`` maps each role's value to the settings cell that names its tab, for the
+    message when a tab is refused. With ``create_settings``, the settings tab is added too,
+    with every setting at its default.
+    """
+    rng = rng or random.Random()
+    result = Plan()
+    taken = set(snapshot.sheet_ids)
+    if create_settings and snapshot.tab(SETTINGS_TAB) is None:
+        sheet_id = new_sheet_id(taken, rng)
+        taken.add(sheet_id)
+        rows = default_rows()
+        grid = _grid(len(rows) + 10, len(rows[0]), 1)
+        result.requests.append(
+            {
+                "addSheet": {
+                    "properties": {
+                        "sheetId": sheet_id,
+                        "title": SETTINGS_TAB,
+                        "gridProperties": grid,
+                    }
+                }
+            }
+        )
+        header = [OutCell(v, header=True) for v in rows[0]]
+        body = [[OutCell(v or None) for v in row] for row in rows[1:]]
+        result.requests.append(_cells_request(sheet_id, [header, *body], grid))
+    for content in contents:
+        tab = snapshot.tab(content.title)
+        grid = _grid(len(content.rows), content.width, 1)
+        if tab is None:
+            sheet_id = new_sheet_id(taken, rng)
+            taken.add(sheet_id)
+            result.requests += [
+                {
+                    "addSheet": {
+                        "properties": {
+                            "sheetId": sheet_id,
+                            "title": content.title,
+                            "gridProperties": grid,
+                        }
+                    }
+                },
+                _mark(sheet_id, content.role.value),
+                _protect(sheet_id),
+            ]
+        elif tab.role is content.role:
+            sheet_id = tab.sheet_id
+            result.requests.append(
+                {
+                    "updateSheetProperties": {
+                        "properties": {"sheetId": sheet_id, "gridProperties": grid},
+                        "fields": "gridProperties(rowCount,columnCount,frozenRowCount)",
+                    }
+                }
+            )
+            if not tab.protected:
+                result.requests.append(_protect(sheet_id))
+        else:
+            cell = setting_cells.get(content.role.value, SETTINGS_TAB)
+            result.refused.append(refusal(tab.title, content.role, cell))
+            continue
+        result.requests.append(_cells_request(sheet_id, content.rows, grid))
+        result.written.append(content.title)
+    if input_hash is not None:
+        result.requests.append(_hash_request(snapshot, input_hash))
+    return result
+
+
+def _hash_request(snapshot: Snapshot, input_hash: str) -> Request:
+    if snapshot.input_hash_metadata_id is None:
+        return {
+            "createDeveloperMetadata": {
+                "developerMetadata": {
+                    "metadataKey": INPUT_HASH_METADATA_KEY,
+                    "metadataValue": input_hash,
+                    "location": {"spreadsheet": True},
+                    "visibility": "DOCUMENT",
+                }
+            }
+        }
+    return {
+        "updateDeveloperMetadata": {
+            "dataFilters": [
+                {"developerMetadataLookup": {"metadataId": snapshot.input_hash_metadata_id}}
+            ],
+            "developerMetadata": {"metadataValue": input_hash},
+            "fields": "metadataValue",
+        }
+    }
+
+
+def describe_range(content: TabContent) -> str:
+    """The A1 range a tab's contents cover, for logs (``Standings!A1:I11``)."""
+    return f"{content.title}!A1:{column_letters(content.width - 1)}{max(len(content.rows), 1)}"

@@ -1,0 +1,142 @@
+"""Speed and size of a Sheets sync (run by hand: ``python tests/bench/sheets.py``; not a test).
+
+A 300-player, 9-round Swiss (with byes, forfeits and withdrawals) is put in the loopback
+Sheets fake, once as a crosstable and once as a game list with a players tab, and synced by
+the real worker (real gspread and google-auth over HTTP on 127.0.0.1). For each layout it
+prints the wall time of:
+
+- the first sync (creates the settings, Standings, Breakdown and Errors tabs),
+- a sync with nothing changed (one read, no write),
+- a sync after the TD corrected one game (one read, one write),
+
+with the API calls each made, the bytes of the read's answer and of the write's request
+(Google recommends at most 2 MB a request), and the in-process time of the part between the
+read and the write (reading the cells, ``core``, laying out the tabs).
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from core.formats.crosstable import crosstable_rows  # noqa: E402
+from core.model import Colour, EntryKind, Tournament  # noqa: E402
+from sheets.client import open_client  # noqa: E402
+from sheets.settings import SheetsSettings  # noqa: E402
+from sheets.snapshot import READ_PARAMS, parse_snapshot  # noqa: E402
+from sheets.sync import decide, sync  # noqa: E402
+from tests.fakes.sheets_api import Op, SheetsFake, generate_service_account  # noqa: E402
+from tests.generate import random_swiss  # noqa: E402
+
+PLAYERS, ROUNDS = 300, 9
+RESULT = {EntryKind.WIN: "1-0", EntryKind.LOSS: "0-1", EntryKind.DRAW: "½-½",
+          EntryKind.FORFEIT_WIN: "1F-0F", EntryKind.FORFEIT_LOSS: "0F-1F"}
+BYE = {EntryKind.FULL_BYE: "B", EntryKind.PAIRING_BYE: "B", EntryKind.HALF_BYE: "H",
+       EntryKind.ZERO_BYE: "U"}
+
+
+def game_list(t: Tournament) -> tuple[list[list[Any]], list[list[Any]]]:
+    """The tournament as a game list (one row a game or bye) and its players tab."""
+    players: list[list[Any]] = [["#", "Name", "Rating"]] + [
+        [p.id, p.name, p.rating or ""] for p in t]
+    games: list[list[Any]] = [["Round", "White", "Black", "Result"]]
+    for r in range(1, t.rounds + 1):
+        for p in t:
+            e = p.entries[r - 1]
+            if e.kind in BYE:
+                games.append([r, p.id, "", BYE[e.kind]])
+            elif e.kind in RESULT and e.opponent is not None and (
+                    e.colour is Colour.WHITE or (e.colour is None and p.id < e.opponent)):
+                games.append([r, p.id, e.opponent, RESULT[e.kind]])
+    return games, players
+
+
+def a_game(t: Tournament) -> tuple[int, int, int]:
+    """(round, white's row, black's row) of a decisive game, to correct by hand."""
+    for p in t:
+        for r, e in enumerate(p.entries, start=1):
+            if e.kind is EntryKind.WIN and e.colour is Colour.WHITE and e.opponent:
+                return r, p.id, e.opponent
+    raise LookupError("no decisive game")
+
+
+def timed(action: Any) -> tuple[float, Any]:
+    start = time.perf_counter()
+    value = action()
+    return time.perf_counter() - start, value
+
+
+def report(fake: SheetsFake, sheet_id: str, label: str, seconds: float) -> None:
+    calls = fake.calls(sheet_id)
+    kinds = ", ".join(f"{c.operation.removeprefix('spreadsheets.')}" for c in calls)
+    written = sum(len(json.dumps(c.body)) for c in calls if c.operation == Op.BATCH_UPDATE)
+    size = f", write request {written / 1e6:.2f} MB" if written else ""
+    print(f"  {label:<34} {seconds * 1000:8.1f} ms   calls: {kinds}{size}")
+    fake.reset_calls()
+
+
+def bench(fake: SheetsFake, settings: SheetsSettings, email: str, layout: str,
+          t: Tournament) -> None:
+    if layout == "crosstable":
+        rows = crosstable_rows(t)
+        tabs: dict[str, list[list[Any]]] = {"Results": rows}
+        r, white, black = a_game(t)
+        column = 2 + (1 if rows[0][2] == "Rating" else 0) + r - 1
+        letter = chr(ord("A") + column)
+        correction = [(f"Results!{letter}{white + 1}", f"L{black} (w)"),
+                      (f"Results!{letter}{black + 1}", f"W{white} (b)")]
+    else:
+        games, players = game_list(t)
+        tabs = {"Results": games, "Players": players}
+        correction = [(f"Results!D{len(games)}", "½-½")]
+    sheet_id = fake.create_spreadsheet(f"{PLAYERS} x {ROUNDS}", tabs, shared_with=[email])
+    cells = sum(len(row) for rows in tabs.values() for row in rows)
+    print(f"{layout}: {PLAYERS} players × {ROUNDS} rounds, {cells} input cells")
+    client = open_client(settings)
+    client.http_client.fetch_sheet_metadata(sheet_id)  # the access token, fetched once
+    fake.reset_calls()
+    seconds, _ = timed(lambda: sync(client, sheet_id))
+    report(fake, sheet_id, "first sync (creates the tabs)", seconds)
+    seconds, _ = timed(lambda: sync(client, sheet_id))
+    report(fake, sheet_id, "nothing changed", seconds)
+    for a1, text in correction:
+        fake.set_values(sheet_id, a1, [[text]])
+    seconds, result = timed(lambda: sync(client, sheet_id))
+    report(fake, sheet_id, "one game corrected", seconds)
+    assert result.published and not result.problems, result.summary
+    document = client.http_client.fetch_sheet_metadata(sheet_id, params=dict(READ_PARAMS))
+    print(f"  the read's answer: {len(json.dumps(document)) / 1e6:.2f} MB "
+          f"(every tab, cell text only)")
+    times = []
+    for _ in range(5):
+        # As if the input had changed: no stored hash, so everything is ranked and laid out.
+        seconds, decision = timed(lambda: decide(replace(parse_snapshot(document),
+                                                         input_hash=None)))
+        assert decision.plan is not None
+        times.append(seconds)
+    print(f"  between read and write, in-process: best {min(times) * 1000:.1f} ms, "
+          f"median {statistics.median(times) * 1000:.1f} ms")
+
+
+def main() -> None:
+    t = random_swiss(PLAYERS, ROUNDS, seed=7)
+    print(f"python {sys.version.split()[0]}; Sheets fake on 127.0.0.1")
+    with SheetsFake() as fake, tempfile.TemporaryDirectory() as folder:
+        key = generate_service_account(fake, Path(folder))
+        settings = SheetsSettings(google_application_credentials=key.path,
+                                  api_base=fake.base_url, timeout=60)
+        for layout in ("crosstable", "game list"):
+            bench(fake, settings, key.email, layout, t)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Tests of the Google Sheets worker (sheets/), against the loopback Sheets fake."""

@@ -1,0 +1,108 @@
+"""429s, 5xx and timeouts are retried a bounded number of times, then reported clearly; the
+sheet is never left half-written."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import pytest
+
+from sheets.client import (
+    SheetsClient,
+    SheetsPermissionError,
+    SheetsTimeoutError,
+    SheetsUnavailableError,
+    open_client,
+)
+from sheets.settings import SheetsSettings
+from sheets.sync import sync
+from tests.fakes.sheets_api import Op, ServiceAccountKey, SheetsFake
+from tests.sheets.conftest import seed_crosstable
+
+MakeSheet = Callable[..., str]
+
+
+@pytest.fixture
+def impatient(sheets_settings: SheetsSettings) -> SheetsClient:
+    """A client that waits 0.3 s for an answer (and retries 3 times)."""
+    return open_client(sheets_settings.model_copy(update={"timeout": 0.3}))
+
+
+@pytest.mark.parametrize("status", [429, 500, 503])
+def test_a_few_failures_are_retried_and_the_sync_completes(
+    sheets_fake: SheetsFake, make_sheet: MakeSheet, client: SheetsClient, status: int
+) -> None:
+    sheet_id = make_sheet({"Results": seed_crosstable()})
+    sheets_fake.fail_next(2, status, operation=Op.GET)
+    sheets_fake.fail_next(1, status, operation=Op.BATCH_UPDATE)
+    result = sync(client, sheet_id)
+    assert result.published
+    assert sheets_fake.call_count(sheet_id, operation=Op.GET, status=status) == 2
+    assert sheets_fake.call_count(sheet_id, operation=Op.GET, status=200) == 1
+    assert sheets_fake.call_count(sheet_id, operation=Op.BATCH_UPDATE, status=200) == 1
+
+
+def test_google_unavailable_for_good_is_reported_after_the_last_try(
+    sheets_fake: SheetsFake, make_sheet: MakeSheet, client: SheetsClient
+) -> None:
+    sheet_id = make_sheet({"Results": seed_crosstable()})
+    sheets_fake.fail_for(60, 503)
+    with pytest.raises(SheetsUnavailableError) as caught:
+        sync(client, sheet_id)
+    assert f"spreadsheet {sheet_id}" in str(caught.value)
+    assert "after 4 tries" in str(caught.value)
+    assert sheets_fake.call_count(sheet_id) == 4  # 1 try + 3 retries, then it stops
+    assert sheets_fake.sheet_titles(sheet_id) == ["Results"]
+
+
+def test_an_exhausted_quota_is_retried_then_reported(
+    sheets_fake: SheetsFake, make_sheet: MakeSheet, client: SheetsClient
+) -> None:
+    sheet_id = make_sheet({"Results": seed_crosstable()})
+    sheets_fake.fail_for(60, 429)
+    with pytest.raises(SheetsUnavailableError, match="429 RESOURCE_EXHAUSTED"):
+        sync(client, sheet_id)
+
+
+def test_a_slow_read_is_retried(
+    sheets_fake: SheetsFake, make_sheet: MakeSheet, impatient: SheetsClient
+) -> None:
+    sheet_id = make_sheet({"Results": seed_crosstable()})
+    sheets_fake.slow_next(1, delay=1.0, operation=Op.GET)
+    assert sync(impatient, sheet_id).published
+    assert sheets_fake.call_count(sheet_id, operation=Op.GET) == 2
+
+
+def test_reads_that_never_answer_end_in_a_timeout_error(
+    sheets_fake: SheetsFake, make_sheet: MakeSheet, impatient: SheetsClient
+) -> None:
+    sheet_id = make_sheet({"Results": seed_crosstable()})
+    sheets_fake.inject(delay=1.0, seconds=60, operation=Op.GET)
+    with pytest.raises(SheetsTimeoutError, match=r"no answer within 0\.3 s"):
+        sync(impatient, sheet_id)
+    assert sheets_fake.call_count(sheet_id, operation=Op.GET) == 4
+
+
+def test_a_write_that_times_out_is_not_sent_twice_and_the_next_sync_settles_it(
+    sheets_fake: SheetsFake, make_sheet: MakeSheet, impatient: SheetsClient
+) -> None:
+    sheet_id = make_sheet({"Results": seed_crosstable()})
+    sheets_fake.slow_next(1, delay=1.0, operation=Op.BATCH_UPDATE)
+    with pytest.raises(SheetsTimeoutError, match="not sent again"):
+        sync(impatient, sheet_id)
+    assert sheets_fake.call_count(sheet_id, operation=Op.BATCH_UPDATE) == 1
+    time.sleep(1.2)  # the fake carries the slow write out, as Google would
+    result = sync(impatient, sheet_id)
+    assert not result.changed  # that write landed whole, with its hash
+    assert sheets_fake.values(sheet_id, "Standings!C2") == [["Player A"]]
+
+
+def test_a_sheet_not_shared_with_the_worker_says_whom_to_share_it_with(
+    sheets_fake: SheetsFake, service_account_file: ServiceAccountKey, client: SheetsClient
+) -> None:
+    sheet_id = sheets_fake.create_spreadsheet("Private", {"Results": seed_crosstable()})
+    with pytest.raises(SheetsPermissionError) as caught:
+        sync(client, sheet_id)
+    assert caught.value.share_with == service_account_file.email
+    assert f"share the spreadsheet with {service_account_file.email}" in str(caught.value)

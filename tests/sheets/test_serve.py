@@ -1,0 +1,177 @@
+"""``harkness-sheets serve``: the add-on's endpoint checks the shared secret, debounces a
+burst of edits into one sync, and queues syncs one at a time."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import aiohttp
+import pytest
+from aiohttp import web
+
+from sheets.client import SheetsClient
+from sheets.serve import SECRET_HEADER, SyncQueue, make_app
+from sheets.sync import SyncResult, sync
+from tests.fakes.sheets_api import Op, SheetsFake
+from tests.sheets.conftest import seed_crosstable, settings_rows
+
+MakeSheet = Callable[..., str]
+SECRET = "a long shared secret for the tests"
+
+
+@dataclass
+class Endpoint:
+    url: str
+    queue: SyncQueue
+    runs: list[tuple[str, float, float]]
+    """(spreadsheet id, start, end) of every sync the queue ran."""
+
+    async def post(self, body: Any, secret: str | None = SECRET) -> tuple[int, Any]:
+        headers = {SECRET_HEADER: secret} if secret is not None else {}
+        async with (
+            aiohttp.ClientSession() as session,
+            session.post(f"{self.url}/sync", json=body, headers=headers) as response,
+        ):
+            return response.status, await response.json()
+
+
+async def start(
+    client: SheetsClient,
+    allowed: set[str] | None = None,
+    debounce: float = 0.3,
+    max_wait: float = 5.0,
+) -> tuple[Endpoint, web.AppRunner]:
+    runs: list[tuple[str, float, float]] = []
+
+    def timed_sync(key: str) -> SyncResult:
+        began = time.monotonic()
+        try:
+            return sync(client, key)
+        finally:
+            runs.append((key, began, time.monotonic()))
+
+    queue = SyncQueue(timed_sync, debounce=debounce, max_wait=max_wait, syncs_per_minute=300)
+    runner = web.AppRunner(make_app(queue, SECRET, allowed))
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    host, port = runner.addresses[0][:2]
+    assert host == "127.0.0.1"
+    return Endpoint(f"http://127.0.0.1:{port}", queue, runs), runner
+
+
+@pytest.fixture
+async def endpoint(client: SheetsClient) -> AsyncIterator[Endpoint]:
+    served, runner = await start(client)
+    yield served
+    await runner.cleanup()
+
+
+async def test_a_wrong_or_missing_secret_is_refused_and_nothing_is_synced(
+    endpoint: Endpoint,
+    sheets_fake: SheetsFake,
+    make_sheet: MakeSheet,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    sheet_id = make_sheet({"Results": seed_crosstable()})
+    with caplog.at_level("DEBUG"):
+        for secret in (None, "", "a guessed secret", SECRET + "x"):
+            status, body = await endpoint.post({"spreadsheetId": sheet_id}, secret)
+            assert (status, body) == (401, {"error": "wrong or missing secret"})
+    assert "wrong or missing secret" in caplog.text
+    assert "a guessed secret" not in caplog.text and SECRET not in caplog.text
+    await asyncio.sleep(0.5)
+    assert endpoint.queue.pending == 0 and endpoint.runs == []
+    assert sheets_fake.call_count(sheet_id) == 0
+
+
+async def test_a_burst_of_edits_becomes_one_sync(
+    endpoint: Endpoint, sheets_fake: SheetsFake, make_sheet: MakeSheet
+) -> None:
+    sheet_id = make_sheet({"Results": seed_crosstable()})
+    for _ in range(5):
+        status, body = await endpoint.post({"spreadsheetId": sheet_id, "reason": "edit"})
+        assert status == 202 and body == {"spreadsheetId": sheet_id, "status": "scheduled"}
+        await asyncio.sleep(0.05)
+    await endpoint.queue.idle()
+    assert [key for key, *_ in endpoint.runs] == [sheet_id]
+    assert sheets_fake.call_count(sheet_id, operation=Op.GET) == 1
+    assert sheets_fake.values(sheet_id, "Standings!C2") == [["Player A"]]
+
+
+async def test_syncs_of_several_sheets_are_queued_and_run_one_at_a_time(
+    endpoint: Endpoint, make_sheet: MakeSheet
+) -> None:
+    keys = [make_sheet({"Results": seed_crosstable()}, title=f"Section {n}") for n in range(3)]
+    for key in keys:
+        assert (await endpoint.post({"spreadsheetId": key}))[0] == 202
+    await endpoint.queue.idle()
+    assert sorted(key for key, *_ in endpoint.runs) == sorted(keys)
+    spans = sorted((began, ended) for _, began, ended in endpoint.runs)
+    assert all(a[1] <= b[0] for a, b in itertools.pairwise(spans))  # one at a time
+    assert all(b[0] - a[0] >= 60 / 300 - 0.01 for a, b in itertools.pairwise(spans))
+
+
+async def test_an_edit_during_a_sync_brings_one_more_sync_after_it(
+    endpoint: Endpoint, sheets_fake: SheetsFake, make_sheet: MakeSheet
+) -> None:
+    sheet_id = make_sheet({"Results": seed_crosstable(), "Harkness": settings_rows()})
+    sheets_fake.slow_next(1, delay=0.6, operation=Op.GET)
+    await endpoint.post({"spreadsheetId": sheet_id})
+    await asyncio.sleep(0.5)  # the debounce is over; the (slow) sync is running
+    sheets_fake.set_values(sheet_id, "Harkness!B2", [["mdchess"]])
+    status, body = await endpoint.post({"spreadsheetId": sheet_id})
+    assert (status, body["status"]) == (202, "after the running sync")
+    status, body = await endpoint.post({"spreadsheetId": sheet_id})
+    assert body["status"] == "after the running sync"
+    await endpoint.queue.idle()
+    assert len(endpoint.runs) == 2
+    assert "rules mdchess" in sheets_fake.values(sheet_id, "Errors!A4")[0][0]
+
+
+async def test_only_the_listed_spreadsheets_are_accepted_and_bad_bodies_are_told_why(
+    client: SheetsClient, make_sheet: MakeSheet
+) -> None:
+    listed = make_sheet({"Results": seed_crosstable()})
+    served, runner = await start(client, allowed={listed})
+    try:
+        assert (await served.post({"spreadsheetId": "1SomeoneElsesSheet0000"}))[0] == 403
+        assert (await served.post({"sheet": listed}))[0] == 400
+        assert (await served.post(["not", "an", "object"]))[0] == 400
+        assert (await served.post({"spreadsheetId": listed}))[0] == 202
+        async with (
+            aiohttp.ClientSession() as session,
+            session.get(f"{served.url}/healthz") as response,
+        ):
+            assert response.status == 200
+            assert await response.json() == {"ok": True, "pending": 1}
+        await served.queue.idle()
+    finally:
+        await runner.cleanup()
+
+
+async def test_a_long_burst_still_syncs_by_the_longest_wait(
+    client: SheetsClient, make_sheet: MakeSheet
+) -> None:
+    sheet_id = make_sheet({"Results": seed_crosstable()})
+    served, runner = await start(client, debounce=0.3, max_wait=0.8)
+    try:
+        began = time.monotonic()
+        while time.monotonic() - began < 1.5:
+            await served.post({"spreadsheetId": sheet_id})
+            await asyncio.sleep(0.1)
+        assert served.runs, "a sync ran during the burst"
+        assert served.runs[0][1] - began < 1.2
+        await served.queue.idle()
+    finally:
+        await runner.cleanup()
+
+
+def test_the_endpoint_needs_a_secret() -> None:
+    with pytest.raises(ValueError, match="shared secret"):
+        make_app(SyncQueue(lambda key: SyncResult(key, "", False, False)), "")
