@@ -178,12 +178,12 @@ def explain(standings: Standings, player_id: int, after_round: int | None = None
 
     ``after_round`` only labels the explanation (the standings were computed after that round).
     """
-    row = standings.row_of(player_id)
+    position = standings.line_of(player_id)
+    row = standings.rows[position]
     registry = tiebreaks_of(standings.profile.family)
-    refs = {r.player_index: _ref(r) for r in standings.rows}
-    group = [r for r in standings.rows if r.half_points == row.half_points]
+    group = standings.score_group(player_id)
+    refs = {r.player_index: _ref(r) for r in group}
     comparisons = []
-    position = standings.rows.index(row)
     for neighbour, above in ((position - 1, True), (position + 1, False)):
         if 0 <= neighbour < len(standings.rows):
             other = standings.rows[neighbour]
@@ -371,10 +371,10 @@ def _summary(tb: Tiebreak, value: Fraction | None, note: str, parts: list[RoundP
     return f"{tb.name} {shown}: {note}."
 
 
-def _notes(standings: Standings, row: Standing, group: list[Standing],
+def _notes(standings: Standings, row: Standing, group: tuple[Standing, ...],
            registry: dict[str, Tiebreak]) -> list[str]:
     notes = []
-    sharing = [r for r in standings.rows if r.place == row.place and r is not row]
+    sharing = [r for r in group if r.place == row.place and r is not row]
     if sharing:
         names = ", ".join(r.player.name for r in sharing)
         notes.append(f"You share place {row.place} with {names}: equal score and equal on "

@@ -13,7 +13,7 @@ Every boundary between two neighbours records what separated them (``"score"``,
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import pairwise
 from typing import Any, NamedTuple
@@ -60,6 +60,7 @@ class Standings:
     columns: dict[str, Column]
     rows: tuple[Standing, ...]
     section: Section
+    _lines: dict[int, int] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def value(self, code: str, index: int) -> Fraction | None:
         """The exact value of tiebreak ``code`` for the player at ``index``."""
@@ -69,12 +70,25 @@ class Standings:
         """The value of tiebreak ``code`` for the player at ``index``, with its parts."""
         return self.columns[code].breakdowns[index]
 
+    def line_of(self, player_id: int) -> int:
+        """The position (0-based) in :attr:`rows` of the player with this starting number."""
+        if not self._lines:
+            self._lines.update((row.player.id, n) for n, row in enumerate(self.rows))
+        return self._lines[player_id]
+
     def row_of(self, player_id: int) -> Standing:
         """The standing of the player with this starting number."""
-        for row in self.rows:
-            if row.player.id == player_id:
-                return row
-        raise KeyError(player_id)
+        return self.rows[self.line_of(player_id)]
+
+    def score_group(self, player_id: int) -> tuple[Standing, ...]:
+        """The rows of every player on the same score as this one, in rank order."""
+        start = end = self.line_of(player_id)
+        half = self.rows[start].half_points
+        while start and self.rows[start - 1].half_points == half:
+            start -= 1
+        while end + 1 < len(self.rows) and self.rows[end + 1].half_points == half:
+            end += 1
+        return self.rows[start:end + 1]
 
 
 def compute_standings(
