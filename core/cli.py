@@ -8,6 +8,7 @@ half-way.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 import tempfile
@@ -124,6 +125,9 @@ def run(argv: Sequence[str] | None = None) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Console entry point of ``harkness``."""
+    # A short-lived process that builds ~10^5 acyclic objects: the cyclic garbage collector
+    # would only re-scan them (about a tenth of the run time on large sections).
+    gc.disable()
     try:
         output = run(argv)
     except HarknessError as error:
