@@ -31,6 +31,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="harkness",
         description="Chess tiebreaks a club can trust: US Chess Rule 34 and FIDE C.07.",
     )
+    parser.add_argument("--version", action="version", version=f"harkness {_version()}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def rules_options(p: argparse.ArgumentParser) -> None:
@@ -60,6 +61,15 @@ def _parser() -> argparse.ArgumentParser:
     convert.add_argument("--standings", action="store_true",
                          help="order by standings and add Tot and tiebreak columns")
     return parser
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("harkness")
+    except PackageNotFoundError:  # running from a source tree that was never installed
+        return "unknown"
 
 
 def _load(args: argparse.Namespace) -> tuple[Tournament, Profile]:
