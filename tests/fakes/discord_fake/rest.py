@@ -1007,6 +1007,10 @@ class RestApi:
 
     def _delete(self, message: MessageRecord) -> None:
         message.deleted = True
+        # A deleted "thinking…" placeholder is no longer pending: Discord makes the next
+        # follow-up a new message (discord-api-docs #2739), not an edit of the deleted one.
+        if message.loading:
+            message.flags &= ~int(MessageFlag.LOADING)
         if not message.ephemeral:
             channel = self.fake.world.channels.get(message.channel_id)
             data: JSON = {"id": str(message.id), "channel_id": str(message.channel_id)}

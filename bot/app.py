@@ -1,0 +1,189 @@
+"""The Discord bot: a ``commands.Bot`` with one cog per concern, and ``harkness-bot``.
+
+:func:`create_bot` builds the bot from :class:`~bot.settings.BotSettings` (tests pass
+settings that point at the loopback fake of Discord, and may pass their own store);
+:func:`main` is the ``harkness-bot`` command (also ``python -m bot``): it reads the
+environment, logs as JSON lines, runs until SIGTERM or SIGINT, then closes the gateway and
+the database cleanly. discord.py reconnects by itself after network trouble.
+
+Start-up (``setup_hook``): open the store (migrating the database), add the cogs, listen
+for the persistent buttons, and sync the slash commands: to ``HARKNESS_DEV_GUILD`` only
+(instant, for development) or globally.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import discord
+import yarl
+from discord import app_commands
+from discord.ext import commands
+from discord.gateway import DiscordWebSocket
+from discord.http import Route
+
+from bot import health, logs, views
+from bot.errors import answer_error
+from bot.settings import HOW_TO_GET_A_TOKEN, BotSettings
+from bot.store import Store
+
+log = logging.getLogger("harkness.bot")
+
+EXIT_LOGIN_FAILED = 1
+EXIT_NO_TOKEN = 2
+#: Anything else that stopped the bot (Discord unreachable at start, a bug): worth a restart.
+EXIT_CRASHED = 3
+
+
+class HarknessTree(app_commands.CommandTree[discord.Client]):
+    """The command tree; every command error goes to :func:`bot.errors.answer_error`."""
+
+    async def on_error(self, interaction: discord.Interaction[discord.Client],
+                       error: app_commands.AppCommandError, /) -> None:
+        await answer_error(interaction, error)
+
+
+def point_at(settings: BotSettings) -> None:
+    """Send discord.py's REST calls and gateway connection where the settings say.
+
+    discord.py keeps both as class attributes (``Route.BASE``, ``DEFAULT_GATEWAY``), so this
+    sets them for the process; the defaults are Discord's own.
+    """
+    Route.BASE = settings.discord_api_base
+    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)
+
+
+class HarknessBot(commands.Bot):
+    """The Harkness bot: slash commands only, no privileged intents.
+
+    ``store`` is opened in ``setup_hook`` from the settings' database URL unless one is
+    given (then the caller closes it).
+    """
+
+    def __init__(self, settings: BotSettings, store: Store | None = None) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True  # servers, channels and roles; members come with interactions
+        super().__init__(
+            command_prefix=commands.when_mentioned, intents=intents, help_command=None,
+            tree_cls=HarknessTree,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True,
+                                                     replied_user=False))
+        self.settings = settings
+        self.store: Store | None = store
+        self._owns_store = store is None
+        self.synced: list[app_commands.AppCommand] = []
+        self._heartbeat: asyncio.Task[None] | None = None
+
+    async def setup_hook(self) -> None:
+        """Open the store, add the cogs and buttons, and sync the slash commands."""
+        from bot.cogs import COGS
+
+        if self.store is None:
+            self.store = await Store.open(self.settings.database_url)
+        for cog in COGS:
+            await self.add_cog(cog(self))
+        views.register(self)
+        await self.sync_commands()
+        if self.settings.health_file is not None:
+            self._heartbeat = asyncio.create_task(self._beat(self.settings.health_file),
+                                                  name="harkness-heartbeat")
+
+    async def _beat(self, path: Path) -> None:
+        """Touch the heartbeat file while connected (see :mod:`bot.health`)."""
+        while not self.is_closed():
+            if self.is_ready() and self.ws is not None and self.ws.open:
+                try:
+                    health.touch(path)
+                except OSError:
+                    log.warning("cannot write the heartbeat file %s", path)
+            await asyncio.sleep(health.BEAT_SECONDS if self.is_ready() else 1.0)
+
+    async def sync_commands(self) -> None:
+        """Register the command tree with Discord: in the dev guild, or globally."""
+        guild_id = self.settings.dev_guild
+        if guild_id is not None:
+            guild = discord.Object(id=guild_id)
+            self.tree.copy_global_to(guild=guild)
+            self.synced = await self.tree.sync(guild=guild)
+        else:
+            self.synced = await self.tree.sync()
+        log.info("synced %d commands", len(self.synced),
+                 extra={"scope": guild_id if guild_id is not None else "global"})
+
+    async def on_ready(self) -> None:
+        user = self.user
+        log.info("connected to Discord as %s", user, extra={
+            "user_id": user.id if user else None, "guilds": len(self.guilds)})
+
+    async def close(self) -> None:
+        """Leave the gateway, then close the database (when the bot opened it)."""
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
+        await super().close()
+        if self._owns_store and self.store is not None:
+            store, self.store = self.store, None
+            await store.close()
+
+
+def create_bot(settings: BotSettings | None = None, *, store: Store | None = None
+               ) -> HarknessBot:
+    """A bot configured from ``settings`` (default: the environment)."""
+    settings = settings or BotSettings()
+    point_at(settings)
+    return HarknessBot(settings, store)
+
+
+async def run(settings: BotSettings) -> int:
+    """Run the bot until SIGTERM or SIGINT (or until Discord refuses the token)."""
+    if settings.discord_token is None:
+        raise ValueError("no token")
+    bot = create_bot(settings)
+    loop = asyncio.get_running_loop()
+    stopping = asyncio.Event()
+
+    def stop(signame: str) -> None:
+        if not stopping.is_set():
+            log.info("received %s: shutting down", signame)
+            stopping.set()
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError):  # not on Windows' default loop
+            loop.add_signal_handler(sig, stop, sig.name)
+    async with bot:
+        runner = asyncio.create_task(bot.start(settings.discord_token.get_secret_value()))
+        waiter = asyncio.create_task(stopping.wait())
+        await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
+        await bot.close()
+        waiter.cancel()
+        try:
+            await runner
+        except discord.LoginFailure:
+            log.error("Discord refused the token: check DISCORD_TOKEN (Developer Portal → "
+                      "your application → Bot → Reset Token)")
+            return EXIT_LOGIN_FAILED
+        except Exception:
+            log.exception("the bot stopped unexpectedly")
+            return EXIT_CRASHED
+    log.info("stopped")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``harkness-bot``: run the Discord bot configured by the environment."""
+    del argv  # no options: everything comes from the environment (see bot.settings)
+    try:
+        settings = BotSettings()
+    except ValueError as error:
+        print(f"harkness-bot: bad settings: {error}", file=sys.stderr)
+        return EXIT_NO_TOKEN
+    if settings.discord_token is None:
+        print(HOW_TO_GET_A_TOKEN, file=sys.stderr, end="")
+        return EXIT_NO_TOKEN
+    logs.configure(settings.log_format, settings.log_level)
+    return asyncio.run(run(settings))

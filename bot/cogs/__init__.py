@@ -1,0 +1,24 @@
+"""The bot's cogs, one per concern.
+
+- :mod:`bot.cogs.admin`: ``/tournament …`` (create, list, info, start, finish, import,
+  export) and ``/config td-role``.
+- :mod:`bot.cogs.players`: ``/join`` and ``/player add|withdraw``.
+- :mod:`bot.cogs.results`: ``/report`` and ``/result set|bye|undo|open|history``.
+- :mod:`bot.cogs.standings`: ``/standings``, ``/crosstable``, ``/why``, ``/tiebreaks``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from discord.ext import commands
+
+from bot.cogs.admin import Admin
+from bot.cogs.players import Players
+from bot.cogs.results import Results
+from bot.cogs.standings import StandingsCog
+
+COGS: tuple[Callable[[commands.Bot], commands.Cog], ...] = (
+    Admin, Players, Results, StandingsCog)
+
+__all__ = ["COGS", "Admin", "Players", "Results", "StandingsCog"]

@@ -1,0 +1,88 @@
+"""Registering players: ``/join`` (a member registers themselves) and ``/player add|withdraw``
+(tournament directors)."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.checks import actor, guild_of, in_servers, td_actor
+from bot.lookup import (
+    OPEN_FIRST,
+    RUNNING_FIRST,
+    bot_store,
+    pick_tournament,
+    player_autocomplete,
+    tournament_autocomplete,
+)
+from bot.render import joined, plain, player_line
+from bot.respond import Interaction, defer, reply
+
+
+class Players(commands.Cog):
+    """``/join`` and ``/player``."""
+
+    player = app_commands.Group(name="player", description="Add and withdraw players (TD)",
+                                guild_only=True, allowed_contexts=in_servers())
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="join", description="Register yourself in a tournament")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        tournament="Which tournament (default: the one registering players)",
+        rating="Your rating, if you have one",
+        name="Your name on the standings (default: your server name)")
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    async def join(self, interaction: Interaction, tournament: str | None = None,
+                   rating: app_commands.Range[int, 0, 4000] | None = None,
+                   name: app_commands.Range[str, 1, 100] | None = None) -> None:
+        await defer(interaction, public=True)
+        store, guild = bot_store(interaction), guild_of(interaction)
+        found = await pick_tournament(store, guild, tournament, OPEN_FIRST)
+        who = await actor(store, interaction)
+        player = await store.join(guild, found.name, who, name=name, rating=rating)
+        late = (f" Rounds before round {player.late_entry_round} count as not played."
+                if player.late_entry_round else "")
+        await reply(interaction, joined([
+            f"✍️ {player_line(player)} joined **{plain(found.name)}**."
+            + late]))
+
+    @player.command(name="add", description="Register a player (TD)")
+    @app_commands.describe(
+        name="The player's name",
+        rating="Their rating, if any",
+        member="Their Discord account, so they can report their own games",
+        tournament="Which tournament (default: the one registering players)")
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    async def add(self, interaction: Interaction, name: app_commands.Range[str, 1, 100],
+                  rating: app_commands.Range[int, 0, 4000] | None = None,
+                  member: discord.Member | None = None, tournament: str | None = None) -> None:
+        await defer(interaction, public=True)
+        store, guild = bot_store(interaction), guild_of(interaction)
+        who = await td_actor(store, interaction, "add other players")
+        found = await pick_tournament(store, guild, tournament, OPEN_FIRST)
+        player = await store.add_player(guild, found.name, name, actor=who, rating=rating,
+                                        discord_id=str(member.id) if member else None)
+        await reply(interaction, joined([
+            f"✍️ {player_line(player)} is registered in "
+            f"**{plain(found.name)}** (added by {who.name})."]))
+
+    @player.command(name="withdraw", description="Withdraw a player from a round on (TD)")
+    @app_commands.describe(
+        player="The player: start typing a name or a starting number",
+        from_round="The first round they miss (default: the next round)",
+        tournament="Which tournament (default: the running one)")
+    @app_commands.autocomplete(player=player_autocomplete, tournament=tournament_autocomplete)
+    async def withdraw(self, interaction: Interaction, player: str,
+                       from_round: app_commands.Range[int, 1, 99] | None = None,
+                       tournament: str | None = None) -> None:
+        await defer(interaction, public=True)
+        store, guild = bot_store(interaction), guild_of(interaction)
+        who = await td_actor(store, interaction, "withdraw a player")
+        found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
+        outcome = await store.withdraw(guild, found.name, who, player=player,
+                                       from_round=from_round)
+        await reply(interaction, joined([f"🚪 {outcome.message}"]))

@@ -1,0 +1,94 @@
+"""Reading a tournament: ``/standings`` (paginated), ``/crosstable`` (files), ``/why`` (an
+explanation, details on request) and ``/tiebreaks`` (the order in words)."""
+
+from __future__ import annotations
+
+from discord import app_commands
+from discord.ext import commands
+
+from bot import render, service
+from bot.checks import guild_of
+from bot.lookup import (
+    RUNNING_FIRST,
+    bot_store,
+    pick_tournament,
+    player_autocomplete,
+    tournament_autocomplete,
+)
+from bot.respond import Interaction, defer, reply
+from bot.store import DiscordUser, PlayerRef
+from bot.views import standings_buttons, why_buttons
+
+
+class StandingsCog(commands.Cog, name="Standings"):
+    """``/standings``, ``/crosstable``, ``/why`` and ``/tiebreaks``."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="standings", description="The ranked table with tiebreaks")
+    @app_commands.guild_only()
+    @app_commands.describe(tournament="Which tournament (default: the running one)",
+                           after_round="The standings as they were after this round")
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    async def standings(self, interaction: Interaction, tournament: str | None = None,
+                        after_round: app_commands.Range[int, 1, 99] | None = None) -> None:
+        await defer(interaction, public=True)
+        store, guild = bot_store(interaction), guild_of(interaction)
+        found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
+        view, pages = await service.standings(store, guild, found.name, after_round)
+        await reply(interaction, embed=pages.embed(0),
+                    view=standings_buttons(found.id, view.after_round, 0, len(pages.pages)))
+
+    @app_commands.command(name="crosstable",
+                          description="The full crosstable as text and CSV files")
+    @app_commands.guild_only()
+    @app_commands.describe(tournament="Which tournament (default: the running one)")
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    async def crosstable(self, interaction: Interaction, tournament: str | None = None) -> None:
+        await defer(interaction, public=True)
+        store, guild = bot_store(interaction), guild_of(interaction)
+        found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
+        text = await store.export(guild, found.name, "crosstable")
+        csv = await store.export(guild, found.name, "crosstable", separator=",")
+        state = await store.state(guild, found.name)
+        base = f"{render.slug(found.name)}-crosstable"
+        await reply(
+            interaction,
+            f"📋 Crosstable of **{render.plain(found.name)}** after "
+            f"{state.tournament.rounds} of {found.rounds} "
+            f"rounds, {len(state.players)} players (provisional results included, "
+            "disputed ones left out).",
+            files=[render.text_file(f"{base}.txt", text, "Crosstable (text)"),
+                   render.text_file(f"{base}.csv", csv, "Crosstable (CSV)")])
+
+    @app_commands.command(name="why", description="Why a player is where they are: "
+                                                  "place, tiebreaks, neighbours")
+    @app_commands.guild_only()
+    @app_commands.describe(player="Whom to explain (default: you)",
+                           tournament="Which tournament (default: the running one)",
+                           after_round="Explain the standings after this round")
+    @app_commands.autocomplete(player=player_autocomplete, tournament=tournament_autocomplete)
+    async def why(self, interaction: Interaction, player: str | None = None,
+                  tournament: str | None = None,
+                  after_round: app_commands.Range[int, 1, 99] | None = None) -> None:
+        await defer(interaction, public=False)
+        store, guild = bot_store(interaction), guild_of(interaction)
+        found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
+        who: PlayerRef = player if player else DiscordUser(str(interaction.user.id))
+        why = await service.why(store, guild, found.name, who, after_round)
+        view = why_buttons(found.id, why.number, why.after_round) if why.markdown.details \
+            else None
+        await reply(interaction, render.why_summary(why.markdown, why.marked), view=view)
+
+    @app_commands.command(name="tiebreaks",
+                          description="The tournament's tiebreak order in plain words")
+    @app_commands.guild_only()
+    @app_commands.describe(tournament="Which tournament (default: the running one)")
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    async def tiebreaks(self, interaction: Interaction, tournament: str | None = None) -> None:
+        await defer(interaction, public=False)
+        store, guild = bot_store(interaction), guild_of(interaction)
+        found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
+        description, order = service.tiebreak_order(found)
+        await reply(interaction, embed=render.tiebreak_order(found, description, order))

@@ -1,0 +1,115 @@
+"""The one place where anything that went wrong is answered: once, ephemerally, in words.
+
+Slash commands reach :func:`answer_error` through the command tree's ``on_error``; buttons
+reach it through :class:`bot.views.HarknessButton`. A mistake the member can fix (a
+:class:`~bot.store.StoreError` from the store, a :class:`UserError` from the bot) is shown
+as it is. Anything else is a bug: the member is told that something went wrong on our side,
+with a reference, and the log gets the traceback under the same reference.
+
+A command that deferred *publicly* (its answer is for the whole channel) cannot turn its
+"thinking…" message into an ephemeral one, because Discord fixes that at the deferral; so
+the public placeholder is deleted and the error is sent as an ephemeral follow-up.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+
+from bot.store import StoreError
+
+log = logging.getLogger("harkness.bot")
+
+#: ``interaction.extras`` key: True when the interaction was deferred publicly.
+PUBLIC_DEFERRAL = "harkness_public_deferral"
+#: ``interaction.extras`` key: True once the member has been answered (no second answer).
+ANSWERED = "harkness_answered"
+
+
+class UserError(Exception):
+    """A request the bot refuses, with a message written for the member."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def sentence(text: str) -> str:
+    """``text`` as a sentence: capital first letter, full stop at the end (a file name or
+    mention at the start is left as it is).
+
+    >>> sentence("there is no tournament called 'X' here")
+    "There is no tournament called 'X' here."
+    >>> sentence("Done!"), sentence("club.trf cannot be imported")
+    ('Done!', 'club.trf cannot be imported.')
+    """
+    text = text.strip()
+    if not text:
+        return text
+    if text.split(maxsplit=1)[0].isalpha():
+        text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?…" or text.endswith("```") else text + "."
+
+
+def _unwrap(error: BaseException) -> BaseException:
+    while isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError):
+        inner = error.__cause__ or getattr(error, "original", None)
+        if inner is None or inner is error:
+            break
+        error = inner
+    return error
+
+
+def message_for(error: BaseException, reference: str) -> tuple[str, bool]:
+    """The words for the member, and whether the error is a bug that the log must explain."""
+    error = _unwrap(error)
+    if isinstance(error, StoreError):
+        return sentence(error.message), False
+    if isinstance(error, UserError):
+        return sentence(error.message), False
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return "Harkness commands work in a server, not in direct messages.", False
+    if isinstance(error, app_commands.MissingPermissions):
+        return "You need the Manage Server permission for that.", False
+    if isinstance(error, app_commands.CheckFailure):
+        return sentence(str(error) or "You may not use this command here"), False
+    if isinstance(error, app_commands.TransformerError):
+        return sentence(f"{error.value!r} is not a valid value for this option"), False
+    return (f"Something went wrong on our side and nothing was changed. Please try again; if "
+            f"it keeps happening, tell a server admin (reference {reference})."), True
+
+
+async def answer_error(interaction: discord.Interaction[discord.Client],
+                       error: BaseException) -> None:
+    """Answer ``error`` to the member once, ephemerally, and log it (bugs with traceback)."""
+    reference = f"E{interaction.id}"
+    text, is_bug = message_for(error, reference)
+    where = _where(interaction)
+    context = {"interaction_id": interaction.id, "guild_id": interaction.guild_id,
+               "user_id": interaction.user.id}
+    if is_bug:
+        log.error("unexpected error in %s (reference %s)", where, reference,
+                  exc_info=_unwrap(error), extra={"reference": reference, **context})
+    else:
+        log.info("refused %s: %s", where, text, extra={"refused": True, **context})
+    if interaction.extras.get(ANSWERED):
+        return
+    interaction.extras[ANSWERED] = True
+    try:
+        if not interaction.response.is_done():
+            await interaction.response.send_message(text, ephemeral=True)
+            return
+        if interaction.extras.get(PUBLIC_DEFERRAL):
+            await interaction.delete_original_response()
+        await interaction.followup.send(text, ephemeral=True)
+    except discord.HTTPException:
+        log.exception("could not answer the error in %s (reference %s)", where, reference)
+
+
+def _where(interaction: discord.Interaction[discord.Client]) -> str:
+    if interaction.command is not None:
+        return f"/{interaction.command.qualified_name}"
+    custom_id = interaction.data.get("custom_id") if interaction.data else None
+    return f"component {custom_id}" if custom_id else f"interaction {interaction.type.name}"

@@ -1,0 +1,355 @@
+"""What members see: messages, embeds and files, always within Discord's limits.
+
+Nothing here computes a tiebreak or talks to Discord or the database: functions take what
+the store and core returned and lay it out. Discord refuses a message over 2,000
+characters, an embed description over 4,096, an embed over 6,000 characters in all, more
+than 25 fields or 10 embeds; so long tables are split into pages (:func:`standings_pages`),
+long lists are cut with "… and N more", and whole tables go out as attachments.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import discord
+
+from bot.store import (
+    EventView,
+    GameView,
+    Outcome,
+    PlayerInfo,
+    ResultStatus,
+    StandingsView,
+    TournamentInfo,
+    TournamentState,
+    TournamentStatus,
+)
+from core.explain_render import MarkdownExplanation
+from core.render import cells, names_of_tiebreaks
+
+MESSAGE_MAX = 2000
+EMBED_TITLE_MAX = 256
+EMBED_DESCRIPTION_MAX = 4096
+EMBED_FIELD_VALUE_MAX = 1024
+EMBED_FOOTER_MAX = 2048
+EMBED_TOTAL_MAX = 6000
+EMBED_FIELDS_MAX = 25
+EMBEDS_PER_MESSAGE = 10
+
+#: Rows of a standings page: a phone screen's worth.
+ROWS_PER_PAGE = 15
+#: Longest name shown in a standings table (the full name is in the crosstable).
+NAME_WIDTH = 22
+#: Longest line of a standings table (a dozen tiebreak columns fit).
+LINE_MAX = 200
+#: What a standings page's code block may hold (its description, less the fence).
+PAGE_BUDGET = EMBED_DESCRIPTION_MAX - 16
+
+COLOUR_OK = discord.Colour.dark_green()
+COLOUR_INFO = discord.Colour.blurple()
+COLOUR_WAIT = discord.Colour.gold()
+COLOUR_BAD = discord.Colour.red()
+
+MARKS = {ResultStatus.PROVISIONAL: "*", ResultStatus.DISPUTED: "?"}
+STATUS_WORDS = {
+    TournamentStatus.REGISTERING: "registering players",
+    TournamentStatus.RUNNING: "running",
+    TournamentStatus.FINISHED: "finished",
+}
+
+
+def plain(text: str) -> str:
+    r"""``text`` shown as typed: Markdown's emphasis, code and quote characters escaped
+    (``#`` is left alone: ``#3`` is a starting number, not a heading).
+
+    >>> plain("**Bob** the_great #3")
+    '\\*\\*Bob\\*\\* the\\_great #3'
+    """
+    return re.sub(r"([\\*_~|`>])", r"\\\1", text)
+
+
+def fit(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, ending in ``…`` when cut.
+
+    >>> fit("Modified Median", 8), fit("Solkoff", 8)
+    ('Modifie…', 'Solkoff')
+    """
+    return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"
+
+
+def lines_within(lines: Sequence[str], limit: int, more: str = "… and {n} more") -> str:
+    """As many whole lines as fit in ``limit`` characters, then how many were left out.
+
+    >>> lines_within(["a", "b", "c"], 5)
+    'a\\nb\\nc'
+    >>> lines_within(["aaaaaa", "bbbbbb", "cccccc"], 19)
+    'aaaaaa\\n… and 2 more'
+    """
+    text = "\n".join(lines)
+    if len(text) <= limit:
+        return text
+    kept: list[str] = []
+    for i, line in enumerate(lines):
+        tail = more.format(n=len(lines) - i)
+        if len("\n".join([*kept, line, tail])) > limit:
+            return "\n".join([*kept, fit(tail, limit)])
+        kept.append(line)
+    return "\n".join(kept)  # pragma: no cover - the loop always returns
+
+
+def embed_size(embed: discord.Embed) -> int:
+    """The characters Discord counts towards an embed's 6,000 (title, description, fields,
+    footer, author)."""
+    return len(embed)
+
+
+def check_embed(embed: discord.Embed) -> discord.Embed:
+    """``embed`` unchanged, or AssertionError if it breaks one of Discord's embed limits."""
+    assert len(embed.title or "") <= EMBED_TITLE_MAX, "embed title too long"
+    assert len(embed.description or "") <= EMBED_DESCRIPTION_MAX, "embed description too long"
+    assert len(embed.fields) <= EMBED_FIELDS_MAX, "too many embed fields"
+    assert all(len(f.value or "") <= EMBED_FIELD_VALUE_MAX for f in embed.fields)
+    assert len(embed.footer.text or "") <= EMBED_FOOTER_MAX, "embed footer too long"
+    assert embed_size(embed) <= EMBED_TOTAL_MAX, "embed longer than 6,000 characters"
+    return embed
+
+
+def text_file(filename: str, text: str, description: str | None = None) -> discord.File:
+    """A UTF-8 text attachment."""
+    return discord.File(io.BytesIO(text.encode("utf-8")), filename=filename,
+                        description=description)
+
+
+def slug(name: str) -> str:
+    """A file-name-safe form of a tournament name.
+
+    >>> slug("Spring Open 2026 — U1600!")
+    'spring-open-2026-u1600'
+    """
+    return re.sub(r"[^a-z0-9]+", "-", name.casefold()).strip("-")[:60] or "tournament"
+
+
+def status_line(info: TournamentInfo) -> str:
+    """``running · 5 rounds · uscf``."""
+    rules = info.profile + (f" ({info.tiebreaks})" if info.tiebreaks else "")
+    return f"{STATUS_WORDS[info.status]} · {info.rounds} rounds · {rules}"
+
+
+# -- tournaments ------------------------------------------------------------------------
+
+
+def tournament_list(found: Sequence[TournamentInfo]) -> discord.Embed:
+    """The server's tournaments, newest first."""
+    embed = discord.Embed(title="Tournaments", colour=COLOUR_INFO)
+    if not found:
+        embed.description = "No tournaments yet. A TD starts one with `/tournament create`."
+        return embed
+    lines = [f"**{plain(t.name)}** — {status_line(t)}" for t in found]
+    embed.description = lines_within(lines, EMBED_DESCRIPTION_MAX)
+    return check_embed(embed)
+
+
+def tournament_info(state: TournamentState, td_role: str | None = None) -> discord.Embed:
+    """A tournament at a glance: stage, rules, rounds played, players, open games."""
+    info = state.info
+    embed = discord.Embed(title=fit(info.name, EMBED_TITLE_MAX), colour=COLOUR_INFO,
+                          description=status_line(info))
+    played = state.tournament.rounds
+    embed.add_field(name="Rounds with results", value=f"{played} of {info.rounds}")
+    embed.add_field(name="Players", value=str(len(state.players)))
+    disputed = sum(1 for g in state.open_games if g.status is ResultStatus.DISPUTED)
+    waiting = len(state.open_games) - disputed
+    embed.add_field(name="Open games", value=f"{waiting} to confirm, {disputed} disputed")
+    if info.start_date or info.end_date:
+        embed.add_field(name="Dates", value=f"{info.start_date or '?'} – {info.end_date or ''}")
+    if state.players:
+        embed.add_field(name="Starting list", value=lines_within(
+            [player_line(p) for p in state.players], EMBED_FIELD_VALUE_MAX), inline=False)
+    embed.set_footer(text=f"TD role: {'set' if td_role else 'not set (Manage Server only)'}")
+    return check_embed(embed)
+
+
+def player_line(p: PlayerInfo) -> str:
+    """``#3 Carol (1650) <@id>``."""
+    rating = f" ({p.rating})" if p.rating else ""
+    member = f" <@{p.discord_id}>" if p.discord_id else ""
+    return f"#{p.number} {plain(p.name)}{rating}{member}"
+
+
+def tiebreak_order(info: TournamentInfo, description: str,
+                   order: Sequence[tuple[str, str, str]]) -> discord.Embed:
+    """The tiebreak order in words: ``1. Modified Median (MM) — US Chess 34E1``."""
+    embed = discord.Embed(title=fit(f"Tiebreaks of {info.name}", EMBED_TITLE_MAX),
+                          colour=COLOUR_INFO)
+    lines = [f"Players with the same score are ranked by these tiebreaks, in this order "
+             f"(rules: **{info.profile}**):", ""]
+    lines += [f"{i}. **{name}** (`{code}`) — {rule}" for i, (code, name, rule)
+              in enumerate(order, start=1)]
+    lines += ["", f"_{description}_", "Use `/why` to see how yours were worked out."]
+    embed.description = lines_within(lines, EMBED_DESCRIPTION_MAX)
+    return check_embed(embed)
+
+
+# -- results ----------------------------------------------------------------------------
+
+
+def report_message(outcome: Outcome, reporter: str) -> str:
+    """The public message after a member's report: the result, and who must act next."""
+    game = outcome.game
+    text = outcome.message
+    if game is not None and outcome.status is ResultStatus.PROVISIONAL:
+        opponent = game.opponent
+        asked = (f"<@{opponent.discord_id}>, please confirm or dispute it with the buttons "
+                 "below." if opponent.discord_id else
+                 f"{opponent.name} has no Discord account linked: a TD can confirm it below.")
+        text = (f"**{plain(reporter)}** reported {game.describe()}.\n"
+                f"{asked}")
+    elif outcome.status is ResultStatus.DISPUTED:
+        text += "\nA TD decides with `/result set`; `/result open` lists the open games."
+    return fit(text, MESSAGE_MAX)
+
+
+def answered_report(original: str, verdict: str) -> str:
+    """The report message once answered: the report line, then the verdict."""
+    first = original.split("\n", 1)[0]
+    return fit(f"{first}\n{verdict}", MESSAGE_MAX)
+
+
+def open_games(info: TournamentInfo, games: Sequence[GameView]) -> discord.Embed:
+    """Games waiting for a confirmation or a TD, disputed first, with their report numbers."""
+    embed = discord.Embed(title=fit(f"Open games of {info.name}", EMBED_TITLE_MAX),
+                          colour=COLOUR_WAIT)
+    if not games:
+        embed.description = "Every result is confirmed."
+        return embed
+    ordered = sorted(games, key=lambda g: (g.status is not ResultStatus.DISPUTED, g.round))
+    lines = []
+    for g in ordered:
+        reports = ", ".join(f"#{c.seq} by {c.by.name}" for c in g.claims)
+        lines.append(f"{'⚠️' if g.status is ResultStatus.DISPUTED else '⏳'} "
+                     f"{plain(g.describe())}"
+                     + (f" — reports {reports}" if reports else ""))
+    embed.description = lines_within(lines, EMBED_DESCRIPTION_MAX)
+    embed.set_footer(text="TDs decide disputed games with /result set.")
+    return check_embed(embed)
+
+
+def history(info: TournamentInfo, events: Sequence[EventView]) -> discord.Embed:
+    """The audit trail, newest first."""
+    embed = discord.Embed(title=fit(f"History of {info.name}", EMBED_TITLE_MAX),
+                          colour=COLOUR_INFO)
+    lines = [plain(e.describe()) for e in events]
+    embed.description = lines_within(lines, EMBED_DESCRIPTION_MAX) or "Nothing happened yet."
+    embed.set_footer(text="/result undo event:<number> undoes one of these.")
+    return check_embed(embed)
+
+
+# -- standings --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsPages:
+    """A standings table split into code-block pages that each fit an embed description."""
+
+    title: str
+    pages: tuple[str, ...]
+    footer: str
+
+    def embed(self, page: int) -> discord.Embed:
+        """Page ``page`` (0-based, clamped) as an embed."""
+        page = max(0, min(page, len(self.pages) - 1))
+        embed = discord.Embed(title=self.title, colour=COLOUR_INFO,
+                              description=f"```\n{self.pages[page]}\n```")
+        numbered = f"Page {page + 1} of {len(self.pages)} · " if len(self.pages) > 1 else ""
+        embed.set_footer(text=fit(numbered + self.footer, EMBED_FOOTER_MAX))
+        return check_embed(embed)
+
+
+def _table_lines(view: StandingsView) -> tuple[str, list[str]]:
+    table = cells(view.standings)
+    marks: list[str] = []
+    for row in view.standings.rows:
+        status = view.marked(row.player.id)
+        marks.append(MARKS[status] if status is not None else "")
+    header, body = table[0], table[1:]
+    for line, sign in zip(body, marks, strict=True):
+        line[2] = fit(line[2], NAME_WIDTH)
+        line[3] = line[3] + sign
+    rows = [header, *body]
+    widths = [max(len(r[j]) for r in rows) for j in range(len(header))]
+
+    def render(row: Sequence[str]) -> str:
+        return "  ".join(c.ljust(w) if j in (2, 3) else c.rjust(w)
+                         for j, (c, w) in enumerate(zip(row, widths, strict=True))).rstrip()
+
+    return render(header), [render(r) for r in body]
+
+
+def standings_pages(view: StandingsView) -> StandingsPages:
+    """The standings as pages of at most :data:`ROWS_PER_PAGE` rows (fewer if wide)."""
+    info = view.state.info
+    header, lines = _table_lines(view)
+    pages: list[str] = []
+    page: list[str] = []
+    for line in lines:
+        line = fit(line, LINE_MAX)
+        candidate = "\n".join([header, *page, line])
+        if page and (len(page) >= ROWS_PER_PAGE or len(candidate) > PAGE_BUDGET):
+            pages.append("\n".join([header, *page]))
+            page = []
+        page.append(line)
+    pages.append("\n".join([header, *page]))
+    of = f" of {info.rounds}" if view.after_round <= info.rounds else ""
+    title = fit(f"{info.name} — standings after round {view.after_round}{of}", EMBED_TITLE_MAX)
+    legend = []
+    marks = {view.marked(row.player.id) for row in view.standings.rows}
+    if ResultStatus.PROVISIONAL in marks:
+        legend.append("* provisional result (not yet confirmed)")
+    if ResultStatus.DISPUTED in marks:
+        legend.append("? disputed game (not counted until a TD decides)")
+    footer = " · ".join([names_of_tiebreaks(view.standings), *legend])
+    return StandingsPages(title, tuple(pages), footer)
+
+
+# -- explanations -----------------------------------------------------------------------
+
+
+def why_summary(md: MarkdownExplanation, marked: ResultStatus | None) -> str:
+    """The summary of ``/why`` (it fits a message), with a word on unconfirmed results."""
+    note = {
+        ResultStatus.PROVISIONAL: "\n_Some of your results are provisional until confirmed._",
+        ResultStatus.DISPUTED: "\n_One of your games is disputed and not counted yet._",
+    }.get(marked, "") if marked else ""
+    if len(md.summary) + len(note) <= MESSAGE_MAX:
+        return md.summary + note
+    return md.summary
+
+
+def why_details(title: str, details: Sequence[str]) -> list[list[discord.Embed]]:
+    """The detail parts as embeds, grouped into messages of at most 10 embeds and 6,000
+    characters each."""
+    messages: list[list[discord.Embed]] = []
+    current: list[discord.Embed] = []
+    size = 0
+    for i, part in enumerate(details):
+        embed = discord.Embed(description=fit(part, EMBED_DESCRIPTION_MAX), colour=COLOUR_INFO)
+        if i == 0:
+            embed.title = fit(title, EMBED_TITLE_MAX)
+        check_embed(embed)
+        if current and (len(current) >= EMBEDS_PER_MESSAGE
+                        or size + embed_size(embed) > EMBED_TOTAL_MAX):
+            messages.append(current)
+            current, size = [], 0
+        current.append(embed)
+        size += embed_size(embed)
+    if current:
+        messages.append(current)
+    return messages
+
+
+def joined(lines: Iterable[str]) -> str:
+    """Lines joined for a message, cut to Discord's 2,000 characters."""
+    return fit("\n".join(lines), MESSAGE_MAX)

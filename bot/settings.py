@@ -1,0 +1,117 @@
+"""Settings of the Discord bot, read from the environment (pydantic-settings).
+
+========================  =====================================================================
+``DISCORD_TOKEN``          the bot's token (Discord Developer Portal → your application → Bot →
+                           Reset Token); never logged
+``HARKNESS_DATABASE_URL``  the store's database (default: the SQLite file ``./harkness.db``;
+                           ``postgresql://user:password@host/db`` for PostgreSQL)
+``HARKNESS_DEV_GUILD``     a server id: commands are synced to that server only, instantly
+                           (for development); without it they are synced globally
+``DISCORD_API_BASE``       Discord's REST API base, version included (default
+                           ``https://discord.com/api/v10``; tests and REST proxies change it)
+``DISCORD_GATEWAY_URL``    Discord's gateway websocket (default ``wss://gateway.discord.gg/``)
+``HARKNESS_LOG_FORMAT``    ``json`` (one JSON object a line, the default) or ``text``
+``HARKNESS_LOG_LEVEL``     ``INFO`` by default
+``HARKNESS_HEALTH_FILE``   a file the bot touches every 30 s while connected (for
+                           ``python -m bot.health``, the container healthcheck)
+========================  =====================================================================
+
+>>> s = BotSettings(discord_token="abc", discord_api_base="http://127.0.0.1:9/api/v10/")
+>>> s.discord_api_base, s.discord_token
+('http://127.0.0.1:9/api/v10', SecretStr('**********'))
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from pydantic import AliasChoices, Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DISCORD_API_BASE = "https://discord.com/api/v10"
+DISCORD_GATEWAY_URL = "wss://gateway.discord.gg/"
+
+HOW_TO_GET_A_TOKEN = """\
+harkness-bot needs a Discord bot token in the DISCORD_TOKEN environment variable.
+
+To get one:
+  1. Open https://discord.com/developers/applications and choose "New Application".
+  2. Under "Bot", choose "Reset Token" and copy the token (it is shown once).
+  3. Start the bot with the token in its environment, e.g.
+       export DISCORD_TOKEN='paste-the-token-here'   # or put it in an env file
+       harkness-bot
+Keep the token secret: anyone holding it controls the bot. See the README, "Discord bot".
+"""
+
+
+class BotSettings(BaseSettings):
+    """Everything the bot process is told by its environment.
+
+    Fields can also be given by name, which is how tests build settings for the fake
+    Discord: ``BotSettings(discord_token=fake.token, discord_api_base=fake.api_base, ...)``.
+    """
+
+    model_config = SettingsConfigDict(populate_by_name=True, extra="ignore", frozen=True)
+
+    discord_token: SecretStr | None = Field(
+        default=None, validation_alias=AliasChoices("DISCORD_TOKEN", "discord_token"),
+        description="The bot's token.")
+    database_url: str | None = Field(
+        default=None,
+        validation_alias=AliasChoices("HARKNESS_DATABASE_URL", "database_url"),
+        description="The store's database URL (default: SQLite file ./harkness.db).")
+    dev_guild: int | None = Field(
+        default=None, validation_alias=AliasChoices("HARKNESS_DEV_GUILD", "dev_guild"),
+        description="Sync commands to this one server instead of globally.")
+    discord_api_base: str = Field(
+        default=DISCORD_API_BASE,
+        validation_alias=AliasChoices("DISCORD_API_BASE", "discord_api_base"),
+        description="Discord's REST API base URL, version included.")
+    discord_gateway_url: str = Field(
+        default=DISCORD_GATEWAY_URL,
+        validation_alias=AliasChoices("DISCORD_GATEWAY_URL", "discord_gateway_url"),
+        description="Discord's gateway websocket URL.")
+    log_format: str = Field(
+        default="json", validation_alias=AliasChoices("HARKNESS_LOG_FORMAT", "log_format"),
+        pattern="^(json|text)$", description="json or text")
+    health_file: Path | None = Field(
+        default=None, validation_alias=AliasChoices("HARKNESS_HEALTH_FILE", "health_file"),
+        description="Heartbeat file for healthchecks.")
+    log_level: str = Field(
+        default="INFO", validation_alias=AliasChoices("HARKNESS_LOG_LEVEL", "log_level"),
+        description="Python logging level name.")
+
+    @field_validator("discord_token", mode="before")
+    @classmethod
+    def _blank_token_is_no_token(cls, value: object) -> object:
+        """An empty ``DISCORD_TOKEN=`` line in an env file means "no token"."""
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value.strip() if isinstance(value, str) else value
+
+    @field_validator("dev_guild", "database_url", "health_file", mode="before")
+    @classmethod
+    def _blank_is_unset(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("discord_api_base")
+    @classmethod
+    def _api_base_is_http(cls, value: str) -> str:
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise ValueError(f"DISCORD_API_BASE must be an http(s) URL, not {value!r}")
+        return value.rstrip("/")
+
+    @field_validator("discord_gateway_url")
+    @classmethod
+    def _gateway_is_websocket(cls, value: str) -> str:
+        parts = urlsplit(value)
+        if parts.scheme not in ("ws", "wss") or not parts.netloc:
+            raise ValueError(f"DISCORD_GATEWAY_URL must be a ws(s) URL, not {value!r}")
+        return value
+
+    @field_validator("log_level")
+    @classmethod
+    def _level_upper(cls, value: str) -> str:
+        return value.strip().upper() or "INFO"

@@ -1,0 +1,222 @@
+"""Buttons that keep working after the bot restarts.
+
+Each button is a :class:`discord.ui.DynamicItem`: everything it needs is in its custom_id
+(``harkness:confirm:<tournament id>:<report seq>``), and the bot registers the templates at
+start-up (:func:`register`), so a Confirm button pressed a week later, after any number of
+restarts, still confirms the right report. Nothing is kept in memory between clicks.
+
+- **Confirm** / **Dispute** on a reported game: the opponent (or a TD) answers the report.
+- **Previous** / **Next** on a standings page.
+- **Show details** under a ``/why`` summary: the tiebreaks round by round.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+from bot import render, service
+from bot.checks import actor, guild_of
+from bot.errors import answer_error
+from bot.lookup import bot_store
+from bot.respond import Interaction
+from bot.store import Outcome, ResultStatus
+
+Button = discord.ui.Button[discord.ui.View]
+PREFIX = "harkness"
+
+
+async def guarded(interaction: Interaction, work: Callable[[Interaction], Awaitable[None]]
+                  ) -> None:
+    """Run a button's work; anything that goes wrong is answered by the one error handler."""
+    try:
+        await work(interaction)
+    except Exception as error:  # every error is answered and logged there
+        await answer_error(interaction, error)
+
+
+# -- Confirm / Dispute -------------------------------------------------------------------
+
+
+def _verdict(outcome: Outcome, by: str) -> str:
+    icon = {ResultStatus.CONFIRMED: "✅", ResultStatus.DISPUTED: "⚠️"}.get(
+        outcome.status or ResultStatus.PROVISIONAL, "⏳")
+    text = f"{icon} {outcome.message} — {by}"
+    if outcome.status is ResultStatus.DISPUTED:
+        text += "\nA TD decides with `/result set`."
+    return text
+
+
+async def _answer_report(interaction: Interaction, tournament_id: int, report: int,
+                         confirm: bool) -> None:
+    await interaction.response.defer()
+    store, guild = bot_store(interaction), guild_of(interaction)
+    info = await service.tournament_by_id(store, guild, tournament_id)
+    who = await actor(store, interaction)
+    if confirm:
+        outcome = await store.confirm(guild, info.name, who, report)
+    else:
+        outcome = await store.dispute(guild, info.name, who, report)
+    original = interaction.message.content if interaction.message is not None else ""
+    await interaction.edit_original_response(
+        content=render.answered_report(original, _verdict(outcome, who.name)), view=None,
+        allowed_mentions=discord.AllowedMentions.none())
+
+
+class ConfirmButton(discord.ui.DynamicItem[Button],
+                    template=rf"{PREFIX}:confirm:(?P<tournament>\d+):(?P<report>\d+)"):
+    """The opponent (or a TD) confirms report ``report``."""
+
+    def __init__(self, tournament: int, report: int) -> None:
+        super().__init__(discord.ui.Button(
+            label="Confirm", emoji="✅", style=discord.ButtonStyle.success,
+            custom_id=f"{PREFIX}:confirm:{tournament}:{report}"))
+        self.tournament = tournament
+        self.report = report
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ConfirmButton:
+        return cls(int(match["tournament"]), int(match["report"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        await guarded(interaction, lambda i: _answer_report(i, self.tournament, self.report,
+                                                            True))
+
+
+class DisputeButton(discord.ui.DynamicItem[Button],
+                    template=rf"{PREFIX}:dispute:(?P<tournament>\d+):(?P<report>\d+)"):
+    """The opponent (or a TD) disputes report ``report``: a TD will decide."""
+
+    def __init__(self, tournament: int, report: int) -> None:
+        super().__init__(discord.ui.Button(
+            label="Dispute", emoji="⚠️", style=discord.ButtonStyle.danger,
+            custom_id=f"{PREFIX}:dispute:{tournament}:{report}"))
+        self.tournament = tournament
+        self.report = report
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> DisputeButton:
+        return cls(int(match["tournament"]), int(match["report"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        await guarded(interaction, lambda i: _answer_report(i, self.tournament, self.report,
+                                                            False))
+
+
+def report_buttons(tournament: int, report: int) -> discord.ui.View:
+    """Confirm and Dispute for report ``report``."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ConfirmButton(tournament, report))
+    view.add_item(DisputeButton(tournament, report))
+    return view
+
+
+# -- standings pages ---------------------------------------------------------------------
+
+
+class StandingsPageButton(
+        discord.ui.DynamicItem[Button],
+        template=rf"{PREFIX}:standings:(?P<tournament>\d+):(?P<round>\d+):(?P<page>\d+)"
+                 r":(?P<direction>[pn])"):
+    """Turns a standings message to page ``page`` (standings after round ``round``)."""
+
+    def __init__(self, tournament: int, after_round: int, page: int, previous: bool,
+                 disabled: bool = False) -> None:
+        direction = "p" if previous else "n"
+        super().__init__(discord.ui.Button(
+            label="Previous" if previous else "Next", emoji="◀️" if previous else "▶️",
+            style=discord.ButtonStyle.secondary, disabled=disabled,
+            custom_id=f"{PREFIX}:standings:{tournament}:{after_round}:{page}:{direction}"))
+        self.tournament = tournament
+        self.after_round = after_round
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> StandingsPageButton:
+        return cls(int(match["tournament"]), int(match["round"]), int(match["page"]),
+                   match["direction"] == "p")
+
+    async def callback(self, interaction: Interaction) -> None:
+        await guarded(interaction, self._turn)
+
+    async def _turn(self, interaction: Interaction) -> None:
+        await interaction.response.defer()
+        store, guild = bot_store(interaction), guild_of(interaction)
+        info = await service.tournament_by_id(store, guild, self.tournament)
+        _, pages = await service.standings(store, guild, info.name, self.after_round)
+        page = max(0, min(self.page, len(pages.pages) - 1))
+        await interaction.edit_original_response(
+            embed=pages.embed(page),
+            view=standings_buttons(self.tournament, self.after_round, page, len(pages.pages)))
+
+
+def standings_buttons(tournament: int, after_round: int, page: int, pages: int
+                      ) -> discord.ui.View:
+    """Previous / Next for page ``page`` of ``pages`` (an empty view for a single page)."""
+    view = discord.ui.View(timeout=None)
+    if pages > 1:
+        view.add_item(StandingsPageButton(tournament, after_round, max(page - 1, 0), True,
+                                          disabled=page == 0))
+        view.add_item(StandingsPageButton(tournament, after_round, min(page + 1, pages - 1),
+                                          False, disabled=page >= pages - 1))
+    return view
+
+
+# -- /why details ------------------------------------------------------------------------
+
+
+class WhyDetailsButton(
+        discord.ui.DynamicItem[Button],
+        template=rf"{PREFIX}:why:(?P<tournament>\d+):(?P<player>\d+):(?P<round>\d+)"):
+    """Shows the tiebreaks of ``/why`` round by round, to whoever presses it."""
+
+    def __init__(self, tournament: int, player: int, after_round: int) -> None:
+        super().__init__(discord.ui.Button(
+            label="Show details", emoji="🔎", style=discord.ButtonStyle.primary,
+            custom_id=f"{PREFIX}:why:{tournament}:{player}:{after_round}"))
+        self.tournament = tournament
+        self.player = player
+        self.after_round = after_round
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> WhyDetailsButton:
+        return cls(int(match["tournament"]), int(match["player"]), int(match["round"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        await guarded(interaction, self._details)
+
+    async def _details(self, interaction: Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        store, guild = bot_store(interaction), guild_of(interaction)
+        info = await service.tournament_by_id(store, guild, self.tournament)
+        why = await service.why(store, guild, info.name, self.player, self.after_round)
+        title = f"{why.explanation.player.name}: tiebreaks in detail"
+        messages = render.why_details(title, why.markdown.details) or [[
+            discord.Embed(title=title, description="No tiebreaks to show.")]]
+        first, *rest = messages
+        await interaction.edit_original_response(embeds=first)
+        for embeds in rest:
+            await interaction.followup.send(embeds=embeds, ephemeral=True)
+
+
+def why_buttons(tournament: int, player: int, after_round: int) -> discord.ui.View:
+    """The "Show details" button under a ``/why`` summary."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(WhyDetailsButton(tournament, player, after_round))
+    return view
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    ConfirmButton, DisputeButton, StandingsPageButton, WhyDetailsButton)
+
+
+def register(client: discord.Client) -> None:
+    """Listen for every Harkness button, including those sent before a restart."""
+    client.add_dynamic_items(*DYNAMIC_ITEMS)

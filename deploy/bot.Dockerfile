@@ -1,0 +1,34 @@
+# The Harkness Discord bot. Build from the repository root:
+#   docker build -f deploy/bot.Dockerfile -t harkness-bot .
+# Run it with the token in the environment (never baked into the image):
+#   docker run --env-file deploy/.env harkness-bot
+# deploy/compose.yaml runs it next to PostgreSQL 16.
+
+FROM python:3.11-slim AS build
+WORKDIR /src
+COPY pyproject.toml README.md ./
+COPY core ./core
+COPY bot ./bot
+COPY sheets ./sheets
+RUN pip wheel --no-cache-dir --wheel-dir /wheels ".[bot]"
+
+FROM python:3.11-slim
+RUN useradd --create-home --uid 10001 harkness \
+    && mkdir -p /data \
+    && chown harkness:harkness /data
+COPY --from=build /wheels /wheels
+RUN pip install --no-cache-dir /wheels/*.whl && rm -rf /wheels
+USER harkness
+WORKDIR /home/harkness
+# The SQLite default lives on a volume; compose points HARKNESS_DATABASE_URL at PostgreSQL.
+ENV PYTHONUNBUFFERED=1 \
+    HARKNESS_DATABASE_URL=sqlite:////data/harkness.db \
+    HARKNESS_HEALTH_FILE=/tmp/harkness-bot.alive \
+    HARKNESS_LOG_FORMAT=json
+VOLUME ["/data"]
+# Healthy while connected to Discord: the bot touches the heartbeat file every 30 s.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+    CMD ["python", "-m", "bot.health"]
+# harkness-bot closes the gateway and the database on SIGTERM.
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["harkness-bot"]

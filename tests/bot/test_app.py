@@ -1,0 +1,155 @@
+"""The ``harkness-bot`` process: settings from the environment, a helpful exit without a
+token, JSON logs without secrets, and a clean stop on SIGTERM or SIGINT."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.app import EXIT_NO_TOKEN, main
+from bot.settings import BotSettings
+from tests.fakes.discord_api import DiscordFake
+
+ROOT = Path(__file__).parents[2]
+
+
+def _clear(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("DISCORD_TOKEN", "HARKNESS_DATABASE_URL", "HARKNESS_DEV_GUILD",
+                 "DISCORD_API_BASE", "DISCORD_GATEWAY_URL"):
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.mark.parametrize("token", [None, "", "   "])
+def test_without_a_token_the_bot_says_how_to_get_one(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        token: str | None) -> None:
+    _clear(monkeypatch)
+    if token is not None:
+        monkeypatch.setenv("DISCORD_TOKEN", token)
+    assert main([]) == EXIT_NO_TOKEN
+    err = capsys.readouterr().err
+    assert "DISCORD_TOKEN" in err
+    assert "https://discord.com/developers/applications" in err
+    assert "Reset Token" in err
+
+
+def test_settings_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    _clear(monkeypatch)
+    monkeypatch.setenv("DISCORD_TOKEN", "a.secret.token")
+    monkeypatch.setenv("HARKNESS_DATABASE_URL", "postgresql://harkness@db/harkness")
+    monkeypatch.setenv("HARKNESS_DEV_GUILD", "1234")
+    monkeypatch.setenv("DISCORD_API_BASE", "http://127.0.0.1:8080/api/v10/")
+    monkeypatch.setenv("DISCORD_GATEWAY_URL", "ws://127.0.0.1:8080/gateway")
+    settings = BotSettings()
+    assert settings.discord_token is not None
+    assert settings.discord_token.get_secret_value() == "a.secret.token"
+    assert "a.secret.token" not in repr(settings)
+    assert settings.database_url == "postgresql://harkness@db/harkness"
+    assert settings.dev_guild == 1234
+    assert settings.discord_api_base == "http://127.0.0.1:8080/api/v10"
+    assert settings.discord_gateway_url == "ws://127.0.0.1:8080/gateway"
+
+
+def test_defaults_are_discords_own_endpoints(monkeypatch: pytest.MonkeyPatch) -> None:
+    _clear(monkeypatch)
+    settings = BotSettings()
+    assert settings.discord_api_base == "https://discord.com/api/v10"
+    assert settings.discord_gateway_url == "wss://gateway.discord.gg/"
+    assert settings.dev_guild is None and settings.database_url is None
+
+
+def test_a_wrong_endpoint_is_refused_before_starting(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    _clear(monkeypatch)
+    monkeypatch.setenv("DISCORD_TOKEN", "x")
+    monkeypatch.setenv("DISCORD_GATEWAY_URL", "http://127.0.0.1:1/not-a-websocket")
+    assert main([]) == EXIT_NO_TOKEN
+    assert "DISCORD_GATEWAY_URL must be a ws(s) URL" in capsys.readouterr().err
+
+
+async def _start(env: dict[str, str]) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", cwd=ROOT, env={**os.environ, **env},
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+async def test_the_process_serves_commands_then_stops_cleanly_on_a_signal(
+        discord_fake: DiscordFake, tmp_path: Path, sig: signal.Signals) -> None:
+    heartbeat = tmp_path / "alive"
+    env = {**discord_fake.env, "HARKNESS_DATABASE_URL": f"sqlite:///{tmp_path / 'club.db'}",
+           "HARKNESS_LOG_FORMAT": "json", "HARKNESS_HEALTH_FILE": str(heartbeat)}
+    process = await _start(env)
+    try:
+        await discord_fake.wait_until_ready(timeout=30)
+        record = await discord_fake.command(discord_fake.member("alice"), "tournament list")
+        reply = await record.reply()
+        assert "No tournaments yet" in reply.text
+        await discord_fake.wait_for(lambda: True if heartbeat.exists() else None, 10,
+                                    "the heartbeat file")
+        check = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot.health", cwd=ROOT, env={**os.environ, **env})
+        assert await check.wait() == 0
+        process.send_signal(sig)
+        _, stderr = await asyncio.wait_for(process.communicate(), 20)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    assert process.returncode == 0
+    logs = [json.loads(line) for line in stderr.decode().splitlines() if line.startswith("{")]
+    messages = [entry["message"] for entry in logs]
+    assert "synced 10 commands" in messages
+    assert f"received {sig.name}: shutting down" in messages
+    assert messages[-1] == "stopped"
+    assert all({"level", "logger", "message", "time"} <= set(entry) for entry in logs)
+    assert discord_fake.token not in stderr.decode()
+    assert (tmp_path / "club.db").exists()
+
+
+async def test_a_refused_token_ends_the_process_with_a_message(
+        discord_fake: DiscordFake, tmp_path: Path) -> None:
+    env = {**discord_fake.env, "DISCORD_TOKEN": "not.the.right.token",
+           "HARKNESS_DATABASE_URL": f"sqlite:///{tmp_path / 'club.db'}"}
+    process = await _start(env)
+    _, stderr = await asyncio.wait_for(process.communicate(), 30)
+    assert process.returncode == 1
+    assert "Discord refused the token" in stderr.decode()
+    assert "not.the.right.token" not in stderr.decode()
+
+
+def test_the_healthcheck_fails_without_a_fresh_heartbeat(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot import health
+
+    path = tmp_path / "alive"
+    monkeypatch.setenv(health.ENVIRONMENT_VARIABLE, str(path))
+    assert health.main() == 1  # never started
+    health.touch(path)
+    assert health.main() == 0
+    old = path.stat().st_mtime - health.STALE_SECONDS - 1
+    os.utime(path, (old, old))
+    assert health.main() == 1  # disconnected or hung for two minutes
+    monkeypatch.delenv(health.ENVIRONMENT_VARIABLE)
+    assert health.main() == 1
+
+
+async def test_an_unreachable_discord_ends_the_process_for_a_restart(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as probe:  # a loopback port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {"DISCORD_TOKEN": "fake.token", "DISCORD_API_BASE": f"http://127.0.0.1:{port}/api/v10",
+           "DISCORD_GATEWAY_URL": f"ws://127.0.0.1:{port}/gateway",
+           "HARKNESS_DATABASE_URL": f"sqlite:///{tmp_path / 'club.db'}"}
+    process = await _start(env)
+    _, stderr = await asyncio.wait_for(process.communicate(), 30)
+    assert process.returncode == 3  # not 1 or 2: systemd and compose restart it
+    assert "the bot stopped unexpectedly" in stderr.decode()
