@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from fractions import Fraction
 
 from hypothesis import given, settings
@@ -27,7 +26,7 @@ def renumbered(t: Tournament, seed: int) -> tuple[Tournament, dict[int, int]]:
     mapping = dict(zip(old, new, strict=True))
 
     def entry(e: RoundEntry) -> RoundEntry:
-        return e if e.opponent is None else replace(e, opponent=mapping[e.opponent])
+        return e if e.opponent is None else e._replace(opponent=mapping[e.opponent])
 
     players = sorted((Player(mapping[p.id], p.name, tuple(entry(e) for e in p.entries),
                              p.rating) for p in t.players), key=lambda p: p.id)

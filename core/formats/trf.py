@@ -68,7 +68,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from core.model import Colour, EntryKind, Player, RoundEntry, Tournament, validate
 from core.problems import HarknessError, Problem
@@ -238,29 +238,33 @@ def _read_player(line: str, number: int, reading: _Reading, cache: dict[str, Rou
     elif rating_text:
         reading.problem(f"expected a rating (digits) or blanks in columns 49–52, got "
                         f"{rating_text!r}", number, 49, player=player_id)
-    entries: list[RoundEntry] = []
-    append = entries.append
-    get = cache.get
-    for start in range(FIRST_ROUND - 3, len(line), ROUND_WIDTH):
-        block = line[start:start + ROUND_WIDTH]  # two blanks, then columns 92–99 of round 1
-        entry = get(block)
-        if entry is None:
-            game = _GAME_SUFFIX.get(block[6:])
-            if game and block.startswith("  ") and (opponent := _opponent(block[2:6])):
-                entry = RoundEntry(game[0], opponent, game[1])  # a game, aligned as it should
-            else:
-                r = (start - FIRST_ROUND + 3) // ROUND_WIDTH + 1
-                entry = _read_block(block, number, player_id, r, reading)
-            if entry is None:
-                entry = _ABSENT  # reported; stands in so that the rest can be checked
-            else:
-                cache[block] = entry
-        append(entry)
+    # Each round is two blanks, then columns 92–99 of round 1 and so on; most blocks repeat
+    # (the same opponent, colour and result on another line), so each is read once.
+    blocks = [line[start:start + ROUND_WIDTH]
+              for start in range(FIRST_ROUND - 3, len(line), ROUND_WIDTH)]
+    found = [cache.get(block) for block in blocks]
+    entries = cast(list[RoundEntry], found) if None not in found else [
+        entry or _read_new_block(block, number, player_id, r, reading, cache)
+        for r, (block, entry) in enumerate(zip(blocks, found, strict=True), start=1)]
     reading.players.append(Player(
         player_id, line[14:47].strip(), tuple(entries), rating,
         title=line[10:13].strip(), sex=line[9:10].strip(), federation=line[53:56].strip(),
         fide_id=line[57:68].strip(), birth_date=line[69:79].strip(),
     ))
+
+
+def _read_new_block(block: str, number: int, player_id: int, r: int, reading: _Reading,
+                    cache: dict[str, RoundEntry]) -> RoundEntry:
+    """A round block not seen before: a game aligned as it should be takes the fast path."""
+    game = _GAME_SUFFIX.get(block[6:])
+    if game and block.startswith("  ") and (opponent := _opponent(block[2:6])):
+        entry: RoundEntry | None = RoundEntry(game[0], opponent, game[1])
+    else:
+        entry = _read_block(block, number, player_id, r, reading)
+    if entry is None:
+        return _ABSENT  # reported; stands in so that the rest can be checked
+    cache[block] = entry
+    return entry
 
 
 def _opponent(field: str) -> int:
