@@ -6,9 +6,11 @@ settings that point at the loopback fake of Discord, and may pass their own stor
 environment, logs as JSON lines, runs until SIGTERM or SIGINT, then closes the gateway and
 the database cleanly. discord.py reconnects by itself after network trouble.
 
-Start-up (``setup_hook``): open the store (migrating the database), add the cogs, listen
-for the persistent buttons, and sync the slash commands: to ``HARKNESS_DEV_GUILD`` only
-(instant, for development) or globally.
+Start-up (``setup_hook``): open the store (migrating the database), set up the link to
+Google Sheets (:mod:`bot.sheetlink`, on when ``GOOGLE_APPLICATION_CREDENTIALS`` is set) and
+start writing queued results to linked sheets, add the cogs, listen for the persistent
+buttons, and sync the slash commands: to ``HARKNESS_DEV_GUILD`` only (instant, for
+development) or globally.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from discord.http import Route
 from bot import health, logs, views
 from bot.errors import answer_error
 from bot.settings import HOW_TO_GET_A_TOKEN, BotSettings
+from bot.sheetlink import SheetLinks
 from bot.store import Store
 
 log = logging.getLogger("harkness.bot")
@@ -78,14 +81,18 @@ class HarknessBot(commands.Bot):
         self.store: Store | None = store
         self._owns_store = store is None
         self.synced: list[app_commands.AppCommand] = []
+        self.sheets: SheetLinks | None = None
         self._heartbeat: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
-        """Open the store, add the cogs and buttons, and sync the slash commands."""
+        """Open the store and the sheet links, add the cogs and buttons, and sync the slash
+        commands."""
         from bot.cogs import COGS
 
         if self.store is None:
             self.store = await Store.open(self.settings.database_url)
+        self.sheets = SheetLinks.from_environment(self, self.store, self.settings)
+        self.sheets.start()
         for cog in COGS:
             await self.add_cog(cog(self))
         views.register(self)
@@ -125,6 +132,8 @@ class HarknessBot(commands.Bot):
         """Leave the gateway, then close the database (when the bot opened it)."""
         if self._heartbeat is not None:
             self._heartbeat.cancel()
+        if self.sheets is not None:
+            await self.sheets.close()
         await super().close()
         if self._owns_store and self.store is not None:
             store, self.store = self.store, None

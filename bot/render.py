@@ -165,6 +165,9 @@ def tournament_info(state: TournamentState, td_role: str | None = None) -> disco
     embed.add_field(name="Open games", value=f"{waiting} to confirm, {disputed} disputed")
     if info.start_date or info.end_date:
         embed.add_field(name="Dates", value=f"{info.start_date or '?'} – {info.end_date or ''}")
+    if info.sheet is not None:
+        embed.add_field(name="Google Sheet", value=fit(info.sheet.url or
+                                                       info.sheet.spreadsheet_id, 1024))
     if state.players:
         embed.add_field(name="Starting list", value=lines_within(
             [player_line(p) for p in state.players], EMBED_FIELD_VALUE_MAX), inline=False)
@@ -218,13 +221,20 @@ def answered_report(original: str, verdict: str) -> str:
     return fit(f"{first}\n{verdict}", MESSAGE_MAX)
 
 
-def open_games(info: TournamentInfo, games: Sequence[GameView]) -> discord.Embed:
-    """Games waiting for a confirmation or a TD, disputed first, with their report numbers."""
+def open_games(info: TournamentInfo, games: Sequence[GameView],
+               sheet_conflicts: Sequence[str] = ()) -> discord.Embed:
+    """Games waiting for a confirmation or a TD, disputed first, with their report numbers;
+    and, for a tournament kept in a Google Sheet, the Discord reports the sheet disagrees
+    with (the sheet's cell stands)."""
     embed = discord.Embed(title=fit(f"Open games of {info.name}", EMBED_TITLE_MAX),
                           colour=COLOUR_WAIT)
+    if sheet_conflicts:
+        embed.add_field(name="The Google Sheet says otherwise (the sheet stands)",
+                        value=lines_within([f"⚠️ {plain(c)}" for c in sheet_conflicts],
+                                           EMBED_FIELD_VALUE_MAX), inline=False)
     if not games:
         embed.description = "Every result is confirmed."
-        return embed
+        return check_embed(embed)
     ordered = sorted(games, key=lambda g: (g.status is not ResultStatus.DISPUTED, g.round))
     lines = []
     for g in ordered:

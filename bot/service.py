@@ -4,14 +4,19 @@ Shared by slash commands and by the buttons that outlive them (a standings page,
 details of ``/why``), so both give the same answer. No tiebreak is computed here: standings
 come from the store (which asks :mod:`core.standings`), explanations from
 :mod:`core.explain`, and the tiebreak order from :mod:`core.profiles`.
+
+A tournament linked to a Google Sheet answers from the sheet (:mod:`bot.sheetlink`): the
+TD's results merged with the Discord reports, under the sheet's rules. If this bot cannot
+read the sheet, it answers from Discord's own results and says so.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.errors import UserError
-from bot.render import StandingsPages, standings_pages
+from bot.render import EMBED_FOOTER_MAX, StandingsPages, fit, standings_pages
+from bot.sheetlink import SheetLinks, SheetUnreadable, SheetView
 from bot.store import (
     DiscordUser,
     PlayerRef,
@@ -33,11 +38,69 @@ async def tournament_by_id(store: Store, guild: str, tournament_id: int) -> Tour
     raise UserError("that tournament no longer exists here")
 
 
-async def standings(store: Store, guild: str, tournament: str,
-                    after_round: int | None) -> tuple[StandingsView, StandingsPages]:
-    """The standings (after the last round with results, or ``after_round``) and their pages."""
+async def linked_sheet(links: SheetLinks | None, guild: str, info: TournamentInfo
+                       ) -> tuple[SheetView | None, str]:
+    """The linked sheet as read (None when the tournament is not linked, or the sheet cannot
+    be read), and a note on where the answer comes from."""
+    if links is None or info.sheet is None:
+        return None, ""
+    if not links.available:
+        return None, "Discord's results only (this bot cannot read Google Sheets)"
+    try:
+        view = await links.view(guild, info)
+    except SheetUnreadable:
+        return None, "Discord's results only (the Google Sheet cannot be read just now)"
+    return view, links.source_note(view)
+
+
+async def standings(store: Store, guild: str, tournament: str, after_round: int | None,
+                    links: SheetLinks | None = None) -> tuple[StandingsView, StandingsPages]:
+    """The standings (after the last round with results, or ``after_round``) and their pages;
+    from the Google Sheet for a linked tournament (given ``links``)."""
+    note = ""
+    if links is not None:
+        info = await store.tournament(guild, tournament)
+        sheet, note = await linked_sheet(links, guild, info)
+        if sheet is not None:
+            view = links.standings_view(sheet, info, after_round)
+            return view, _noted(standings_pages(view), note)
     view = await store.standings(guild, tournament, after_round=after_round)
-    return view, standings_pages(view)
+    return view, _noted(standings_pages(view), note)
+
+
+def _noted(pages: StandingsPages, note: str) -> StandingsPages:
+    if not note:
+        return pages
+    return replace(pages, footer=fit(f"{pages.footer} · {note}", EMBED_FOOTER_MAX))
+
+
+@dataclass(frozen=True, slots=True)
+class Crosstable:
+    """A crosstable as text and CSV, with what it covers and where it comes from."""
+
+    text: str
+    csv: str
+    rounds: int
+    planned: int
+    players: int
+    source: str
+
+
+async def crosstable(store: Store, guild: str, info: TournamentInfo,
+                     links: SheetLinks | None = None) -> Crosstable:
+    """The crosstable of the tournament (of its Google Sheet, when linked)."""
+    sheet, note = await linked_sheet(links, guild, info)
+    if sheet is not None and links is not None and sheet.standings is not None:
+        from core.formats.crosstable import write_crosstable
+
+        view = links.standings_view(sheet, info, None)
+        t = view.standings.tournament
+        return Crosstable(write_crosstable(t, view.standings), write_crosstable(
+            t, view.standings, ","), t.rounds, view.state.info.rounds, len(t.players), note)
+    text = await store.export(guild, info.name, "crosstable")
+    csv = await store.export(guild, info.name, "crosstable", separator=",")
+    state = await store.state(guild, info.name)
+    return Crosstable(text, csv, state.tournament.rounds, info.rounds, len(state.players), note)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,12 +114,22 @@ class Why:
     after_round: int
     marked: ResultStatus | None
     tournament: TournamentInfo
+    source: str = ""
 
 
 async def why(store: Store, guild: str, tournament: str, player: PlayerRef,
-              after_round: int | None) -> Why:
-    """Why ``player`` stands where they do (after ``after_round`` or the last round)."""
+              after_round: int | None, links: SheetLinks | None = None,
+              username: str | None = None) -> Why:
+    """Why ``player`` stands where they do (after ``after_round`` or the last round); from
+    the Google Sheet for a linked tournament (``username`` helps find the member there)."""
     info = await store.tournament(guild, tournament)
+    sheet, note = await linked_sheet(links, guild, info)
+    if sheet is not None and links is not None:
+        view = links.standings_view(sheet, info, after_round)
+        number = await links.number_of(guild, info, sheet, player, username)
+        explanation = explain(view.standings, number, after_round)
+        return Why(explanation, to_markdown(explanation), number, view.after_round, None, info,
+                   note)
     try:
         who = await store.player(guild, info.name, player)
     except StoreError as error:
@@ -67,7 +140,7 @@ async def why(store: Store, guild: str, tournament: str, player: PlayerRef,
     view = await store.standings(guild, info.name, after_round=after_round)
     explanation = explain(view.standings, who.number, after_round)
     return Why(explanation, to_markdown(explanation), who.number, view.after_round,
-               view.marked(who.number), info)
+               view.marked(who.number), info, note)
 
 
 def tiebreak_order(info: TournamentInfo) -> tuple[str, list[tuple[str, str, str]]]:

@@ -16,6 +16,22 @@
                            ``python -m bot.health``, the container healthcheck)
 ========================  =====================================================================
 
+Tournaments linked to a Google Sheet (issue 8) also use the Sheets worker's settings
+(``GOOGLE_APPLICATION_CREDENTIALS``, ``HARKNESS_SHEETS_API_BASE``, …: :mod:`sheets.settings`)
+and these:
+
+================================  ==============================================================
+``HARKNESS_SHEETS_REFRESH``        seconds the bot reuses what it read from a linked sheet before
+                                   reading it again, however many members ask (default 5)
+``HARKNESS_SHEETS_OUTBOX_RETRY``   seconds before a result that could not be written to its sheet
+                                   is tried again, doubled after each failure (default 10) …
+``HARKNESS_SHEETS_OUTBOX_MAX``     … up to this many (default 600)
+``HARKNESS_SHEETS_OUTBOX_POLL``    seconds between two looks for results due to be written
+                                   (default 30; a new result is written at once)
+``HARKNESS_SHEETS_ANSWER_WAIT``    seconds a command waits for its result to reach the sheet
+                                   before telling the member it is pending (default 8)
+================================  ==============================================================
+
 >>> s = BotSettings(discord_token="abc", discord_api_base="http://127.0.0.1:9/api/v10/")
 >>> s.discord_api_base, s.discord_token
 ('http://127.0.0.1:9/api/v10', SecretStr('**********'))
@@ -81,6 +97,26 @@ class BotSettings(BaseSettings):
     log_level: str = Field(
         default="INFO", validation_alias=AliasChoices("HARKNESS_LOG_LEVEL", "log_level"),
         description="Python logging level name.")
+    sheets_refresh: float = Field(
+        default=5.0, ge=0,
+        validation_alias=AliasChoices("HARKNESS_SHEETS_REFRESH", "sheets_refresh"),
+        description="Seconds a linked sheet's data is reused before it is read again.")
+    sheets_outbox_retry: float = Field(
+        default=10.0, gt=0,
+        validation_alias=AliasChoices("HARKNESS_SHEETS_OUTBOX_RETRY", "sheets_outbox_retry"),
+        description="First wait before a failed sheet write is tried again (doubled).")
+    sheets_outbox_max: float = Field(
+        default=600.0, gt=0,
+        validation_alias=AliasChoices("HARKNESS_SHEETS_OUTBOX_MAX", "sheets_outbox_max"),
+        description="Longest wait before a failed sheet write is tried again.")
+    sheets_outbox_poll: float = Field(
+        default=30.0, gt=0,
+        validation_alias=AliasChoices("HARKNESS_SHEETS_OUTBOX_POLL", "sheets_outbox_poll"),
+        description="Seconds between two looks for sheet writes that are due.")
+    sheets_answer_wait: float = Field(
+        default=8.0, ge=0,
+        validation_alias=AliasChoices("HARKNESS_SHEETS_ANSWER_WAIT", "sheets_answer_wait"),
+        description="Seconds a command waits for its result to reach the sheet.")
 
     @field_validator("discord_token", mode="before")
     @classmethod

@@ -23,6 +23,7 @@ from bot.checks import actor, guild_of
 from bot.errors import answer_error
 from bot.lookup import bot_store
 from bot.respond import Interaction
+from bot.sheetlink import links_of
 from bot.store import Outcome, ResultStatus
 
 Button = discord.ui.Button[discord.ui.View]
@@ -60,9 +61,13 @@ async def _answer_report(interaction: Interaction, tournament_id: int, report: i
         outcome = await store.confirm(guild, info.name, who, report)
     else:
         outcome = await store.dispute(guild, info.name, who, report)
+    verdict = _verdict(outcome, who.name)
+    links = links_of(interaction)
+    if outcome.outbox and outcome.event is not None and links is not None:
+        verdict += "\n" + await links.landed(guild, info, outcome.event.seq)
     original = interaction.message.content if interaction.message is not None else ""
     await interaction.edit_original_response(
-        content=render.answered_report(original, _verdict(outcome, who.name)), view=None,
+        content=render.answered_report(original, verdict), view=None,
         allowed_mentions=discord.AllowedMentions.none())
 
 
@@ -149,7 +154,8 @@ class StandingsPageButton(
         await interaction.response.defer()
         store, guild = bot_store(interaction), guild_of(interaction)
         info = await service.tournament_by_id(store, guild, self.tournament)
-        _, pages = await service.standings(store, guild, info.name, self.after_round)
+        _, pages = await service.standings(store, guild, info.name, self.after_round,
+                                           links_of(interaction))
         page = max(0, min(self.page, len(pages.pages) - 1))
         await interaction.edit_original_response(
             embed=pages.embed(page),
@@ -196,7 +202,8 @@ class WhyDetailsButton(
         await interaction.response.defer(ephemeral=True, thinking=True)
         store, guild = bot_store(interaction), guild_of(interaction)
         info = await service.tournament_by_id(store, guild, self.tournament)
-        why = await service.why(store, guild, info.name, self.player, self.after_round)
+        why = await service.why(store, guild, info.name, self.player, self.after_round,
+                                links_of(interaction), interaction.user.name)
         title = f"{why.explanation.player.name}: tiebreaks in detail"
         messages = render.why_details(title, why.markdown.details) or [[
             discord.Embed(title=title, description="No tiebreaks to show.")]]

@@ -10,7 +10,8 @@ COPY pyproject.toml README.md ./
 COPY core ./core
 COPY bot ./bot
 COPY sheets ./sheets
-RUN pip wheel --no-cache-dir --wheel-dir /wheels ".[bot]"
+# With the Sheets extra, so that a tournament can be kept in a Google Sheet (link-sheet).
+RUN pip wheel --no-cache-dir --wheel-dir /wheels ".[bot,sheets]"
 
 FROM python:3.11-slim
 RUN useradd --create-home --uid 10001 harkness \

@@ -54,6 +54,9 @@ class Tab:
     protected: bool
     """True when a warning-only protection covers the whole tab."""
     rows: list[list[str]]
+    marker: str | None = None
+    """The tab's ``harkness.tab`` developer metadata as written, whatever it says (the Discord
+    bot marks its own tabs with values that are not a :class:`Role`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +120,13 @@ def _role(metadata: Sequence[Mapping[str, Any]]) -> Role | None:
     return None
 
 
+def _marker(metadata: Sequence[Mapping[str, Any]]) -> str | None:
+    for item in metadata:
+        if item.get("metadataKey") == TAB_METADATA_KEY:
+            return str(item.get("metadataValue") or "")
+    return None
+
+
 def _protected(sheet_id: int, ranges: Sequence[Mapping[str, Any]]) -> bool:
     for item in ranges:
         grid = item.get("range") or {}
@@ -146,6 +156,7 @@ def parse_snapshot(document: Mapping[str, Any]) -> Snapshot:
                 role=_role(sheet.get("developerMetadata") or []),
                 protected=_protected(sheet_id, sheet.get("protectedRanges") or []),
                 rows=_rows(sheet.get("data") or []),
+                marker=_marker(sheet.get("developerMetadata") or []),
             )
         )
     input_hash: str | None = None

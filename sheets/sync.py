@@ -1,9 +1,10 @@
 """One sync of one spreadsheet: one read, ``core``, at most one write.
 
 1. **Read** everything in one ``spreadsheets.get`` (:mod:`sheets.snapshot`).
-2. **Decide** (:func:`decide`, no I/O): read the settings and the results into a ``core``
-   tournament, hash the input, and stop there if the hash stored in the sheet is the same and
-   every output tab is in place. Otherwise rank with ``core``, lay out the Standings,
+2. **Decide** (:func:`decide`, no I/O): read the settings and the results (merged with the
+   Discord bot's reports, :mod:`sheets.reports`) into a ``core`` tournament, hash the
+   input, and stop there if the hash stored in the sheet is the same and every output tab is
+   in place. Otherwise rank with ``core``, lay out the Standings,
    Breakdown and Errors tabs, and plan the write.
 3. **Write** everything in one ``spreadsheets.batchUpdate`` (:mod:`sheets.write`), with the
    new hash in it, atomically.
@@ -33,15 +34,17 @@ from gspread.exceptions import NoValidUrlKeyFound
 from gspread.http_client import ParamsType
 from gspread.utils import extract_id_from_url
 
+from core.model import Tournament
 from core.problems import HarknessError
 from core.profiles import Profile
 from core.standings import compute_standings
 from sheets.client import SheetsClient, SheetsRequestError
 from sheets.layout import SETTINGS_TAB, Role
 from sheets.problems import SheetProblem
-from sheets.read import Rows, build_tournament, find_tab, read_results
+from sheets.read import PlayerRow, Rows, build_tournament, find_tab, read_results
+from sheets.reports import REPORTS_MARKER, REPORTS_TAB, bot_rows, bot_tab, merge_reports
 from sheets.settings_tab import SheetSettings, default_rows, read_settings
-from sheets.snapshot import READ_PARAMS, Snapshot, parse_snapshot
+from sheets.snapshot import READ_PARAMS, Snapshot, Tab, parse_snapshot
 from sheets.tabs import (
     TabContent,
     breakdown_tab,
@@ -124,7 +127,8 @@ def input_hash(snapshot: Snapshot, settings: SheetSettings, foreign: Sequence[st
     """The hash of everything a sync's output depends on.
 
     That is the settings tab (as it will be once created), the results and players tabs,
-    which output tabs belong to someone else, and :data:`FORMAT_VERSION`.
+    which output tabs belong to someone else, :data:`FORMAT_VERSION`, and the Discord bot's
+    reports tab when there is one.
     """
     values = snapshot.values
     settings_tab = find_tab(values, SETTINGS_TAB)
@@ -137,6 +141,9 @@ def input_hash(snapshot: Snapshot, settings: SheetSettings, foreign: Sequence[st
         ],
         sorted(foreign),
     ]
+    reports = bot_tab(snapshot, REPORTS_TAB, REPORTS_MARKER)
+    if reports is not None:  # only then, so that the hash of a sheet without one stays put
+        inputs.append([REPORTS_TAB, _trimmed(reports.rows)])
     text = json.dumps(inputs, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -145,10 +152,29 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def decide(
-    snapshot: Snapshot, *, now: datetime | None = None, rng: random.Random | None = None
-) -> Decision:
-    """Everything a sync does between its read and its write (no I/O)."""
+@dataclass(frozen=True)
+class SheetInput:
+    """What a spreadsheet's input says, read and checked, before anything is written.
+
+    ``problems`` are the TD's to fix (settings, cells, ``core``'s checks); ``notices`` are the
+    Discord reports that were not applied (:mod:`sheets.reports`): they are listed on the
+    Errors tab but do not hold the standings back, since the TD's cells stand.
+    """
+
+    settings: SheetSettings
+    titles: dict[Role, str]
+    setting_cells: dict[str, str]
+    others: dict[Role, Tab]
+    digest: str
+    profile: Profile | None
+    tournament: Tournament | None
+    problems: list[SheetProblem]
+    notices: list[SheetProblem]
+    players: dict[int, PlayerRow]
+
+
+def read_input(snapshot: Snapshot) -> SheetInput:
+    """Read a snapshot's settings and results, merged with the Discord reports (no I/O)."""
     settings_tab = snapshot.tab(SETTINGS_TAB)
     settings, problems = read_settings(settings_tab.rows if settings_tab else None)
     titles = {
@@ -167,16 +193,43 @@ def decide(
         profile: Profile | None = settings.profile()
     except HarknessError:
         profile = None  # read_settings reported it, with its cell
+    notices: list[SheetProblem] = []
+    players: dict[int, PlayerRow] = {}
     try:
+        grid = read_results(snapshot.values, settings)
+        reports, discord_players = bot_rows(snapshot)
+        notices = merge_reports(grid, reports, discord_players, rounds=settings.rounds)
+        players = dict(grid.players)
         tournament, read_problems = build_tournament(
-            read_results(snapshot.values, settings),
-            snapshot.title,
-            partial=settings.publish_partial,
+            grid, snapshot.title, partial=settings.publish_partial
         )
     except Exception as crash:  # a bug in Harkness must not cost the TD the Errors tab
         logger.exception("reading spreadsheet %s failed", snapshot.spreadsheet_id)
         tournament, read_problems = None, [_crash_problem(crash)]
     problems += read_problems
+    return SheetInput(
+        settings,
+        titles,
+        setting_cells,
+        others,
+        digest,
+        profile,
+        tournament,
+        problems,
+        notices,
+        players,
+    )
+
+
+def decide(
+    snapshot: Snapshot, *, now: datetime | None = None, rng: random.Random | None = None
+) -> Decision:
+    """Everything a sync does between its read and its write (no I/O)."""
+    found = read_input(snapshot)
+    settings, titles, others = found.settings, found.titles, found.others
+    setting_cells, digest, profile = found.setting_cells, found.digest, found.profile
+    tournament, problems, notices = found.tournament, found.problems, found.notices
+    settings_tab = snapshot.tab(SETTINGS_TAB)
     publish = (
         tournament is not None
         and profile is not None
@@ -187,7 +240,7 @@ def decide(
         snapshot.tab(titles[role]) is not None for role in roles
     )
     if snapshot.input_hash == digest and in_place:
-        return Decision(None, problems, False, "unchanged since the last sync")
+        return Decision(None, [*problems, *notices], False, "unchanged since the last sync")
     contents: list[TabContent] = []
     footer: list[str] = []
     stamp = synced_at(now)
@@ -215,7 +268,13 @@ def decide(
         if role in others
     ]
     status = [*_status(problems, publish, settings, footer), stamp]
-    contents.append(errors_tab(settings.errors_tab, problems, status))
+    if notices:
+        status.insert(
+            1,
+            f"{_plural(len(notices), 'Discord report')} not applied (listed above): what you "
+            "typed stands.",
+        )
+    contents.append(errors_tab(settings.errors_tab, [*problems, *notices], status))
     write = plan(
         snapshot,
         [c for c in contents if c.role not in others],
@@ -225,7 +284,7 @@ def decide(
         rng=rng,
     )
     published = publish and Role.STANDINGS not in others
-    return Decision(write, problems, published, status[0])
+    return Decision(write, [*problems, *notices], published, status[0])
 
 
 def _crash_problem(crash: BaseException) -> SheetProblem:
@@ -284,8 +343,12 @@ def sync(
     *,
     now: datetime | None = None,
     rng: random.Random | None = None,
+    snapshot: Snapshot | None = None,
 ) -> SyncResult:
     """Sync one spreadsheet: read it, rank it with ``core``, write its output tabs.
+
+    ``snapshot`` is a read the caller has just made (the Discord bot reads the sheet for its
+    own answers): the sync then starts from it instead of reading again.
 
     Raises :class:`~sheets.client.SheetsError` when Google cannot be reached, refuses the
     service account, or rejects the write; problems *in* the sheet are not errors: they are
@@ -293,18 +356,18 @@ def sync(
     """
     key = spreadsheet_id(key_or_url)
     for attempt in (1, 2):
-        snapshot = read_snapshot(client, key)
-        label = f"{snapshot.title!r} ({key})"
+        seen = snapshot if attempt == 1 and snapshot is not None else read_snapshot(client, key)
+        label = f"{seen.title!r} ({key})"
         try:
-            decision = decide(snapshot, now=now, rng=rng)
+            decision = decide(seen, now=now, rng=rng)
         except Exception as crash:  # a bug in Harkness: say so on the sheet, not only here
             logger.exception("%s: the sync failed", label)
-            decision = _crash_decision(snapshot, crash, now)
+            decision = _crash_decision(seen, crash, now)
         if decision.plan is None:
             logger.info("%s: %s", label, decision.summary)
             return SyncResult(
                 key,
-                snapshot.title,
+                seen.title,
                 False,
                 False,
                 tuple(decision.problems),
@@ -327,6 +390,4 @@ def sync(
             logger.warning("%s: %s", label, p)
     else:
         logger.info("%s", summary)
-    return SyncResult(
-        key, snapshot.title, True, decision.published, tuple(decision.problems), summary
-    )
+    return SyncResult(key, seen.title, True, decision.published, tuple(decision.problems), summary)

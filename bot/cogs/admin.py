@@ -1,7 +1,8 @@
 """Running tournaments (``/tournament …``) and the server's settings (``/config …``).
 
-Creating, starting, finishing and importing are for tournament directors; listing, looking
-at and exporting a tournament are for everyone. ``/config td-role`` is for server managers.
+Creating, starting, finishing, importing and linking to a Google Sheet are for tournament
+directors; listing, looking at and exporting a tournament are for everyone. ``/config
+td-role`` is for server managers.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from discord.ext import commands
 import core.tiebreaks  # noqa: F401  (registers the FIDE profiles before the choices are built)
 from bot import render
 from bot.checks import actor, guild_of, in_servers, require_manager, td_actor
+from bot.cogs import sheets
 from bot.errors import UserError
 from bot.lookup import (
     REGISTERING_ONLY,
@@ -175,6 +177,25 @@ class Admin(commands.Cog):
                     "(provisional results included, disputed ones left out):",
                     files=[render.text_file(f"{base}.trf", trf, "TRF-16"),
                            render.text_file(f"{base}-crosstable.txt", table, "Crosstable")])
+
+    @tournament.command(name="link-sheet",
+                        description="Keep the tournament in a Google Sheet: the TD's sheet wins "
+                                    "(TD)")
+    @app_commands.describe(
+        url="The spreadsheet's address (shared with the bot's service account as an Editor)",
+        tournament="Which tournament (default: the running one)")
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    async def link_sheet(self, interaction: Interaction, url: app_commands.Range[str, 1, 500],
+                         tournament: str | None = None) -> None:
+        await sheets.link_sheet(interaction, url, tournament)
+
+    @tournament.command(name="unlink-sheet",
+                        description="Stop keeping the tournament in its Google Sheet (TD)")
+    @app_commands.describe(tournament="Which tournament (default: the running one)")
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    async def unlink_sheet(self, interaction: Interaction, tournament: str | None = None
+                           ) -> None:
+        await sheets.unlink_sheet(interaction, tournament)
 
     # -- /config ------------------------------------------------------------------------
 

@@ -1,5 +1,8 @@
-"""Registering players: ``/join`` (a member registers themselves) and ``/player add|withdraw``
-(tournament directors)."""
+"""Registering players: ``/join`` (a member registers themselves) and
+``/player add|withdraw|link`` (tournament directors).
+
+On a tournament linked to a Google Sheet, ``/join`` makes the member the sheet's player of
+their name, and the sheet's Discord players tab says so (see :mod:`bot.sheetlink`)."""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.checks import actor, guild_of, in_servers, td_actor
+from bot.cogs import sheets
 from bot.lookup import (
     OPEN_FIRST,
     RUNNING_FIRST,
@@ -18,12 +22,14 @@ from bot.lookup import (
 )
 from bot.render import joined, plain, player_line
 from bot.respond import Interaction, defer, reply
+from bot.sheetlink import links_of
 
 
 class Players(commands.Cog):
     """``/join`` and ``/player``."""
 
-    player = app_commands.Group(name="player", description="Add and withdraw players (TD)",
+    player = app_commands.Group(name="player",
+                                description="Add, withdraw and link players (TD)",
                                 guild_only=True, allowed_contexts=in_servers())
 
     def __init__(self, bot: commands.Bot) -> None:
@@ -43,12 +49,18 @@ class Players(commands.Cog):
         store, guild = bot_store(interaction), guild_of(interaction)
         found = await pick_tournament(store, guild, tournament, OPEN_FIRST)
         who = await actor(store, interaction)
-        player = await store.join(guild, found.name, who, name=name, rating=rating)
+        links = links_of(interaction)
+        note = ""
+        if found.sheet is not None and links is not None and links.available:
+            player, note = await links.join(guild, found, who, name=name, rating=rating,
+                                            username=interaction.user.name)
+        else:
+            player = await store.join(guild, found.name, who, name=name, rating=rating)
         late = (f" Rounds before round {player.late_entry_round} count as not played."
                 if player.late_entry_round else "")
         await reply(interaction, joined([
             f"✍️ {player_line(player)} joined **{plain(found.name)}**."
-            + late]))
+            + late] + ([note] if note else [])))
 
     @player.command(name="add", description="Register a player (TD)")
     @app_commands.describe(
@@ -85,4 +97,16 @@ class Players(commands.Cog):
         found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
         outcome = await store.withdraw(guild, found.name, who, player=player,
                                        from_round=from_round)
-        await reply(interaction, joined([f"🚪 {outcome.message}"]))
+        line = await sheets.landed_line(interaction, guild, found, outcome)
+        await reply(interaction, joined([f"🚪 {outcome.message}"] + ([line] if line else [])))
+
+    @player.command(name="link",
+                    description="Say which Discord member a player is (TD); no member unlinks")
+    @app_commands.describe(
+        player="The player: start typing a name or a starting number",
+        member="Their Discord account (leave out to unlink)",
+        tournament="Which tournament (default: the running one)")
+    @app_commands.autocomplete(player=player_autocomplete, tournament=tournament_autocomplete)
+    async def link(self, interaction: Interaction, player: str,
+                   member: discord.Member | None = None, tournament: str | None = None) -> None:
+        await sheets.link_player(interaction, player, member, tournament)

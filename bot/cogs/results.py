@@ -1,6 +1,9 @@
 """Results: ``/report`` (a member's own game, which the opponent confirms or disputes with
 buttons) and ``/result …`` (tournament directors set games and byes, undo changes, and see
-the games still open and the audit trail)."""
+the games still open and the audit trail).
+
+On a tournament linked to a Google Sheet, each answer that makes a result final says
+whether it reached the sheet or is pending (see :mod:`bot.sheetlink`)."""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ from discord.ext import commands
 
 from bot import render
 from bot.checks import actor, guild_of, in_servers, td_actor
+from bot.cogs.sheets import landed_line, with_line
 from bot.lookup import (
     RUNNING_FIRST,
     RUNNING_ONLY,
@@ -18,6 +22,7 @@ from bot.lookup import (
     tournament_autocomplete,
 )
 from bot.respond import Interaction, defer, reply
+from bot.sheetlink import links_of
 from bot.store import Outcome, ResultStatus
 from bot.views import report_buttons
 
@@ -85,7 +90,8 @@ class Results(commands.Cog):
         who = await actor(store, interaction)
         outcome = await store.report(guild, found.name, who, round=round, opponent=opponent,
                                      result=result, colour=colour)
-        text = render.report_message(outcome, who.name)
+        text = with_line(render.report_message(outcome, who.name),
+                         await landed_line(interaction, guild, found, outcome))
         pending = _pending_report(outcome)
         game = outcome.game
         mention = ([int(game.opponent.discord_id)] if pending is not None and game is not None
@@ -111,7 +117,8 @@ class Results(commands.Cog):
         found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
         outcome = await store.set_result(guild, found.name, who, round=round, player=player,
                                          opponent=opponent, result=result, colour=colour)
-        await reply(interaction, render.joined([f"🛠️ {outcome.message} (by {who.name}, TD)"]))
+        await reply(interaction, with_line(f"🛠️ {outcome.message} (by {who.name}, TD)",
+                                           await landed_line(interaction, guild, found, outcome)))
 
     @result.command(name="bye", description="Give a player a bye in a round (TD)")
     @app_commands.describe(round="The round", player="The player: name or starting number",
@@ -127,7 +134,8 @@ class Results(commands.Cog):
         found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
         outcome = await store.set_bye(guild, found.name, who, round=round, player=player,
                                       kind=kind)
-        await reply(interaction, render.joined([f"🛠️ {outcome.message} (by {who.name}, TD)"]))
+        await reply(interaction, with_line(f"🛠️ {outcome.message} (by {who.name}, TD)",
+                                           await landed_line(interaction, guild, found, outcome)))
 
     @result.command(name="undo", description="Undo the last change, or change number N (TD)")
     @app_commands.describe(event="The change to undo, as numbered in /result history "
@@ -142,7 +150,8 @@ class Results(commands.Cog):
         who = await td_actor(store, interaction, "undo changes")
         found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
         outcome = await store.undo(guild, found.name, who, event)
-        await reply(interaction, render.joined([f"↩️ {outcome.message}"]))
+        await reply(interaction, with_line(f"↩️ {outcome.message}",
+                                           await landed_line(interaction, guild, found, outcome)))
 
     @result.command(name="open", description="Games waiting for a confirmation or a TD")
     @app_commands.describe(tournament="Which tournament (default: the running one)")
@@ -151,9 +160,10 @@ class Results(commands.Cog):
         await defer(interaction, public=False)
         store, guild = bot_store(interaction), guild_of(interaction)
         found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
-        await reply(interaction, embed=render.open_games(found,
-                                                         await store.open_games(guild,
-                                                                                found.name)))
+        links = links_of(interaction)
+        conflicts = await links.conflict_lines(guild, found) if links is not None else []
+        await reply(interaction, embed=render.open_games(
+            found, await store.open_games(guild, found.name), conflicts))
 
     @result.command(name="history", description="Who changed which result, and when")
     @app_commands.describe(round="Only this round", player="Only this player's games",

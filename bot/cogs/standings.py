@@ -1,5 +1,8 @@
 """Reading a tournament: ``/standings`` (paginated), ``/crosstable`` (files), ``/why`` (an
-explanation, details on request) and ``/tiebreaks`` (the order in words)."""
+explanation, details on request) and ``/tiebreaks`` (the order in words).
+
+A tournament linked to a Google Sheet answers ``/standings``, ``/crosstable`` and ``/why``
+from the sheet (see :mod:`bot.sheetlink`)."""
 
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ from bot.lookup import (
     tournament_autocomplete,
 )
 from bot.respond import Interaction, defer, reply
+from bot.sheetlink import links_of
 from bot.store import DiscordUser, PlayerRef
 from bot.views import standings_buttons, why_buttons
 
@@ -36,7 +40,8 @@ class StandingsCog(commands.Cog, name="Standings"):
         await defer(interaction, public=True)
         store, guild = bot_store(interaction), guild_of(interaction)
         found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
-        view, pages = await service.standings(store, guild, found.name, after_round)
+        view, pages = await service.standings(store, guild, found.name, after_round,
+                                              links_of(interaction))
         await reply(interaction, embed=pages.embed(0),
                     view=standings_buttons(found.id, view.after_round, 0, len(pages.pages)))
 
@@ -49,18 +54,19 @@ class StandingsCog(commands.Cog, name="Standings"):
         await defer(interaction, public=True)
         store, guild = bot_store(interaction), guild_of(interaction)
         found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
-        text = await store.export(guild, found.name, "crosstable")
-        csv = await store.export(guild, found.name, "crosstable", separator=",")
-        state = await store.state(guild, found.name)
+        table = await service.crosstable(store, guild, found, links_of(interaction))
         base = f"{render.slug(found.name)}-crosstable"
+        what = ("the TD's results merged with the confirmed Discord reports" if found.sheet
+                and not table.source.startswith("Discord") else
+                "provisional results included, disputed ones left out")
+        source = f"\n_{table.source}_" if table.source else ""
         await reply(
             interaction,
             f"📋 Crosstable of **{render.plain(found.name)}** after "
-            f"{state.tournament.rounds} of {found.rounds} "
-            f"rounds, {len(state.players)} players (provisional results included, "
-            "disputed ones left out).",
-            files=[render.text_file(f"{base}.txt", text, "Crosstable (text)"),
-                   render.text_file(f"{base}.csv", csv, "Crosstable (CSV)")])
+            f"{table.rounds} of {table.planned} "
+            f"rounds, {table.players} players ({what}).{source}",
+            files=[render.text_file(f"{base}.txt", table.text, "Crosstable (text)"),
+                   render.text_file(f"{base}.csv", table.csv, "Crosstable (CSV)")])
 
     @app_commands.command(name="why", description="Why a player is where they are: "
                                                   "place, tiebreaks, neighbours")
@@ -76,10 +82,14 @@ class StandingsCog(commands.Cog, name="Standings"):
         store, guild = bot_store(interaction), guild_of(interaction)
         found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
         who: PlayerRef = player if player else DiscordUser(str(interaction.user.id))
-        why = await service.why(store, guild, found.name, who, after_round)
+        why = await service.why(store, guild, found.name, who, after_round,
+                                links_of(interaction), interaction.user.name)
         view = why_buttons(found.id, why.number, why.after_round) if why.markdown.details \
             else None
-        await reply(interaction, render.why_summary(why.markdown, why.marked), view=view)
+        text = render.why_summary(why.markdown, why.marked)
+        if why.source:
+            text = render.fit(f"{text}\n_{why.source}_", render.MESSAGE_MAX)
+        await reply(interaction, text, view=view)
 
     @app_commands.command(name="tiebreaks",
                           description="The tournament's tiebreak order in plain words")

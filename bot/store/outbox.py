@@ -27,12 +27,21 @@ from bot.store.queries import Conflict, Loaded
 from bot.store.views import OutboxItem, score_text
 
 
+def key(guild: str, tournament: int, seq: int) -> str:
+    """The unique key of the sheet row of event ``seq`` (written in the row itself).
+
+    >>> key("80351110224678912", 7, 12)
+    'harkness:80351110224678912:7:12'
+    """
+    return f"harkness:{guild}:{tournament}:{seq}"
+
+
 def payload(loaded: Loaded, event: Event, *, reported_by: Sequence[str] = (),
             confirmed_by: str = "") -> dict[str, Any]:
     """The sheet row for ``event``: when, which round, who, what, reported and confirmed by."""
     names = {p.id: p for p in loaded.players}
     row: dict[str, Any] = {
-        "key": f"harkness:{loaded.info.guild}:{loaded.info.id}:{event.seq}",
+        "key": key(loaded.info.guild, loaded.info.id, event.seq),
         "action": event.kind.value,
         "time": event.at.isoformat(timespec="seconds"),
         "round": event.round,
@@ -52,7 +61,8 @@ def payload(loaded: Loaded, event: Event, *, reported_by: Sequence[str] = (),
             event.opponent, event.player)
         row["white"], row["black"] = names[white].name, names[black].name
     if event.kind is EventKind.REVERT:
-        row["undoes"] = f"harkness:{loaded.info.guild}:{loaded.info.id}:{event.refers_to}"
+        assert event.refers_to is not None
+        row["undoes"] = key(loaded.info.guild, loaded.info.id, event.refers_to)
     return row
 
 

@@ -11,9 +11,10 @@ from tests.fakes.discord_api import Permission
 TOP_LEVEL = {"tournament", "config", "join", "player", "report", "result", "standings",
              "crosstable", "why", "tiebreaks"}
 SUBCOMMANDS = {
-    "tournament": {"create", "list", "info", "start", "finish", "import", "export"},
+    "tournament": {"create", "list", "info", "start", "finish", "import", "export",
+                   "link-sheet", "unlink-sheet"},
     "config": {"td-role"},
-    "player": {"add", "withdraw"},
+    "player": {"add", "withdraw", "link"},
     "result": {"set", "bye", "undo", "open", "history"},
 }
 
