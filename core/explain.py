@@ -28,6 +28,9 @@ from core.tiebreaks import Tiebreak, tiebreaks_of
 
 #: US Chess tiebreaks whose rounds are opponents' adjusted scores.
 _ADJUSTED_SCORE_CODES = frozenset({"MM", "MED", "SOLK", "SB"})
+#: FIDE tiebreaks whose rounds come from the opponent's score (C.07 arts. 8–9).
+_FIDE_OPPONENT_SCORE = frozenset({"BH", "BH/C1", "BH/C2", "BH/M1", "BH/M2", "FB", "SB",
+                                  "SB/C1"})
 _UNPLAYED_WORDS = {
     EntryKind.FORFEIT_WIN: "forfeit win",
     EntryKind.FORFEIT_LOSS: "forfeit loss",
@@ -322,6 +325,9 @@ def _round_reason(standings: Standings, tb: Tiebreak, player: Player, entry: Rou
                      EntryKind.LOSS: "you lost: none of it"}[entry.kind]
             return f"{base}; {share}"
         return base
+    if standings.profile.family == "fide" and entry.played and code in _FIDE_OPPONENT_SCORE:
+        opponent = tournament.player(entry.opponent or 0)
+        return f"{opponent.name} scored {display(Fraction(opponent.half_points, 2))}"
     if code == "CUM":
         return "your score after this round"
     if code == "OCUM":

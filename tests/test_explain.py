@@ -201,3 +201,14 @@ def test_every_markdown_explanation_of_a_200_player_9_round_event_fits_discord()
         md = to_markdown(explain(standings, row.player.id))
         assert len(md.summary) <= MESSAGE_LIMIT
         assert md.details and all(len(d) <= EMBED_DESCRIPTION_LIMIT for d in md.details)
+
+
+def test_fide_explanations_name_the_dummy_opponent_and_the_2026_cap() -> None:
+    held = Path(__file__).resolve().parents[2] / "shared" / "data" / "fide" / "held_swiss5.trf"
+    standings = compute_standings(read_tournament(held), "fide-2026")
+    bh = next(tb for tb in explain(standings, 4).tiebreaks if tb.code == "BH")
+    assert bh.parts[1].reason == ("half-point bye: a game against a dummy opponent with your "
+                                  "own score, 3.5, capped at 2.5, half the maximum score "
+                                  "(C.07 16.4, 2026 text)")
+    assert bh.parts[0].reason.startswith("Nick scored 2, counted as 3")
+    assert bh.parts[2].reason == "Opal scored 1.5"

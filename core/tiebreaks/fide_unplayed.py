@@ -120,6 +120,7 @@ class FideView:
     text: str
     fore: bool
     ids: tuple[int, ...]
+    names: tuple[str, ...]
     kinds: tuple[tuple[EntryKind, ...], ...]
     paired: tuple[tuple[int, ...], ...]
     scores: tuple[int, ...]
@@ -160,7 +161,7 @@ class FideView:
         rounds = ", ".join(str(r) for r in self.drawn[j])
         which = (f"rounds {rounds}, unplayed at the end, count as draws" if len(self.drawn[j]) > 1
                  else f"round {rounds}, unplayed at the end, counts as a draw")
-        return (f"opponent {self.ids[j]} scored {half_points(self.scores[j])}, counted as "
+        return (f"{self.names[j]} scored {half_points(self.scores[j])}, counted as "
                 f"{half_points(self.adjusted[j])}: {which} (C.07 16.3)")
 
     def dummy(self, i: int, r: int) -> tuple[int, str]:
@@ -181,7 +182,7 @@ class FideView:
             return own, f"{text} (C.07 16.4, 2024-08 text)"
         if opponent >= 0:
             cap = self.adjusted[opponent]
-            reason = f"opponent {self.ids[opponent]}'s score as an opponent"
+            reason = f"{self.names[opponent]}'s score as an opponent"
         else:
             cap = self.rounds
             reason = "half the maximum score"
@@ -213,7 +214,8 @@ def _view(section: Section, fore: bool) -> FideView:
                 drawn[i] = counted = _drawn_at_the_end(row)
                 adjusted[i] += sum(1 - row[r - 1].half_points for r in counted)
     return FideView(section.rounds, round_robin, text_of(section), fore,
-                    tuple(p.id for p in tournament.players), tuple(kinds), tuple(paired),
+                    tuple(p.id for p in tournament.players),
+                    tuple(p.name for p in tournament.players), tuple(kinds), tuple(paired),
                     tuple(scores), tuple(adjusted), tuple(drawn))
 
 
