@@ -50,17 +50,14 @@ def _parser() -> argparse.ArgumentParser:
         "spreadsheets", nargs="+", metavar="SPREADSHEET", help="spreadsheet ID or URL"
     )
     watch = commands.add_parser("watch", help="poll the spreadsheets of a config file")
-    watch.add_argument(
-        "--config",
-        metavar="PATH",
-        help="TOML file listing the spreadsheets (default: "
-        "HARKNESS_SHEETS_CONFIG; see sheets/watch.py)",
+    _config_argument(
+        watch,
+        "TOML file listing the spreadsheets (default: HARKNESS_SHEETS_CONFIG; see sheets/watch.py)",
     )
     serve = commands.add_parser("serve", help="run the endpoint the Apps Script add-on calls")
-    serve.add_argument(
-        "--config",
-        metavar="PATH",
-        help="accept only the spreadsheets listed in this TOML file "
+    _config_argument(
+        serve,
+        "accept only the spreadsheets listed in this TOML file "
         "(default: HARKNESS_SHEETS_CONFIG, if set)",
     )
     serve.add_argument(
@@ -82,6 +79,11 @@ def _parser() -> argparse.ArgumentParser:
         help="but no later than this after the first edit (default 30)",
     )
     return parser
+
+
+def _config_argument(command: argparse.ArgumentParser, description: str) -> None:
+    """The ``--config PATH`` option (the TOML file of spreadsheets) of ``watch`` and ``serve``."""
+    command.add_argument("--config", metavar="PATH", help=description)
 
 
 def _settings() -> SheetsSettings:

@@ -184,6 +184,52 @@ def _beyond_problem(settings: SheetSettings, r: int, where: str, text: str) -> S
     )
 
 
+def _starting_number(
+    text: str, where: str, first_row: Mapping[int, str], problems: list[SheetProblem]
+) -> int | None:
+    """The starting number a ``#`` cell holds; None (and a problem) when its row is left out:
+    not a number from 1 up, or the number of an earlier row (``first_row``: number → cell)."""
+    if not text.isdigit() or int(text) < 1:
+        problems.append(
+            SheetProblem(
+                "'#' must be the player's starting number (1, 2, …); the row was left out",
+                where,
+                text,
+            )
+        )
+        return None
+    number = int(text)
+    if number in first_row:
+        problems.append(
+            SheetProblem(
+                f"starting number {number} is used twice (first in "
+                f"{first_row[number]}); the row was left out",
+                where,
+                text,
+            )
+        )
+        return None
+    return number
+
+
+def _player_row(
+    row: Sequence[str],
+    title: str,
+    r: int,
+    number: int,
+    where: str,
+    columns: CrosstableColumns | PlayerColumns,
+    problems: list[SheetProblem],
+) -> PlayerRow:
+    """Player ``number`` as row ``r`` gives them: name (or a stand-in), rating, Discord."""
+    name = _cell(row, columns.name)
+    if not name:
+        problems.append(SheetProblem("the player has no name", a1(title, r, columns.name)))
+        name = f"Player {number}"
+    rating = _parse_rating(_cell(row, columns.rating), a1(title, r, columns.rating or 0), problems)
+    return PlayerRow(number, name, where, rating, _externals(_cell(row, columns.discord)))
+
+
 def read_crosstable(
     rows: Rows, title: str, header_row: int, columns: CrosstableColumns, settings: SheetSettings
 ) -> ResultGrid:
@@ -209,39 +255,12 @@ def read_crosstable(
         row = rows[r]
         if _blank(row):
             continue
-        number_text = _cell(row, columns.number)
         where = a1(title, r, columns.number)
-        if not number_text.isdigit() or int(number_text) < 1:
-            problems.append(
-                SheetProblem(
-                    "'#' must be the player's starting number (1, 2, …); the row was left out",
-                    where,
-                    number_text,
-                )
-            )
-            continue
-        number = int(number_text)
-        if number in first_row:
-            problems.append(
-                SheetProblem(
-                    f"starting number {number} is used twice (first in "
-                    f"{first_row[number]}); the row was left out",
-                    where,
-                    number_text,
-                )
-            )
+        number = _starting_number(_cell(row, columns.number), where, first_row, problems)
+        if number is None:
             continue
         first_row[number] = where
-        name = _cell(row, columns.name)
-        if not name:
-            problems.append(SheetProblem("the player has no name", a1(title, r, columns.name)))
-            name = f"Player {number}"
-        rating = _parse_rating(
-            _cell(row, columns.rating), a1(title, r, columns.rating or 0), problems
-        )
-        grid.players[number] = PlayerRow(
-            number, name, where, rating, _externals(_cell(row, columns.discord))
-        )
+        grid.players[number] = _player_row(row, title, r, number, where, columns, problems)
         for round_number, column in enumerate(columns.rounds, start=1):
             text = _cell(row, column)
             if not text:
@@ -304,39 +323,13 @@ def read_players(
         if columns.number is None:
             number, where = position, a1(title, r, columns.name)
         else:
-            text = _cell(row, columns.number)
             where = a1(title, r, columns.number)
-            if not text.isdigit() or int(text) < 1:
-                problems.append(
-                    SheetProblem(
-                        "'#' must be the player's starting number (1, 2, …); the row was left out",
-                        where,
-                        text,
-                    )
-                )
+            given = _starting_number(_cell(row, columns.number), where, first_row, problems)
+            if given is None:
                 continue
-            number = int(text)
-            if number in first_row:
-                problems.append(
-                    SheetProblem(
-                        f"starting number {number} is used twice (first "
-                        f"in {first_row[number]}); the row was left out",
-                        where,
-                        text,
-                    )
-                )
-                continue
+            number = given
         first_row[number] = where
-        name = _cell(row, columns.name)
-        if not name:
-            problems.append(SheetProblem("the player has no name", a1(title, r, columns.name)))
-            name = f"Player {number}"
-        rating = _parse_rating(
-            _cell(row, columns.rating), a1(title, r, columns.rating or 0), problems
-        )
-        players[number] = PlayerRow(
-            number, name, where, rating, _externals(_cell(row, columns.discord))
-        )
+        players[number] = _player_row(row, title, r, number, where, columns, problems)
     return players
 
 

@@ -110,29 +110,37 @@ def _cells_request(
     }
 
 
-def _protect(sheet_id: int) -> Request:
+def protect_request(sheet_id: int, description: str = PROTECTION_DESCRIPTION) -> Request:
+    """Protect a whole tab with a warning (anyone may still edit it, after the warning)."""
     return {
         "addProtectedRange": {
             "protectedRange": {
                 "range": {"sheetId": sheet_id},
                 "warningOnly": True,
-                "description": PROTECTION_DESCRIPTION,
+                "description": description,
             }
         }
     }
 
 
-def _mark(sheet_id: int, role: str) -> Request:
+def mark_request(sheet_id: int, marker: str) -> Request:
+    """Mark a tab as Harkness's: developer metadata ``harkness.tab`` = ``marker``."""
     return {
         "createDeveloperMetadata": {
             "developerMetadata": {
                 "metadataKey": TAB_METADATA_KEY,
-                "metadataValue": role,
+                "metadataValue": marker,
                 "location": {"sheetId": sheet_id},
                 "visibility": "DOCUMENT",
             }
         }
     }
+
+
+def add_sheet_request(sheet_id: int, title: str, grid: dict[str, int]) -> Request:
+    """Add a tab with the id chosen here (see :func:`new_sheet_id`)."""
+    properties = {"sheetId": sheet_id, "title": title, "gridProperties": grid}
+    return {"addSheet": {"properties": properties}}
 
 
 def new_sheet_id(taken: Iterable[int], rng: random.Random) -> int:
@@ -183,17 +191,7 @@ def plan(
         taken.add(sheet_id)
         rows = default_rows()
         grid = _grid(len(rows) + 10, len(rows[0]), 1)
-        result.requests.append(
-            {
-                "addSheet": {
-                    "properties": {
-                        "sheetId": sheet_id,
-                        "title": SETTINGS_TAB,
-                        "gridProperties": grid,
-                    }
-                }
-            }
-        )
+        result.requests.append(add_sheet_request(sheet_id, SETTINGS_TAB, grid))
         header = [OutCell(v, header=True) for v in rows[0]]
         body = [[OutCell(v or None) for v in row] for row in rows[1:]]
         result.requests.append(_cells_request(sheet_id, [header, *body], grid))
@@ -204,17 +202,9 @@ def plan(
             sheet_id = new_sheet_id(taken, rng)
             taken.add(sheet_id)
             result.requests += [
-                {
-                    "addSheet": {
-                        "properties": {
-                            "sheetId": sheet_id,
-                            "title": content.title,
-                            "gridProperties": grid,
-                        }
-                    }
-                },
-                _mark(sheet_id, content.role.value),
-                _protect(sheet_id),
+                add_sheet_request(sheet_id, content.title, grid),
+                mark_request(sheet_id, content.role.value),
+                protect_request(sheet_id),
             ]
         elif tab.role is content.role:
             sheet_id = tab.sheet_id
@@ -227,7 +217,7 @@ def plan(
                 }
             )
             if not tab.protected:
-                result.requests.append(_protect(sheet_id))
+                result.requests.append(protect_request(sheet_id))
         else:
             cell = setting_cells.get(content.role.value, SETTINGS_TAB)
             result.refused.append(refusal(tab.title, content.role, cell))

@@ -1,0 +1,269 @@
+"""The merge of the Discord reports into what the TD's tabs say (:func:`merge_reports`),
+between reading the cells and building the tournament:
+
+- what the TD typed always wins: a report never changes a cell the TD filled in;
+- a cell the TD left empty takes the report (both cells of the game empty, or one empty and
+  the other agreeing);
+- a report that disagrees with what the TD typed is not applied: it becomes a
+  :class:`ReportConflict` on the Errors tab, at the TD's cell. It is listed, never applied
+  silently, and it does not hold back the standings (the TD's cell stands).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from core.model import BYES, MIRROR, Colour, EntryKind, RoundEntry
+from sheets.layout import BYE_RESULTS, GAME_RESULTS, result_key
+from sheets.problems import SheetProblem
+from sheets.read import ResultGrid, Rows, Sourced, with_entry
+from sheets.reports.players import label, merge_discord_ids, resolve
+from sheets.reports.report_tab import ACTION_WORDS, ReportRow, in_force, read_report_rows
+
+_GAME_ACTIONS = frozenset({"confirm", "report", "set"})
+
+
+@dataclass(frozen=True, slots=True)
+class ReportConflict(SheetProblem):
+    """A Discord report that disagrees with what the TD typed: not applied, the TD's cell
+    stands. ``cell`` and ``text`` are the TD's; ``key`` is the report's."""
+
+    key: str = ""
+    report: str = ""
+    """The report in words: ``round 1: #1 Ann 1-0 #2 Bob (confirmed by Bob)``."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Claim:
+    entry: RoundEntry
+    row: ReportRow
+
+
+def _score(kind: EntryKind) -> str:
+    half = kind.half_points
+    return (
+        {2: "1-0", 1: "½-½", 0: "0-1"}[half]
+        if kind.played
+        else ("+/-" if kind is EntryKind.FORFEIT_WIN else "-/+")
+    )
+
+
+def _how(row: ReportRow) -> str:
+    """How a result became final in Discord: ``confirmed by Bob``, ``set by Tess (TD)``."""
+    by = row.confirmed_by
+    if row.action == "confirm":
+        return f"confirmed by {by}" if by else "confirmed"
+    if row.action == "report":
+        return "reported alike by both players"
+    if row.action == "set":
+        return f"set by {by} (TD)" if by else "set by a TD"
+    return f"{ACTION_WORDS[row.action]} by {by}" if by else ACTION_WORDS[row.action]
+
+
+def _words(grid: ResultGrid, r: int, p: int, claim: _Claim) -> str:
+    entry = claim.entry
+    who = label(grid.players[p])
+    if entry.opponent is None:
+        what = f"{who}: {entry.kind.value}"
+    else:
+        what = f"{who} {_score(entry.kind)} {label(grid.players[entry.opponent])}"
+    return f"round {r}: {what} ({_how(claim.row)})"
+
+
+def _agrees(typed: RoundEntry, reported: RoundEntry) -> bool:
+    return (
+        typed.kind is reported.kind
+        and typed.opponent == reported.opponent
+        and (typed.colour is None or reported.colour is None or typed.colour is reported.colour)
+    )
+
+
+def _colour(text: str) -> Colour | None:
+    return {"white": Colour.WHITE, "w": Colour.WHITE, "black": Colour.BLACK, "b": Colour.BLACK}.get(
+        text
+    )
+
+
+def _bye_kind(text: str) -> EntryKind | None:
+    try:
+        kind = EntryKind(text.strip().lower())
+    except ValueError:
+        return BYE_RESULTS.get(result_key(text)) if text else None
+    return kind if kind in BYES else None
+
+
+def _fold(
+    rows: Sequence[ReportRow], grid: ResultGrid, rounds: int | None, notices: list[SheetProblem]
+) -> tuple[dict[tuple[int, int], _Claim], dict[int, _Claim]]:
+    """What the reports in force say, per (player, round); and withdrawals, by player."""
+    state: dict[tuple[int, int], _Claim] = {}
+    withdrawn: dict[int, _Claim] = {}
+
+    def skip(row: ReportRow, why: str) -> None:
+        notices.append(
+            SheetProblem(
+                f"{why}; this Discord report was not applied", row.cell, row.result or None
+            )
+        )
+
+    def drop(p: int, r: int) -> None:
+        old = state.pop((p, r), None)
+        if old is not None and old.entry.opponent is not None:
+            mirror = state.get((old.entry.opponent, r))
+            if mirror is not None and mirror.entry.opponent == p:
+                del state[(old.entry.opponent, r)]
+
+    for row in rows:
+        r = row.round
+        if r is None or r < 1:
+            skip(row, "the round is missing")
+            continue
+        if rounds is not None and r > rounds:
+            skip(row, f"round {r} is beyond the {rounds} rounds of the Harkness tab")
+            continue
+        p = resolve(row.player, grid.players)
+        if isinstance(p, str):
+            skip(row, p)
+            continue
+        if row.action in _GAME_ACTIONS:
+            kinds = GAME_RESULTS.get(result_key(row.result))
+            q = resolve(row.opponent, grid.players)
+            if kinds is None:
+                skip(row, "not a game result")
+            elif isinstance(q, str):
+                skip(row, q)
+            elif q == p:
+                skip(row, "a player cannot play themselves")
+            else:
+                colour = _colour(row.colour)
+                mine = RoundEntry(kinds[0], q, colour if kinds[0].played else None)
+                theirs = RoundEntry(
+                    kinds[1], p, colour.opposite if colour and kinds[1].played else None
+                )
+                drop(p, r)
+                drop(q, r)
+                state[(p, r)] = _Claim(mine, row)
+                state[(q, r)] = _Claim(theirs, row)
+        elif row.action == "bye":
+            kind = _bye_kind(row.result)
+            if kind is None:
+                skip(row, "not a bye")
+            else:
+                drop(p, r)
+                state[(p, r)] = _Claim(RoundEntry(kind), row)
+        elif row.action == "clear":
+            drop(p, r)
+        elif row.action == "withdraw":
+            withdrawn[p] = _Claim(RoundEntry(EntryKind.WITHDRAWN), row)
+    return state, withdrawn
+
+
+def _typed_by_opponent(grid: ResultGrid) -> dict[tuple[int, int], list[tuple[int, Sourced]]]:
+    """(player, round) → the TD's cells of *other* players that name them as opponent."""
+    index: dict[tuple[int, int], list[tuple[int, Sourced]]] = {}
+    for (player, r), sourced in grid.entries.items():
+        if sourced.entry.opponent is not None:
+            index.setdefault((sourced.entry.opponent, r), []).append((player, sourced))
+    return index
+
+
+def _implied(other: int, sourced: Sourced) -> RoundEntry:
+    """What ``other``'s cell says of the round of the player it names (the mirror of the
+    game, against ``other``)."""
+    entry = sourced.entry
+    colour = entry.colour.opposite if entry.colour is not None else None
+    return RoundEntry(MIRROR[entry.kind], other, colour)
+
+
+def merge_reports(
+    grid: ResultGrid,
+    reports: Rows | None,
+    players: Rows | None = None,
+    *,
+    rounds: int | None = None,
+) -> list[SheetProblem]:
+    """Merge the bot's tabs into ``grid`` (what the TD's tabs say); answer the notices:
+    reports that disagree with the TD (:class:`ReportConflict`) or cannot be read.
+
+    ``reports`` and ``players`` are the rows of the reports and players tabs (None when the
+    sheet has none); ``rounds`` is the Harkness tab's number of rounds, if set.
+    """
+    notices: list[SheetProblem] = []
+    if players:
+        merge_discord_ids(grid, players)
+    if not reports or not grid.players:
+        return notices
+    rows, problems = read_report_rows(reports)
+    notices += problems
+    state, withdrawn = _fold(in_force(rows), grid, rounds, notices)
+    typed = dict(grid.entries)
+    unreadable = set(grid.unreadable)
+    by_opponent = _typed_by_opponent(grid)
+    done: set[tuple[int, int]] = set()
+    for (p, r), claim in sorted(state.items(), key=lambda item: item[1].row.row):
+        if (p, r) in done:
+            continue
+        sides = [(p, claim)]
+        q = claim.entry.opponent
+        if q is not None:
+            sides.append((q, state[(q, r)]))
+        done.update((x, r) for x, _ in sides)
+        if any((x, r) in unreadable for x, _ in sides):
+            continue  # the TD typed something there (with a problem of its own): it stands
+        clash = _clash(sides, r, typed, by_opponent)
+        if clash is not None:
+            where, text = clash
+            words = _words(grid, r, p, claim)
+            notices.append(
+                ReportConflict(
+                    f"Discord has {words}, but this cell says otherwise. What you typed "
+                    "stands; the report was not applied: correct this cell if Discord is "
+                    "right, or have a TD correct Discord with /result set",
+                    where,
+                    text,
+                    claim.row.key,
+                    words,
+                )
+            )
+            continue
+        for x, side in sides:
+            if (x, r) not in typed:
+                entry = _with_colour(side.entry, r, typed)
+                with_entry(grid, x, r, Sourced(entry, side.row.cell, side.row.result))
+    for p, claim in withdrawn.items():
+        for r in range(claim.row.round or 1, grid.rounds + 1):
+            if (
+                (p, r) not in grid.entries
+                and (p, r) not in unreadable
+                and not by_opponent.get((p, r))
+            ):
+                with_entry(grid, p, r, Sourced(claim.entry, claim.row.cell, claim.row.result))
+    return notices
+
+
+def _clash(
+    sides: Sequence[tuple[int, _Claim]],
+    r: int,
+    typed: Mapping[tuple[int, int], Sourced],
+    by_opponent: Mapping[tuple[int, int], Sequence[tuple[int, Sourced]]],
+) -> tuple[str, str] | None:
+    """The TD's cell (and its text) that disagrees with the report, if any."""
+    for x, side in sides:
+        own = typed.get((x, r))
+        if own is not None and not _agrees(own.entry, side.entry):
+            return own.cell, own.text
+        for other, sourced in by_opponent.get((x, r), ()):
+            if not _agrees(_implied(other, sourced), side.entry):
+                return sourced.cell, sourced.text
+    return None
+
+
+def _with_colour(entry: RoundEntry, r: int, typed: Mapping[tuple[int, int], Sourced]) -> RoundEntry:
+    """A reported game without colours takes them from the TD's cell of the other side."""
+    if entry.colour is not None or not entry.kind.played or entry.opponent is None:
+        return entry
+    other = typed.get((entry.opponent, r))
+    if other is None or other.entry.colour is None:
+        return entry
+    return entry._replace(colour=other.entry.colour.opposite)
