@@ -75,36 +75,9 @@ import discord.http
 import yarl
 from discord.ext import commands
 
-from tests.fakes.discord_fake import (
-    AttachmentRecord,
-    CallbackRecord,
-    CallbackType,
-    ChannelType,
-    CommandUnavailable,
-    DiscordFake,
-    DiscordLimitError,
-    FakeChannel,
-    FakeGuild,
-    FakeMember,
-    FakeRole,
-    FakeUsageError,
-    FakeUser,
-    Intent,
-    InteractionRecord,
-    InteractionType,
-    MessageFlag,
-    MessageRecord,
-    OptionType,
-    Permission,
-    Problem,
-    RequestRecord,
-    Upload,
-    UploadedFile,
-    Violation,
-    ViolationKind,
-    World,
-    chess_club_world,
-)
+from tests.fakes import discord_fake
+from tests.fakes.discord_fake import *  # noqa: F403  (re-exported: see __all__)
+from tests.fakes.discord_fake import DiscordFake
 
 ENV_API_BASE = "DISCORD_API_BASE"
 ENV_GATEWAY_URL = "DISCORD_GATEWAY_URL"
@@ -234,37 +207,10 @@ __all__ = [
     "ENV_API_BASE",
     "ENV_GATEWAY_URL",
     "FAST_GUILD_READY_TIMEOUT",
-    "AttachmentRecord",
-    "CallbackRecord",
-    "CallbackType",
-    "ChannelType",
-    "CommandUnavailable",
-    "DiscordFake",
-    "DiscordLimitError",
-    "FakeChannel",
-    "FakeGuild",
-    "FakeMember",
-    "FakeRole",
-    "FakeUsageError",
-    "FakeUser",
-    "Intent",
-    "InteractionRecord",
-    "InteractionType",
-    "MessageFlag",
-    "MessageRecord",
-    "OptionType",
-    "Permission",
-    "Problem",
-    "RequestRecord",
-    "Upload",
-    "UploadedFile",
-    "Violation",
-    "ViolationKind",
-    "World",
     "apply_discord_endpoints",
-    "chess_club_world",
     "current_discord_endpoints",
     "discord_endpoints",
     "endpoints_from_env",
     "running_bot",
 ]
+__all__ += discord_fake.__all__

@@ -17,8 +17,9 @@ from __future__ import annotations
 import datetime as dt
 import enum
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 JSON = dict[str, Any]
 """A JSON object as Discord sends it (ids are strings)."""
@@ -367,6 +368,9 @@ class FakeChannel:
         return f"FakeChannel({self.name!r}, id={self.id}, type={self.type.name})"
 
 
+_Named = TypeVar("_Named", FakeRole, FakeMember, FakeChannel)
+
+
 @dataclass(eq=False)
 class FakeGuild:
     """A Discord server: its roles (first is @everyone), members and channels."""
@@ -386,24 +390,21 @@ class FakeGuild:
 
     def role(self, name: str) -> FakeRole:
         """The role called ``name``."""
-        for role in self.roles:
-            if role.name == name:
-                return role
-        raise KeyError(f"no role {name!r} in {self.name}")
+        return self._named("role", self.roles, name)
 
     def member(self, name: str) -> FakeMember:
         """The member whose username is ``name``."""
-        for member in self.members.values():
-            if member.name == name:
-                return member
-        raise KeyError(f"no member {name!r} in {self.name}")
+        return self._named("member", self.members.values(), name)
 
     def channel(self, name: str) -> FakeChannel:
         """The channel called ``name``."""
-        for channel in self.channels:
-            if channel.name == name:
-                return channel
-        raise KeyError(f"no channel {name!r} in {self.name}")
+        return self._named("channel", self.channels, name)
+
+    def _named(self, what: str, items: Iterable[_Named], name: str) -> _Named:
+        for item in items:
+            if item.name == name:
+                return item
+        raise KeyError(f"no {what} {name!r} in {self.name}")
 
     def permissions_of(self, member: FakeMember) -> int:
         """Guild-wide permissions: owner and Administrator hold all, others the union of roles.

@@ -27,7 +27,7 @@ import mimetypes
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from aiohttp import BodyPartReader, hdrs, web
 
@@ -109,6 +109,18 @@ _EXCHANGE: contextvars.ContextVar[Exchange] = contextvars.ContextVar("fake_disco
 def exchange() -> Exchange:
     """The request the current handler is answering."""
     return _EXCHANGE.get()
+
+
+class Refused(Exception):
+    """A handler's lookup or check failed: the error it answers, already built and recorded.
+
+    Raised by the lookup helpers (``_channel``, ``_guild``, …) so the handlers read straight
+    through; :meth:`RestApi.middleware` answers ``response`` in place of the handler's.
+    """
+
+    def __init__(self, response: web.Response) -> None:
+        super().__init__(response.status)
+        self.response = response
 
 
 @dataclass
@@ -220,7 +232,10 @@ class RestApi:
         elif body.invalid_json:
             response = self._error(request, 400, 50109, "The request body contains invalid JSON.")
         else:
-            response = await handler(request)
+            try:
+                response = await handler(request)
+            except Refused as refused:
+                response = refused.response
         record.status = response.status
         record.response = current.response_json
         self.fake.notify()
@@ -285,6 +300,16 @@ class RestApi:
         if problems:
             body["errors"] = form_errors(problems)
         return self._json(request, body, status)
+
+    def _refuse(self, request: web.Request, status: int, code: int, message: str) -> NoReturn:
+        """Answer an error from anywhere in a handler (see :class:`Refused`)."""
+        raise Refused(self._error(request, status, code, message))
+
+    @staticmethod
+    def _body_object() -> tuple[JSON, dict[int, UploadedFile]]:
+        """The request's JSON object (``{}`` if the body is not one) and its uploaded files."""
+        body = exchange().body
+        return (body.json if isinstance(body.json, dict) else {}), body.files
 
     def _invalid_form(self, request: web.Request, problems: list[Problem]) -> web.Response:
         return self._error(request, 400, 50035, "Invalid Form Body", problems)
@@ -367,15 +392,21 @@ class RestApi:
 
     # ------------------------------------------------------------ application commands
 
-    def _command_scope(self, request: web.Request) -> int | web.Response | None:
+    def _command_scope(self, request: web.Request) -> int | None:
         if int(request.match_info["app_id"]) != self.fake.application_id:
-            return self._error(request, 403, 50001, "Missing Access")
+            self._refuse(request, 403, 50001, "Missing Access")
         guild_id = request.match_info.get("guild_id")
         if guild_id is None:
             return None
         if int(guild_id) not in self.fake.world.guilds:
-            return self._error(request, 404, 10004, "Unknown Guild")
+            self._refuse(request, 404, 10004, "Unknown Guild")
         return int(guild_id)
+
+    def _sync_scope(self, request: web.Request) -> int | None:
+        """The scope of a request that changes commands, recorded as a command sync."""
+        scope = self._command_scope(request)
+        self.fake.command_syncs.append(exchange().record)
+        return scope
 
     def _stored_command(self, scope: int | None, definition: JSON, existing: JSON | None) -> JSON:
         kind = int(definition.get("type") or 1)
@@ -423,16 +454,11 @@ class RestApi:
     async def list_commands(self, request: web.Request) -> web.StreamResponse:
         """GET …/commands."""
         scope = self._command_scope(request)
-        if isinstance(scope, web.Response):
-            return scope
         return self._json(request, self.fake.registered_commands(scope))
 
     async def overwrite_commands(self, request: web.Request) -> web.StreamResponse:
         """PUT …/commands: replace the whole set (what ``CommandTree.sync`` does)."""
-        scope = self._command_scope(request)
-        if isinstance(scope, web.Response):
-            return scope
-        self.fake.command_syncs.append(exchange().record)
+        scope = self._sync_scope(request)
         definitions = exchange().body.json
         if not isinstance(definitions, list):
             return self._invalid_form(
@@ -451,10 +477,7 @@ class RestApi:
 
     async def create_command(self, request: web.Request) -> web.StreamResponse:
         """POST …/commands: create, or update the command with the same name and type."""
-        scope = self._command_scope(request)
-        if isinstance(scope, web.Response):
-            return scope
-        self.fake.command_syncs.append(exchange().record)
+        scope = self._sync_scope(request)
         definition = exchange().body.json or {}
         current = self.fake.commands.setdefault(scope, {})
         key = (int(definition.get("type") or 1), str(definition.get("name")))
@@ -470,32 +493,23 @@ class RestApi:
 
     def _find_command(
         self, request: web.Request, scope: int | None
-    ) -> tuple[tuple[int, str], JSON] | None:
+    ) -> tuple[tuple[int, str], JSON]:
         command_id = request.match_info["command_id"]
         for key, command in self.fake.commands.get(scope, {}).items():
             if command["id"] == command_id:
                 return key, command
-        return None
+        self._refuse(request, 404, 10063, "Unknown application command")
 
     async def get_command(self, request: web.Request) -> web.StreamResponse:
         """GET …/commands/{id}."""
         scope = self._command_scope(request)
-        if isinstance(scope, web.Response):
-            return scope
         found = self._find_command(request, scope)
-        if found is None:
-            return self._error(request, 404, 10063, "Unknown application command")
         return self._json(request, found[1])
 
     async def edit_command(self, request: web.Request) -> web.StreamResponse:
         """PATCH …/commands/{id}."""
-        scope = self._command_scope(request)
-        if isinstance(scope, web.Response):
-            return scope
-        self.fake.command_syncs.append(exchange().record)
+        scope = self._sync_scope(request)
         found = self._find_command(request, scope)
-        if found is None:
-            return self._error(request, 404, 10063, "Unknown application command")
         key, command = found
         merged = {**command, **(exchange().body.json or {})}
         current = self.fake.commands[scope]
@@ -510,13 +524,8 @@ class RestApi:
 
     async def delete_command(self, request: web.Request) -> web.StreamResponse:
         """DELETE …/commands/{id}."""
-        scope = self._command_scope(request)
-        if isinstance(scope, web.Response):
-            return scope
-        self.fake.command_syncs.append(exchange().record)
+        scope = self._sync_scope(request)
         found = self._find_command(request, scope)
-        if found is None:
-            return self._error(request, 404, 10063, "Unknown application command")
         del self.fake.commands[scope][found[0]]
         return self._no_content(request)
 
@@ -655,7 +664,7 @@ class RestApi:
             Intent.DIRECT_MESSAGES if dm else Intent.GUILD_MESSAGES, event, message.payload()
         )
 
-    def _refuse_draft(
+    def _check_draft(
         self,
         request: web.Request,
         draft: Draft,
@@ -663,8 +672,8 @@ class RestApi:
         interaction: InteractionRecord | None,
         what: str,
         must_not_be_empty: bool,
-    ) -> web.Response | None:
-        """Discord's answer if the draft breaks a rule (and the violation), else None."""
+    ) -> None:
+        """Refuse (recording the violation) with Discord's answer if the draft breaks a rule."""
         fake = self.fake
         too_large = self._too_large(draft)
         if too_large:
@@ -674,7 +683,7 @@ class RestApi:
                 request,
                 interaction=interaction,
             )
-            return self._error(request, 413, 40005, "Request entity too large")
+            self._refuse(request, 413, 40005, "Request entity too large")
         if draft.problems:
             fake.record_violation(
                 ViolationKind.INVALID_FORM_BODY,
@@ -683,7 +692,7 @@ class RestApi:
                 problems=draft.problems,
                 interaction=interaction,
             )
-            return self._invalid_form(request, draft.problems)
+            raise Refused(self._invalid_form(request, draft.problems))
         if must_not_be_empty and is_empty_message(draft.as_payload(), len(draft.attachments)):
             fake.record_violation(
                 ViolationKind.EMPTY_MESSAGE,
@@ -691,8 +700,7 @@ class RestApi:
                 request,
                 interaction=interaction,
             )
-            return self._error(request, 400, 50006, "Cannot send an empty message")
-        return None
+            self._refuse(request, 400, 50006, "Cannot send an empty message")
 
     # ------------------------------------------------------------ interaction callback
 
@@ -702,13 +710,25 @@ class RestApi:
         record = fake.interactions.get(int(request.match_info["interaction_id"]))
         if record is None or record.token != request.match_info["token"]:
             return self._error(request, 404, 10062, "Unknown interaction")
-        body: ParsedBody = exchange().body
-        payload = body.json if isinstance(body.json, dict) else {}
+        payload, files = self._body_object()
         callback_type = payload.get("type")
         data = payload.get("data")
         now = time.monotonic()
         elapsed = now - (record.sent_at or now)
         kind_name = _callback_name(callback_type)
+
+        def record_failure(status: int) -> None:
+            record.callbacks.append(
+                CallbackRecord(
+                    int(callback_type or 0),
+                    data,
+                    now,
+                    elapsed,
+                    status,
+                    False,
+                    error=exchange().response_json,
+                )
+            )
 
         def refuse(
             status: int,
@@ -722,17 +742,7 @@ class RestApi:
                 kind, summary, request, problems=problems or (), interaction=record
             )
             response = self._error(request, status, code, message, problems)
-            record.callbacks.append(
-                CallbackRecord(
-                    int(callback_type or 0),
-                    data,
-                    now,
-                    elapsed,
-                    status,
-                    False,
-                    error=exchange().response_json,
-                )
-            )
+            record_failure(status)
             return response
 
         first = record.acknowledged
@@ -777,11 +787,11 @@ class RestApi:
         draft: Draft | None = None
         problems: list[Problem] = []
         if callback_type == CallbackType.CHANNEL_MESSAGE_WITH_SOURCE:
-            draft = self._draft(data or {}, body.files, existing=None, allowed_flags=WEBHOOK_FLAGS)
+            draft = self._draft(data or {}, files, existing=None, allowed_flags=WEBHOOK_FLAGS)
             problems = callback_flag_problems(callback_type, flags)
         elif callback_type == CallbackType.UPDATE_MESSAGE:
             draft = self._draft(
-                data or {}, body.files, existing=record.source_message, allowed_flags=WEBHOOK_FLAGS
+                data or {}, files, existing=record.source_message, allowed_flags=WEBHOOK_FLAGS
             )
         elif callback_type == CallbackType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE:
             problems = callback_flag_problems(callback_type, flags)
@@ -791,26 +801,17 @@ class RestApi:
             problems = modal_problems(data)
         if draft is not None:
             draft.problems.extend(problems)
-            refused = self._refuse_draft(
-                request,
-                draft,
-                interaction=record,
-                what=f"{record.label}: {kind_name}",
-                must_not_be_empty=True,
-            )
-            if refused is not None:
-                record.callbacks.append(
-                    CallbackRecord(
-                        int(callback_type),
-                        data,
-                        now,
-                        elapsed,
-                        refused.status,
-                        False,
-                        error=exchange().response_json,
-                    )
+            try:
+                self._check_draft(
+                    request,
+                    draft,
+                    interaction=record,
+                    what=f"{record.label}: {kind_name}",
+                    must_not_be_empty=True,
                 )
-                return refused
+            except Refused as refused:
+                record_failure(refused.response.status)
+                raise
         elif problems:
             return refuse(
                 400,
@@ -821,24 +822,20 @@ class RestApi:
                 problems,
             )
 
+        def new_message(via: str) -> MessageRecord:
+            command = record.type is InteractionType.APPLICATION_COMMAND
+            return self._new_message(
+                record.channel, via=via, interaction=record, message_type=20 if command else 0
+            )
+
         message: MessageRecord | None = None
         if callback_type == CallbackType.CHANNEL_MESSAGE_WITH_SOURCE:
             assert draft is not None
-            message = self._new_message(
-                record.channel,
-                via="callback",
-                interaction=record,
-                message_type=20 if record.type is InteractionType.APPLICATION_COMMAND else 0,
-            )
+            message = new_message("callback")
             self._commit(message, draft, edit=False)
             record.original = message
         elif callback_type == CallbackType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE:
-            message = self._new_message(
-                record.channel,
-                via="deferred",
-                interaction=record,
-                message_type=20 if record.type is InteractionType.APPLICATION_COMMAND else 0,
-            )
+            message = new_message("deferred")
             message.flags = int(MessageFlag.LOADING) | (flags & int(MessageFlag.EPHEMERAL))
             record.original = message
         elif callback_type == CallbackType.DEFERRED_UPDATE_MESSAGE:
@@ -879,11 +876,11 @@ class RestApi:
 
     # ------------------------------------------------------------ follow-ups and edits
 
-    def _webhook_interaction(self, request: web.Request) -> InteractionRecord | web.Response:
+    def _webhook_interaction(self, request: web.Request) -> InteractionRecord:
         fake = self.fake
         record = fake.interactions_by_token.get(request.match_info["token"])
         if int(request.match_info["app_id"]) != fake.application_id or record is None:
-            return self._error(request, 404, 10015, "Unknown Webhook")
+            self._refuse(request, 404, 10015, "Unknown Webhook")
         if record.acknowledged is None:
             fake.record_violation(
                 ViolationKind.UNKNOWN_WEBHOOK,
@@ -892,7 +889,7 @@ class RestApi:
                 request,
                 interaction=record,
             )
-            return self._error(request, 404, 10015, "Unknown Webhook")
+            self._refuse(request, 404, 10015, "Unknown Webhook")
         if time.monotonic() - (record.sent_at or 0) > fake.token_lifetime:
             fake.record_violation(
                 ViolationKind.TOKEN_EXPIRED,
@@ -900,12 +897,10 @@ class RestApi:
                 request,
                 interaction=record,
             )
-            return self._error(request, 401, 50027, "Invalid Webhook Token")
+            self._refuse(request, 401, 50027, "Invalid Webhook Token")
         return record
 
-    def _webhook_message(
-        self, request: web.Request, record: InteractionRecord
-    ) -> MessageRecord | web.Response:
+    def _webhook_message(self, request: web.Request, record: InteractionRecord) -> MessageRecord:
         message_id = request.match_info["message_id"]
         if message_id == "@original":
             message = record.original
@@ -920,31 +915,26 @@ class RestApi:
                 request,
                 interaction=record,
             )
-            return self._error(request, 404, 10008, "Unknown Message")
+            self._refuse(request, 404, 10008, "Unknown Message")
         return message
 
     async def create_followup(self, request: web.Request) -> web.StreamResponse:
         """POST /webhooks/{app}/{token}: a follow-up (completes a pending deferral)."""
         record = self._webhook_interaction(request)
-        if isinstance(record, web.Response):
-            return record
-        body: ParsedBody = exchange().body
-        data = body.json if isinstance(body.json, dict) else {}
+        data, files = self._body_object()
         original = record.original
         completing = original is not None and original.loading and original.interaction is record
         existing = original if completing else None
-        draft = self._draft(data, body.files, existing=existing, allowed_flags=WEBHOOK_FLAGS)
+        draft = self._draft(data, files, existing=existing, allowed_flags=WEBHOOK_FLAGS)
         if completing:
             draft.flags &= ~int(MessageFlag.LOADING)
-        refused = self._refuse_draft(
+        self._check_draft(
             request,
             draft,
             interaction=record,
             what=f"{record.label}: follow-up",
             must_not_be_empty=True,
         )
-        if refused is not None:
-            return refused
         if completing:
             assert original is not None
             self._commit(original, draft, edit=True)
@@ -960,35 +950,24 @@ class RestApi:
     async def get_webhook_message(self, request: web.Request) -> web.StreamResponse:
         """GET /webhooks/{app}/{token}/messages/{@original|id}."""
         record = self._webhook_interaction(request)
-        if isinstance(record, web.Response):
-            return record
         message = self._webhook_message(request, record)
-        if isinstance(message, web.Response):
-            return message
         return self._json(request, message.payload())
 
     async def edit_webhook_message(self, request: web.Request) -> web.StreamResponse:
         """PATCH /webhooks/{app}/{token}/messages/{@original|id} (completes a deferral)."""
         record = self._webhook_interaction(request)
-        if isinstance(record, web.Response):
-            return record
         message = self._webhook_message(request, record)
-        if isinstance(message, web.Response):
-            return message
-        body: ParsedBody = exchange().body
-        data = body.json if isinstance(body.json, dict) else {}
-        draft = self._draft(data, body.files, existing=message, allowed_flags=WEBHOOK_FLAGS)
+        data, files = self._body_object()
+        draft = self._draft(data, files, existing=message, allowed_flags=WEBHOOK_FLAGS)
         completing = message.loading
         draft.flags &= ~int(MessageFlag.LOADING)
-        refused = self._refuse_draft(
+        self._check_draft(
             request,
             draft,
             interaction=record,
             what=f"{record.label}: edit of message {message.id}",
             must_not_be_empty=completing,
         )
-        if refused is not None:
-            return refused
         self._commit(message, draft, edit=True)
         if message is record.original:
             record.original_edits += 1
@@ -997,11 +976,7 @@ class RestApi:
     async def delete_webhook_message(self, request: web.Request) -> web.StreamResponse:
         """DELETE /webhooks/{app}/{token}/messages/{@original|id}."""
         record = self._webhook_interaction(request)
-        if isinstance(record, web.Response):
-            return record
         message = self._webhook_message(request, record)
-        if isinstance(message, web.Response):
-            return message
         self._delete(message)
         return self._no_content(request)
 
@@ -1023,10 +998,10 @@ class RestApi:
 
     # ------------------------------------------------------------ channels
 
-    def _channel(self, request: web.Request) -> FakeChannel | web.Response:
+    def _channel(self, request: web.Request) -> FakeChannel:
         channel = self.fake.world.channels.get(int(request.match_info["channel_id"]))
         if channel is None:
-            return self._error(request, 404, 10003, "Unknown Channel")
+            self._refuse(request, 404, 10003, "Unknown Channel")
         return channel
 
     def _bot_may(self, channel: FakeChannel, permission: int) -> bool:
@@ -1035,9 +1010,7 @@ class RestApi:
         bot = channel.guild.members.get(self.fake.bot_user.id)
         return bot is not None and bot.permissions & permission == permission
 
-    def _channel_message(
-        self, request: web.Request, channel: FakeChannel
-    ) -> MessageRecord | web.Response:
+    def _channel_message(self, request: web.Request, channel: FakeChannel) -> MessageRecord:
         message = self.fake.messages.get(int(request.match_info["message_id"]))
         if (
             message is None
@@ -1045,28 +1018,22 @@ class RestApi:
             or message.ephemeral
             or message.channel_id != channel.id
         ):
-            return self._error(request, 404, 10008, "Unknown Message")
+            self._refuse(request, 404, 10008, "Unknown Message")
         return message
 
     async def get_channel(self, request: web.Request) -> web.StreamResponse:
         """GET /channels/{id}."""
         channel = self._channel(request)
-        if isinstance(channel, web.Response):
-            return channel
         return self._json(request, channel.payload())
 
     async def typing(self, request: web.Request) -> web.StreamResponse:
         """POST /channels/{id}/typing."""
-        channel = self._channel(request)
-        if isinstance(channel, web.Response):
-            return channel
+        self._channel(request)
         return self._no_content(request)
 
     async def list_messages(self, request: web.Request) -> web.StreamResponse:
         """GET /channels/{id}/messages (newest first; ``limit``, ``before``, ``after``)."""
         channel = self._channel(request)
-        if isinstance(channel, web.Response):
-            return channel
         if not self._bot_may(channel, Permission.VIEW_CHANNEL | Permission.READ_MESSAGE_HISTORY):
             return self._error(request, 403, 50001, "Missing Access")
         messages = self.fake.messages_in(channel)
@@ -1083,22 +1050,15 @@ class RestApi:
     async def get_message(self, request: web.Request) -> web.StreamResponse:
         """GET /channels/{id}/messages/{id}."""
         channel = self._channel(request)
-        if isinstance(channel, web.Response):
-            return channel
         message = self._channel_message(request, channel)
-        if isinstance(message, web.Response):
-            return message
         return self._json(request, message.payload())
 
     async def create_message(self, request: web.Request) -> web.StreamResponse:
         """POST /channels/{id}/messages: the bot posts in a channel or DM."""
         channel = self._channel(request)
-        if isinstance(channel, web.Response):
-            return channel
-        body: ParsedBody = exchange().body
-        data = body.json if isinstance(body.json, dict) else {}
+        data, files = self._body_object()
         needed = Permission.VIEW_CHANNEL | Permission.SEND_MESSAGES
-        if body.files:
+        if files:
             needed |= Permission.ATTACH_FILES
         if not self._bot_may(channel, needed):
             self.fake.record_violation(
@@ -1107,16 +1067,14 @@ class RestApi:
                 request,
             )
             return self._error(request, 403, 50013, "Missing Permissions")
-        draft = self._draft(data, body.files, existing=None, allowed_flags=CHANNEL_FLAGS)
-        refused = self._refuse_draft(
+        draft = self._draft(data, files, existing=None, allowed_flags=CHANNEL_FLAGS)
+        self._check_draft(
             request,
             draft,
             interaction=None,
             what=f"message in {channel.name or 'DM'}",
             must_not_be_empty=True,
         )
-        if refused is not None:
-            return refused
         reference = data.get("message_reference")
         message = self._new_message(channel, via="channel", message_type=19 if reference else 0)
         message.message_reference = reference
@@ -1126,38 +1084,27 @@ class RestApi:
     async def edit_message(self, request: web.Request) -> web.StreamResponse:
         """PATCH /channels/{id}/messages/{id}: the bot edits its own message."""
         channel = self._channel(request)
-        if isinstance(channel, web.Response):
-            return channel
         message = self._channel_message(request, channel)
-        if isinstance(message, web.Response):
-            return message
         if message.author is not self.fake.bot_user:
             return self._error(
                 request, 403, 50005, "Cannot edit a message authored by another user"
             )
-        body: ParsedBody = exchange().body
-        data = body.json if isinstance(body.json, dict) else {}
-        draft = self._draft(data, body.files, existing=message, allowed_flags=CHANNEL_FLAGS)
-        refused = self._refuse_draft(
+        data, files = self._body_object()
+        draft = self._draft(data, files, existing=message, allowed_flags=CHANNEL_FLAGS)
+        self._check_draft(
             request,
             draft,
             interaction=None,
             what=f"edit of message {message.id}",
             must_not_be_empty=True,
         )
-        if refused is not None:
-            return refused
         self._commit(message, draft, edit=True)
         return self._json(request, message.payload())
 
     async def delete_message(self, request: web.Request) -> web.StreamResponse:
         """DELETE /channels/{id}/messages/{id}."""
         channel = self._channel(request)
-        if isinstance(channel, web.Response):
-            return channel
         message = self._channel_message(request, channel)
-        if isinstance(message, web.Response):
-            return message
         if message.author is not self.fake.bot_user and not self._bot_may(
             channel, Permission.MANAGE_MESSAGES
         ):
@@ -1167,38 +1114,30 @@ class RestApi:
 
     # ------------------------------------------------------------ guilds and files
 
-    def _guild(self, request: web.Request) -> FakeGuild | web.Response:
+    def _guild(self, request: web.Request) -> FakeGuild:
         guild = self.fake.world.guilds.get(int(request.match_info["guild_id"]))
         if guild is None:
-            return self._error(request, 404, 10004, "Unknown Guild")
+            self._refuse(request, 404, 10004, "Unknown Guild")
         return guild
 
     async def get_guild(self, request: web.Request) -> web.StreamResponse:
         """GET /guilds/{id}."""
         guild = self._guild(request)
-        if isinstance(guild, web.Response):
-            return guild
         return self._json(request, guild.summary_payload())
 
     async def get_guild_channels(self, request: web.Request) -> web.StreamResponse:
         """GET /guilds/{id}/channels."""
         guild = self._guild(request)
-        if isinstance(guild, web.Response):
-            return guild
         return self._json(request, [c.payload() for c in guild.channels])
 
     async def get_guild_roles(self, request: web.Request) -> web.StreamResponse:
         """GET /guilds/{id}/roles."""
         guild = self._guild(request)
-        if isinstance(guild, web.Response):
-            return guild
         return self._json(request, [r.payload() for r in guild.roles])
 
     async def list_members(self, request: web.Request) -> web.StreamResponse:
         """GET /guilds/{id}/members (needs the Server Members intent enabled for the app)."""
         guild = self._guild(request)
-        if isinstance(guild, web.Response):
-            return guild
         if not self.fake.allowed_privileged_intents & Intent.GUILD_MEMBERS:
             return self._error(request, 403, 50001, "Missing Access")
         after = int(request.query.get("after", "0"))
@@ -1209,8 +1148,6 @@ class RestApi:
     async def get_member(self, request: web.Request) -> web.StreamResponse:
         """GET /guilds/{id}/members/{user id}."""
         guild = self._guild(request)
-        if isinstance(guild, web.Response):
-            return guild
         member = guild.members.get(int(request.match_info["user_id"]))
         if member is None:
             return self._error(request, 404, 10007, "Unknown Member")

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict, Unpack
 from urllib.parse import parse_qs, unquote
 
 from tests.fakes.sheets import fieldmask, writes
@@ -181,6 +181,23 @@ class _Hook:
             and (self.kind is None or self.kind == call.kind)
             and (self.spreadsheet_id is None or self.spreadsheet_id == call.spreadsheet_id)
         )
+
+
+class CallFilter(TypedDict, total=False):
+    """Which calls an injected fault applies to (unset or ``None``: any)."""
+
+    operation: str | None
+    kind: str | None
+    spreadsheet_id: str | None
+
+
+class CallQuery(TypedDict, total=False):
+    """Which recorded calls :meth:`SheetsFake.call_count` counts (unset or ``None``: any)."""
+
+    operation: str | None
+    kind: str | None
+    user: str | None
+    status: int | None
 
 
 @dataclass(frozen=True)
@@ -477,15 +494,8 @@ class SheetsFake:
                 contents = {name: [] for name in tabs}
             for position, (tab_title, rows) in enumerate(contents.items()):
                 taken = [sheet.sheet_id for sheet in spreadsheet.sheets]
-                sheet = Sheet(
-                    sheet_id=0 if position == 0 else spreadsheet.new_id(taken),
-                    title=tab_title,
-                    row_count=max(DEFAULT_ROWS, len(rows)),
-                    column_count=max([DEFAULT_COLUMNS, *(len(row) for row in rows)]),
-                )
-                spreadsheet.sheets.append(sheet)
-                if rows:
-                    self._write(spreadsheet, sheet, rows, value_input)
+                sheet_id = 0 if position == 0 else spreadsheet.new_id(taken)
+                self._add_sheet(spreadsheet, sheet_id, tab_title, rows, value_input)
             if spreadsheet.total_cells() > CELL_LIMIT:
                 raise ValueError(f"more than Google's {CELL_LIMIT} cells")
             for email in shared_with:
@@ -493,13 +503,35 @@ class SheetsFake:
             self._spreadsheets[identifier] = spreadsheet
             return identifier
 
+    @classmethod
+    def _add_sheet(
+        cls,
+        spreadsheet: Spreadsheet,
+        sheet_id: int,
+        title: str,
+        rows: list[list[Any]],
+        value_input: str,
+    ) -> Sheet:
+        """Append a tab big enough for ``rows`` and type them in from ``A1``."""
+        sheet = Sheet(
+            sheet_id=sheet_id,
+            title=title,
+            row_count=max(DEFAULT_ROWS, len(rows)),
+            column_count=max([DEFAULT_COLUMNS, *(len(row) for row in rows)]),
+        )
+        spreadsheet.sheets.append(sheet)
+        if rows:
+            cls._write(spreadsheet, format_range(title, Box(0, 1, 0, 1)), rows, value_input)
+        return sheet
+
     @staticmethod
     def _write(
-        spreadsheet: Spreadsheet, sheet: Sheet, rows: list[list[Any]], value_input: str
+        spreadsheet: Spreadsheet, a1_range: str, rows: list[list[Any]], value_input: str
     ) -> None:
+        """Type values in as the owner would (not an API call)."""
         writes.write_values(
             spreadsheet,
-            format_range(sheet.title, Box(0, 1, 0, 1)),
+            a1_range,
             rows,
             major_dimension="ROWS",
             input_option=value_input,
@@ -537,17 +569,8 @@ class SheetsFake:
             spreadsheet = self._get(spreadsheet_id)
             if spreadsheet.sheet_by_title(title) is not None:
                 raise ValueError(f"a tab named {title!r} already exists")
-            rows = rows or []
-            sheet = Sheet(
-                sheet_id=spreadsheet.new_id(s.sheet_id for s in spreadsheet.sheets),
-                title=title,
-                row_count=max(DEFAULT_ROWS, len(rows)),
-                column_count=max([DEFAULT_COLUMNS, *(len(row) for row in rows)]),
-            )
-            spreadsheet.sheets.append(sheet)
-            if rows:
-                self._write(spreadsheet, sheet, rows, value_input)
-            return sheet.sheet_id
+            sheet_id = spreadsheet.new_id(s.sheet_id for s in spreadsheet.sheets)
+            return self._add_sheet(spreadsheet, sheet_id, title, rows or [], value_input).sheet_id
 
     def set_values(
         self,
@@ -562,15 +585,7 @@ class SheetsFake:
         ``None`` leaves a cell as it is and ``""`` empties it.
         """
         with self._lock:
-            spreadsheet = self._get(spreadsheet_id)
-            writes.write_values(
-                spreadsheet,
-                a1_range,
-                rows,
-                major_dimension="ROWS",
-                input_option=value_input,
-                user=spreadsheet.owner,
-            )
+            self._write(self._get(spreadsheet_id), a1_range, rows, value_input)
 
     def protect(
         self,
@@ -733,19 +748,9 @@ class SheetsFake:
                 and (status is None or call.status == status)
             ]
 
-    def call_count(
-        self,
-        spreadsheet_id: str | None = None,
-        *,
-        operation: str | None = None,
-        kind: str | None = None,
-        user: str | None = None,
-        status: int | None = None,
-    ) -> int:
+    def call_count(self, spreadsheet_id: str | None = None, **where: Unpack[CallQuery]) -> int:
         """How many API calls match (every answer counts, failures included)."""
-        return len(
-            self.calls(spreadsheet_id, operation=operation, kind=kind, user=user, status=status)
-        )
+        return len(self.calls(spreadsheet_id, **where))
 
     @property
     def token_requests(self) -> list[TokenRequest]:
@@ -823,59 +828,17 @@ class SheetsFake:
                 )
             )
 
-    def fail_next(
-        self,
-        count: int = 1,
-        status: int = 503,
-        *,
-        operation: str | None = None,
-        kind: str | None = None,
-        spreadsheet_id: str | None = None,
-    ) -> None:
+    def fail_next(self, count: int = 1, status: int = 503, **where: Unpack[CallFilter]) -> None:
         """Answer the next ``count`` matching calls with ``status`` (429, 500, 503...)."""
-        self.inject(
-            status=status,
-            count=count,
-            operation=operation,
-            kind=kind,
-            spreadsheet_id=spreadsheet_id,
-        )
+        self.inject(status=status, count=count, **where)
 
-    def fail_for(
-        self,
-        seconds: float,
-        status: int = 503,
-        *,
-        operation: str | None = None,
-        kind: str | None = None,
-        spreadsheet_id: str | None = None,
-    ) -> None:
+    def fail_for(self, seconds: float, status: int = 503, **where: Unpack[CallFilter]) -> None:
         """Answer every matching call with ``status`` for the next ``seconds``."""
-        self.inject(
-            status=status,
-            seconds=seconds,
-            operation=operation,
-            kind=kind,
-            spreadsheet_id=spreadsheet_id,
-        )
+        self.inject(status=status, seconds=seconds, **where)
 
-    def slow_next(
-        self,
-        count: int = 1,
-        delay: float = 5.0,
-        *,
-        operation: str | None = None,
-        kind: str | None = None,
-        spreadsheet_id: str | None = None,
-    ) -> None:
+    def slow_next(self, count: int = 1, delay: float = 5.0, **where: Unpack[CallFilter]) -> None:
         """Answer the next ``count`` matching calls only after ``delay`` seconds."""
-        self.inject(
-            delay=delay,
-            count=count,
-            operation=operation,
-            kind=kind,
-            spreadsheet_id=spreadsheet_id,
-        )
+        self.inject(delay=delay, count=count, **where)
 
     def clear_faults(self) -> None:
         """Remove every injected failure and delay."""
