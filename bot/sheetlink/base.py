@@ -1,0 +1,161 @@
+"""What every part of the sheet link shares: the Sheets client (or why there is none),
+one lock per spreadsheet, the views read so far, and the bot's background tasks.
+
+gspread is synchronous, so every Sheets call runs in a worker thread, and the calls for one
+spreadsheet are made one at a time (under :meth:`LinkBase._lock`). Without Sheets settings
+(no ``GOOGLE_APPLICATION_CREDENTIALS``) the link is off, and :attr:`LinkBase.why_not` says
+why.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from typing import Any, Self, TypeVar
+
+import discord
+
+from bot.errors import UserError
+from bot.settings import BotSettings
+from bot.sheetlink.api import (
+    SHEETS_MISSING,
+    ReportConflict,
+    SheetInput,
+    SheetsClient,
+    SheetsError,
+    SheetsSettings,
+    open_client,
+)
+from bot.store import Store
+from core.standings import Standings
+
+log = logging.getLogger("harkness.bot")
+T = TypeVar("T")
+
+NOT_SET_UP = (
+    "this bot is not set up for Google Sheets: its operator gives it a Google service "
+    "account's key (GOOGLE_APPLICATION_CREDENTIALS, the JSON key file; see the README, "
+    "\"Google Sheets\") and restarts it. Until then the tournament is kept in Discord only")
+NOT_INSTALLED = (
+    "this bot was installed without Google Sheets support: its operator installs "
+    "harkness[sheets] (gspread and google-auth) and restarts it")
+
+
+class SheetUnreadable(UserError):
+    """The linked sheet cannot be read now, and nothing read earlier is at hand."""
+
+
+@dataclass(frozen=True)
+class SheetView:
+    """A linked sheet as last read: its input (merged with the Discord reports), and its
+    standings under the sheet's own rules. ``held`` is True when the sheet has problems now
+    and these are the last good standings (as the worker keeps them on the Standings tab);
+    ``stale`` when the sheet could not be read again and this is the last read."""
+
+    spreadsheet_id: str
+    title: str
+    fetched: float
+    input: SheetInput
+    standings: Standings | None
+    held: bool = False
+    stale: bool = False
+
+    @property
+    def conflicts(self) -> list[ReportConflict]:
+        """Discord reports that disagree with what the TD typed (not applied)."""
+        return [n for n in self.input.notices if isinstance(n, ReportConflict)]
+
+
+def short(error: BaseException) -> str:
+    """A Sheets error in a few words, for a reply."""
+    text = str(error).split(" (Google:")[0]
+    return text if len(text) <= 300 else text[:299] + "…"
+
+
+class LinkBase:
+    """The state every part of :class:`bot.sheetlink.SheetLinks` shares.
+
+    ``clock`` measures how fresh a read is (tests move it by hand); the outbox's retry times
+    are the store's.
+    """
+
+    def __init__(self, bot: discord.Client, store: Store, settings: BotSettings,
+                 client: SheetsClient | None, why_not: str | None = None, *,
+                 timeout: float = 30.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.bot = bot
+        self.store = store
+        self.client = client
+        self.why_not = why_not
+        self.clock = clock
+        self.refresh_seconds = settings.sheets_refresh
+        self.answer_wait = settings.sheets_answer_wait
+        self.timeout = timeout
+        self._views: dict[str, SheetView] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._usernames: dict[str, str | None] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    @classmethod
+    def from_environment(cls, bot: discord.Client, store: Store, settings: BotSettings
+                         ) -> Self:
+        """Sheet links configured from the environment, or switched off with the reason."""
+        if SHEETS_MISSING is not None:
+            log.warning("Google Sheets is off: %s", SHEETS_MISSING)
+            return cls(bot, store, settings, None, NOT_INSTALLED)
+        try:
+            sheets_settings = SheetsSettings()
+        except ValueError as error:
+            log.warning("Google Sheets is off: bad settings: %s", error)
+            return cls(bot, store, settings, None,
+                       "this bot's Google Sheets settings are wrong: its operator sees why in "
+                       "the log")
+        if sheets_settings.google_application_credentials is None:
+            log.info("Google Sheets is off: GOOGLE_APPLICATION_CREDENTIALS is not set")
+            return cls(bot, store, settings, None, NOT_SET_UP)
+        try:
+            client = open_client(sheets_settings)
+        except SheetsError as error:
+            log.warning("Google Sheets is off: %s", error)
+            return cls(bot, store, settings, None,
+                       "this bot's Google service account key cannot be used: its operator "
+                       "sees why in the log")
+        log.info("Google Sheets is on, as service account %s", client.service_account_email)
+        return cls(bot, store, settings, client, timeout=sheets_settings.timeout)
+
+    @property
+    def available(self) -> bool:
+        """Whether this bot can reach Google Sheets at all."""
+        return self.client is not None
+
+    def _client(self) -> SheetsClient:
+        if self.client is None:
+            raise UserError(self.why_not or NOT_SET_UP)
+        return self.client
+
+    def _lock(self, spreadsheet: str) -> asyncio.Lock:
+        return self._locks.setdefault(spreadsheet, asyncio.Lock())
+
+    def _spawn(self, work: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
+        """Run ``work`` as a task the bot keeps (and cancels when it stops); a failure is
+        logged, never left unseen."""
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+        return task
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("Google Sheets work failed", exc_info=task.exception())
+
+    async def _bounded(self, work: Coroutine[Any, Any, T]) -> T | None:
+        """Run ``work`` for at most the answer wait; it goes on in the background after.
+        None when it is not done by then or failed (the failure is logged)."""
+        task = self._spawn(work)
+        done, _ = await asyncio.wait({task}, timeout=self.answer_wait)
+        if task not in done or task.cancelled() or task.exception() is not None:
+            return None
+        return task.result()

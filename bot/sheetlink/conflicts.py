@@ -1,0 +1,61 @@
+"""Telling the TD of Discord reports that disagree with their sheet: a direct message to
+the TD who linked it, once for each conflict (their cell stands; nothing is applied)."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Sequence
+
+import discord
+
+from bot.sheetlink.api import ReportConflict
+from bot.sheetlink.base import LinkBase, SheetView
+from bot.store import Actor, TournamentInfo
+
+log = logging.getLogger("harkness.bot")
+
+#: Who the bot is when it records something of its own (conflicts it told the TD about).
+HARKNESS = Actor("harkness", "Harkness", td=True)
+#: Guild setting holding the conflicts already told to the TD, by tournament id.
+CONFLICTS_TOLD = "sheet_conflicts:{tournament}"
+
+
+class Conflicts(LinkBase):
+    """Direct messages to the TD about conflicts they have not been told of yet."""
+
+    async def _tell_conflicts(self, guild: str, info: TournamentInfo, view: SheetView) -> None:
+        """Send the TD who linked the sheet the conflicts they have not been told of yet."""
+        setting = CONFLICTS_TOLD.format(tournament=info.id)
+        now = {f"{c.key}|{c.cell}|{c.text}": c for c in view.conflicts}
+        told = set(json.loads(await self.store.get_setting(guild, setting) or "[]"))
+        if set(now) == told:
+            return
+        await self.store.set_setting(guild, setting, json.dumps(sorted(now)) if now else None,
+                                     HARKNESS)
+        new = [c for signature, c in now.items() if signature not in told]
+        if new and info.sheet is not None:
+            await self._direct_message(info.sheet.linked_by, conflict_message(info.name, new))
+
+    async def _direct_message(self, user_id: str, text: str) -> None:
+        try:
+            user = self.bot.get_user(int(user_id)) or await self.bot.fetch_user(int(user_id))
+            await user.send(text, allowed_mentions=discord.AllowedMentions.none())
+        except (ValueError, discord.HTTPException) as error:
+            log.warning("could not send the TD a direct message: %s", error,
+                        extra={"user_id": user_id})
+
+
+def conflict_message(tournament: str, conflicts: Sequence[ReportConflict]) -> str:
+    """The direct message to the TD about reports that disagree with their sheet."""
+    from bot.render import MESSAGE_MAX, lines_within
+
+    count = len(conflicts)
+    head = (f"⚠️ **{tournament}**: {count} result{'s' if count != 1 else ''} reported in "
+            f"Discord disagree{'s' if count == 1 else ''} with your Google Sheet. What you typed "
+            "stands (nothing in your tabs was changed), and the sheet's Errors tab lists it:")
+    tail = ("Correct the cell if Discord is right, or correct Discord with `/result set` "
+            "(`/result open` lists these).")
+    lines = [f"• {c.cell} says “{c.text}”, but Discord has {c.report}." for c in conflicts]
+    body = lines_within(lines, MESSAGE_MAX - len(head) - len(tail) - 2)
+    return f"{head}\n{body}\n{tail}"

@@ -1,0 +1,224 @@
+"""Writing results made final in Discord to a linked sheet's ``Discord reports`` tab, from
+the store's outbox (:mod:`bot.store.outbox`), exactly once.
+
+The command that made the result waits a few seconds for it to land and otherwise tells the
+member it is pending; a background task writes whatever is due, backing off while Google is
+unreachable or over quota. Before writing it reads the tab and skips rows whose key is
+already there, and it marks a result written only once it has seen its row in the sheet.
+After writing, the sheet is synced (:meth:`bot.sheetlink.reading.Reading._adopt`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import random
+import socket
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from datetime import timedelta
+
+import discord
+
+from bot.settings import BotSettings
+from bot.sheetlink.api import (
+    SHEETS_MISSING,
+    RetryPolicy,
+    SheetsClient,
+    SheetsError,
+    SheetsTimeoutError,
+    SheetsUnavailableError,
+    TabTaken,
+    append_requests,
+    labels_of,
+    match_players,
+    player_rows,
+    players_requests,
+    read_input,
+    read_snapshot,
+    report_row,
+    written_keys,
+)
+from bot.sheetlink.players import Players
+from bot.store import OutboxItem, Store, TournamentInfo
+from bot.store.outbox import key as outbox_key
+
+log = logging.getLogger("harkness.bot")
+
+#: How long a worker may hold results it is writing before another may take them.
+LEASE = timedelta(minutes=10)
+
+WRITTEN = "📗 Written to the Google Sheet (its Discord reports tab); its Standings tab is updated."
+PENDING = ("⏳ Saved. Google Sheets is not answering just now, so it will be written to the "
+           "sheet as soon as it does (pending); nothing is lost.")
+PENDING_NO_SHEETS = ("⏳ Saved in Discord; it will be written to the Google Sheet once this bot "
+                     "is set up for Google Sheets (pending).")
+
+
+class Outbox(Players):
+    """The writer of due results: a background task, and a bounded wait for one result."""
+
+    def __init__(self, bot: discord.Client, store: Store, settings: BotSettings,
+                 client: SheetsClient | None, why_not: str | None = None, *,
+                 timeout: float = 30.0, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__(bot, store, settings, client, why_not, timeout=timeout, clock=clock)
+        self.poll_seconds = settings.sheets_outbox_poll
+        self.retry = RetryPolicy(0, settings.sheets_outbox_retry, settings.sheets_outbox_max) \
+            if SHEETS_MISSING is None else None
+        self.worker = f"harkness-bot:{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self._rng = random.Random()
+        self._hold: dict[str, float] = {}
+        self._wake = asyncio.Event()
+        self._next_due: float | None = None
+        self._loop: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Start writing due results in the background (when Sheets is available)."""
+        if self.client is not None and self._loop is None:
+            self._loop = asyncio.create_task(self._run(), name="harkness-sheets-outbox")
+
+    def wake(self) -> None:
+        """Look for results to write now."""
+        self._wake.set()
+
+    async def close(self) -> None:
+        """Stop the background work (a write in flight is finished by its thread)."""
+        tasks = [t for t in (self._loop, *self._tasks) if t is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._loop = None
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self.flush()
+            except Exception:  # one bad sheet or a database hiccup must not stop the writer
+                log.exception("writing results to Google Sheets failed")
+            wait = self.poll_seconds
+            if self._next_due is not None:
+                wait = max(0.05, min(wait, self._next_due - time.monotonic()))
+            self._next_due = None
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), wait)
+            self._wake.clear()
+
+    async def landed(self, guild: str, info: TournamentInfo, seq: int) -> str:
+        """Write the result of event ``seq`` to the sheet now (waiting at most the answer
+        wait), and say in a line what became of it: written, pending, or written but
+        disagreeing with the sheet."""
+        if info.sheet is None:
+            return ""
+        if self.client is None:
+            return PENDING_NO_SHEETS
+        sheet = info.sheet.spreadsheet_id
+        deadline = time.monotonic() + self.answer_wait
+        await self._bounded(self.flush(guild))
+        pending = await self._pending(guild, info, seq)
+        lock = self._lock(sheet)
+        if pending and lock.locked():  # the background writer has it: let it finish
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
+                    async with lock:
+                        pass
+            pending = await self._pending(guild, info, seq)
+        if pending:
+            return PENDING
+        view = self._views.get(sheet)
+        key = outbox_key(guild, info.id, seq)
+        clash = [c for c in view.conflicts if c.key == key] if view is not None else []
+        if clash:
+            return (f"⚠️ Written to the Google Sheet, but its cell {clash[0].cell} says "
+                    f"“{clash[0].text}”: what the TD typed there stands, and the TD has been "
+                    "told.")
+        return WRITTEN
+
+    async def _pending(self, guild: str, info: TournamentInfo, seq: int) -> bool:
+        return any(i.event_seq == seq for i in await self.store.pending_writes(guild, info.name))
+
+    async def flush(self, guild: str | None = None) -> None:
+        """Write every result that is due (of ``guild``, or of every guild), sheet by sheet."""
+        if self.client is None:
+            return
+        items = await self.store.claim_writes(self.worker, limit=100, lease=LEASE, guild=guild)
+        groups: dict[tuple[str, str, str], list[OutboxItem]] = {}
+        for item in items:
+            groups.setdefault((item.guild, item.tournament, item.spreadsheet_id), []).append(item)
+        for (g, name, sheet), batch in groups.items():
+            try:
+                await self._write(g, name, sheet, batch)
+            except Exception as error:  # a bug or the database: give them back, go on
+                log.exception("writing results of %s to its sheet failed", name,
+                              extra={"guild_id": g, "spreadsheet": sheet})
+                await self._give_back(batch, f"{type(error).__name__}: {error}")
+
+    async def _give_back(self, items: Sequence[OutboxItem], why: str,
+                         at_least: float = 0.0) -> None:
+        """Return claimed results to the outbox, due again after a backoff."""
+        assert self.retry is not None
+        for item in items:
+            wait = max(at_least, self.retry.backoff(item.attempts, self._rng))
+            await self.store.mark_failed(item, self.worker, why, retry_in=timedelta(seconds=wait))
+            due = time.monotonic() + wait
+            self._next_due = due if self._next_due is None else min(self._next_due, due)
+
+    async def _write(self, guild: str, name: str, sheet: str, batch: list[OutboxItem]) -> None:
+        """Append one sheet's results (those not there yet), check they are there, sync."""
+        client = self._client()
+        hold = self._hold.get(sheet, 0.0) - time.monotonic()
+        if hold > 0:
+            await self._give_back(batch, "an earlier write to this sheet may still be landing",
+                                  hold)
+            return
+        async with self._lock(sheet):
+            info = await self.store.tournament(guild, name)
+            if info.sheet is None or info.sheet.spreadsheet_id != sheet:
+                await self._give_back(batch, "the tournament is no longer linked to this sheet")
+                return
+            try:
+                snapshot = await asyncio.to_thread(read_snapshot, client, sheet)
+                there = written_keys(snapshot)
+                found = await asyncio.to_thread(read_input, snapshot)
+                members = await self._members(await self.store.players(guild, name),
+                                              found.players)
+                matched = match_players(members, found.players)
+                labels = labels_of(members, found.players, matched)
+                rows = [report_row(i.payload, labels) for i in batch
+                        if i.payload.get("key") not in there]
+                requests = append_requests(snapshot, rows) if rows else []
+                requests += players_requests(snapshot,
+                                             player_rows(members, found.players, matched))
+                after = snapshot  # nothing written: what was read is what is there
+                if requests:
+                    await asyncio.to_thread(client.http_client.batch_update, sheet,
+                                            {"requests": requests})
+                    after = await asyncio.to_thread(read_snapshot, client, sheet)
+            except TabTaken as error:
+                log.warning("%s: %s", name, error, extra={"guild_id": guild})
+                await self._give_back(batch, str(error), self.retry.maximum if self.retry else 0)
+                return
+            except SheetsError as error:
+                if isinstance(error, SheetsTimeoutError) or (
+                        isinstance(error, SheetsUnavailableError) and error.status is None):
+                    # The write may land later: wait before writing this sheet again, so that
+                    # nothing written meanwhile can be overwritten by it.
+                    self._hold[sheet] = time.monotonic() + 2 * self.timeout
+                log.warning("results of %s are pending: %s", name, error,
+                            extra={"guild_id": guild, "spreadsheet": sheet})
+                await self._give_back(batch, str(error))
+                return
+            landed = written_keys(after)
+            missing = []
+            for item in batch:
+                if item.payload.get("key") in landed:
+                    await self.store.mark_written(item, self.worker)
+                else:
+                    missing.append(item)
+            if missing:
+                await self._give_back(missing, "its row was not in the sheet after writing")
+            await self._adopt(guild, info, after)

@@ -1,0 +1,143 @@
+"""Reading a linked sheet for ``/standings``, ``/crosstable`` and ``/why``, cached, and
+syncing its output tabs from what was read.
+
+What the TD typed, merged with the Discord reports (:mod:`sheets.reports`), is ranked by
+``core`` under the sheet's own rules. A read is reused for ``HARKNESS_SHEETS_REFRESH``
+seconds however many members ask (one read at a time per sheet), and its standings for as
+long as the input's hash is the same, so a busy evening costs a few reads a minute. Each
+read is synced as the worker does (:func:`sheets.sync.sync`: one read, at most one write), so
+the sheet's Standings tab shows the same places as Discord, and new conflicts are told to
+the TD (:mod:`bot.sheetlink.conflicts`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import replace
+
+from bot.errors import UserError
+from bot.sheetlink.api import (
+    SheetsError,
+    SheetsPermissionError,
+    Snapshot,
+    read_input,
+    read_snapshot,
+    sync,
+)
+from bot.sheetlink.base import SheetUnreadable, SheetView, short
+from bot.sheetlink.conflicts import Conflicts
+from bot.store import StandingsView, TournamentInfo, TournamentState
+from core.standings import compute_standings
+
+log = logging.getLogger("harkness.bot")
+
+
+class Reading(Conflicts):
+    """The linked sheets as last read, and reading them again when that is too old."""
+
+    def _fresh(self, view: SheetView) -> bool:
+        return self.clock() - view.fetched < self.refresh_seconds
+
+    async def view(self, guild: str, info: TournamentInfo, *, force: bool = False) -> SheetView:
+        """The linked sheet as read at most ``HARKNESS_SHEETS_REFRESH`` seconds ago (read now,
+        and synced, when older). When it cannot be read, the last read is answered (marked
+        stale) or :class:`SheetUnreadable` raised."""
+        client = self._client()
+        assert info.sheet is not None
+        sheet = info.sheet.spreadsheet_id
+        cached = self._views.get(sheet)
+        if not force and cached is not None and self._fresh(cached):
+            return cached
+        async with self._lock(sheet):
+            cached = self._views.get(sheet)
+            if not force and cached is not None and self._fresh(cached):
+                return cached  # someone else read it while this one waited
+            try:
+                snapshot = await asyncio.to_thread(read_snapshot, client, sheet)
+            except SheetsError as error:
+                log.warning("cannot read the sheet of %s: %s", info.name, error,
+                            extra={"guild_id": guild, "spreadsheet": sheet})
+                if cached is not None:
+                    return replace(cached, stale=True)
+                if isinstance(error, SheetsPermissionError):
+                    raise SheetUnreadable(f"the Google Sheet of {info.name} is no longer shared "
+                                          f"with {error.share_with}: a TD shares it again (as "
+                                          "an Editor)") from None
+                raise SheetUnreadable(f"the Google Sheet of {info.name} cannot be read just "
+                                      f"now ({short(error)})") from None
+            return await self._adopt(guild, info, snapshot)
+
+    async def _adopt(self, guild: str, info: TournamentInfo, snapshot: Snapshot) -> SheetView:
+        """Make ``snapshot`` the sheet's current view, sync the sheet from it (the worker's
+        write, only when its input changed), and tell the TD of new conflicts. Called with
+        the sheet's lock held."""
+        client = self._client()
+        sheet = snapshot.spreadsheet_id or (info.sheet.spreadsheet_id if info.sheet else "")
+        view = await asyncio.to_thread(self._view_of, sheet, snapshot, self._views.get(sheet))
+        self._views[sheet] = view
+        try:
+            await asyncio.to_thread(sync, client, sheet, snapshot=snapshot)
+        except SheetsError as error:
+            log.warning("could not update the output tabs of the sheet of %s: %s", info.name,
+                        error, extra={"guild_id": guild, "spreadsheet": sheet})
+        await self._tell_conflicts(guild, info, view)
+        return view
+
+    def _view_of(self, sheet: str, snapshot: Snapshot, previous: SheetView | None) -> SheetView:
+        """Read and rank a snapshot (in a worker thread); the standings of an unchanged input
+        are reused."""
+        found = read_input(snapshot)
+        if previous is not None and previous.input.digest == found.digest:
+            return SheetView(sheet, snapshot.title, self.clock(), found, previous.standings,
+                             previous.held)
+        t, profile = found.tournament, found.profile
+        if t is not None and profile is not None and t.rounds:
+            return SheetView(sheet, snapshot.title, self.clock(), found,
+                             compute_standings(t, profile))
+        if t is None and previous is not None and previous.standings is not None:
+            return SheetView(sheet, snapshot.title, self.clock(), found, previous.standings,
+                             True)
+        return SheetView(sheet, snapshot.title, self.clock(), found, None)
+
+    def standings_view(self, view: SheetView, info: TournamentInfo,
+                       after_round: int | None) -> StandingsView:
+        """The sheet's standings (after ``after_round``), shaped for the bot's renderers."""
+        standings = view.standings
+        if standings is None:
+            problems = len(view.input.problems)
+            if problems:
+                raise UserError(f"the Google Sheet of {info.name} has {problems} problem(s), so "
+                                "it has no standings yet: a TD sees them on its Errors tab")
+            raise UserError(f"{info.name} has no results on its Google Sheet yet")
+        t = standings.tournament
+        k = t.rounds if after_round is None else after_round
+        if not 1 <= k <= t.rounds:
+            raise UserError(f"round {k} has no results: the Google Sheet of {info.name} has "
+                            f"results for rounds 1–{t.rounds}")
+        if k != t.rounds:
+            standings = compute_standings(t.after_round(k), standings.profile)
+        planned = view.input.settings.rounds or max(info.rounds, t.rounds)
+        state = TournamentState(replace(info, rounds=planned), (), standings.tournament, {}, (),
+                                (), 0)
+        return StandingsView(state, standings, k)
+
+    @staticmethod
+    def source_note(view: SheetView) -> str:
+        """Where the answer comes from, for a footer."""
+        note = f"from the Google Sheet “{view.title}”"
+        if view.held:
+            note += " (the sheet has problems now: these are its last good standings)"
+        if view.stale:
+            note += " (it cannot be read just now: this is the last read)"
+        return note
+
+    async def conflict_lines(self, guild: str, info: TournamentInfo) -> list[str]:
+        """The Discord reports the sheet disagrees with, in words (for ``/result open``)."""
+        if info.sheet is None or self.client is None:
+            return []
+        try:
+            view = await self.view(guild, info)
+        except UserError:
+            return []
+        return [f"{c.cell} says “{c.text}”, but Discord has {c.report}" for c in view.conflicts]
