@@ -6,7 +6,6 @@ The fake Discord's fixtures (``discord_fake``, ``run_bot``, ``discord_env``) com
 
 from __future__ import annotations
 
-import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -38,13 +37,5 @@ async def club(discord_fake: DiscordFake, run_bot: BotRunner, discord_env: dict[
     token and endpoints, a SQLite file), logged in to the fake and ready."""
     monkeypatch.setenv("HARKNESS_DATABASE_URL", database_url)
     club = Club(discord_fake, run_bot)
-    logger = logging.getLogger("harkness.bot")
-    level = logger.level
-    logger.setLevel(logging.INFO)
-    logger.addHandler(club.refusals)
-    try:
-        await club.start()
+    async with club.running():
         yield club
-    finally:
-        logger.removeHandler(club.refusals)
-        logger.setLevel(level)

@@ -8,8 +8,9 @@ itself; these helpers add the bot's own promises: exactly one answer, errors eph
 
 from __future__ import annotations
 
+import contextlib
 import logging
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 from bot.app import HarknessBot, create_bot
@@ -49,6 +50,21 @@ class Club:
         self.runner = runner
         self.bot: HarknessBot | None = None
         self.refusals = Refusals()
+
+    @contextlib.asynccontextmanager
+    async def running(self) -> AsyncIterator[Club]:
+        """The bot started, with its refusals (the errors it answered) recorded from the
+        log, and the log put back afterwards."""
+        logger = logging.getLogger("harkness.bot")
+        level = logger.level
+        logger.setLevel(logging.INFO)
+        logger.addHandler(self.refusals)
+        try:
+            await self.start()
+            yield self
+        finally:
+            logger.removeHandler(self.refusals)
+            logger.setLevel(level)
 
     async def start(self) -> HarknessBot:
         """Start (or restart) the bot from the environment and wait until it is ready."""

@@ -15,7 +15,6 @@ time, with waits of a fraction of a second (``HARKNESS_SHEETS_OUTBOX_*``).
 from __future__ import annotations
 
 import asyncio
-import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -170,16 +169,8 @@ async def club(discord_fake: DiscordFake, run_bot: BotRunner, discord_env: dict[
     for name, value in FAST_OUTBOX.items():
         monkeypatch.setenv(name, value)
     club = LinkedClub(discord_fake, run_bot, sheets_fake, service_account_file, freshness)
-    logger = logging.getLogger("harkness.bot")
-    level = logger.level
-    logger.setLevel(logging.INFO)
-    logger.addHandler(club.refusals)
-    try:
-        await club.start()
+    async with club.running():
         yield club
-    finally:
-        logger.removeHandler(club.refusals)
-        logger.setLevel(level)
 
 
 @pytest.fixture
@@ -200,13 +191,5 @@ async def unconfigured(discord_fake: DiscordFake, run_bot: BotRunner, discord_en
     monkeypatch.setenv("HARKNESS_DATABASE_URL", database_url)
     monkeypatch.delenv("GOOGLE_APPLICATION_CREDENTIALS", raising=False)
     club = Club(discord_fake, run_bot)
-    logger = logging.getLogger("harkness.bot")
-    level = logger.level
-    logger.setLevel(logging.INFO)
-    logger.addHandler(club.refusals)
-    try:
-        await club.start()
+    async with club.running():
         yield club
-    finally:
-        logger.removeHandler(club.refusals)
-        logger.setLevel(level)
