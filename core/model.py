@@ -279,6 +279,32 @@ class Tournament:
         return replace(self, players=players, rounds=k)
 
 
+def is_round_robin(tournament: Tournament) -> bool:
+    """RULES.md: a round robin when TRF record 092 says so or when every pair of players met
+    (over the board or by forfeit); otherwise a Swiss.
+
+    >>> from core.formats.crosstable import read_crosstable
+    >>> is_round_robin(read_crosstable('''#  Name  Rd 1  Rd 2  Rd 3
+    ... 1  Ann  W2  D3  U
+    ... 2  Bob  L1  U  X3
+    ... 3  Cy  U  D1  F2'''))
+    True
+    >>> is_round_robin(read_crosstable('''#  Name  Rd 1  Rd 2
+    ... 1  Ann  W2  H
+    ... 2  Bob  L1  W3
+    ... 3  Cy  H  L2'''))
+    False
+    """
+    if tournament.round_robin:
+        return True
+    players = tournament.players
+    if len(players) < 2 or tournament.rounds < len(players) - 1:
+        return False
+    # Both sides of a pairing are recorded (the model checks it): count ordered pairs.
+    met = {(p.id, e.opponent) for p in players for e in p.entries if e.opponent is not None}
+    return len(met) == len(players) * (len(players) - 1)
+
+
 def validate(players: Iterable[Player], rounds: int) -> Iterator[Problem]:
     """Every consistency problem of a tournament, each with its player and round."""
     players = tuple(players)

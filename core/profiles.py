@@ -31,6 +31,7 @@ class Profile:
     - ``median_last_when_short``: in a section of 1 or 2 rounds Modified Median moves from
       its place to last (MD Chess, seed 000).
     - ``family``: ``"uscf"`` or ``"fide"``: which unplayed-round treatment applies.
+    - ``round_robin_tiebreaks``: the order for a round robin, where it differs (FIDE).
     """
 
     name: str
@@ -42,9 +43,13 @@ class Profile:
     sb_doubled: bool = False
     median_last_when_short: bool = False
     fide_version: str = ""
+    round_robin_tiebreaks: tuple[str, ...] = ()
 
-    def order(self, rounds: int) -> tuple[str, ...]:
-        """The tiebreak order that applies to a section of ``rounds`` rounds."""
+    def order(self, rounds: int, round_robin: bool = False) -> tuple[str, ...]:
+        """The tiebreak order that applies to a section of ``rounds`` rounds (a round robin
+        takes ``round_robin_tiebreaks`` where the profile has them)."""
+        if round_robin and self.round_robin_tiebreaks:
+            return self.round_robin_tiebreaks
         codes = self.tiebreaks
         if self.median_last_when_short and rounds <= 2 and "MM" in codes:
             codes = (*(c for c in codes if c != "MM"), "MM")
@@ -56,6 +61,9 @@ US_DEFAULT = ("MM", "SOLK", "CUM", "OCUM")
 #: cut Buchholz first (it blunts the luck of the last-round pairings), then the full one,
 #: Sonneborn-Berger, the direct encounter, games won over the board and games with Black.
 FIDE_SWISS_ORDER = ("BH/C1", "BH", "SB", "DE", "WON", "BPG")
+#: For a round robin, where every player met every other and opponents' scores tell little:
+#: the direct encounter, wins, Sonneborn-Berger, then Koya.
+FIDE_ROUND_ROBIN_ORDER = ("DE", "WIN", "SB", "KS")
 
 PROFILES: dict[str, Profile] = {
     p.name: p
@@ -90,12 +98,14 @@ PROFILES: dict[str, Profile] = {
             "Sonneborn-Berger, direct encounter, games won, games with Black; a dummy "
             "opponent with the player's own score for their unplayed rounds",
             FIDE_SWISS_ORDER, family="fide", unplayed_points_rule=False, fide_version="2024-08",
+            round_robin_tiebreaks=FIDE_ROUND_ROBIN_ORDER,
         ),
         Profile(
             "fide-2026",
             "FIDE C.07 as in force from 1 March 2026: as fide-2024, with the dummy opponent "
             "capped at half the maximum score (at the opponent's score after a forfeit)",
             FIDE_SWISS_ORDER, family="fide", unplayed_points_rule=False, fide_version="2026",
+            round_robin_tiebreaks=FIDE_ROUND_ROBIN_ORDER,
         ),
     )
 }
@@ -142,7 +152,7 @@ def resolve(name: str = "uscf", codes: str | None = None) -> Profile:
         problems.append(Problem("--tiebreaks: give at least one code, e.g. MM,SOLK,CUM"))
     if problems:
         raise HarknessError(problems)
-    return replace(profile, tiebreaks=order)
+    return replace(profile, tiebreaks=order, round_robin_tiebreaks=())
 
 
 #: ``--rules fide`` picks the C.07 text in force at the tournament's start (RULES.md).

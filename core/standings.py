@@ -18,7 +18,7 @@ from fractions import Fraction
 from itertools import pairwise
 from typing import Any, NamedTuple
 
-from core.model import Player, Tournament
+from core.model import Player, Tournament, is_round_robin
 from core.profiles import Profile, resolve
 from core.tiebreaks import Breakdown, Column, Section, Tiebreak, tiebreaks_of
 
@@ -108,7 +108,8 @@ def compute_standings(
     elif codes is not None:
         profile = resolve(profile.name, codes)
     section = Section(tournament, profile)
-    order = profile.order(tournament.rounds)
+    round_robin = bool(profile.round_robin_tiebreaks) and is_round_robin(tournament)
+    order = profile.order(tournament.rounds, round_robin)
     registry = tiebreaks_of(profile.family)
     columns = {code: registry[code].compute(section) for code in order}
     scores = section.scores

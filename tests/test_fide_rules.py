@@ -315,3 +315,17 @@ def test_fide_profiles_use_the_fide_family_without_the_us_unplayed_points_rule()
         assert set(profile.tiebreaks) <= set(tiebreaks_of("fide"))
     assert PROFILES["fide-2024"].fide_version == "2024-08"
     assert resolve("fide-2026", "ks,apro,bh/m2").tiebreaks == ("KS", "APRO", "BH/M2")
+
+
+def test_a_round_robin_takes_fide_s_round_robin_order_unless_the_td_gives_one() -> None:
+    from tests.builders import round_robin
+
+    entries: dict[int, list[RoundEntry]] = {p: [] for p in range(1, 5)}
+    for pairs in round_robin(4):
+        for white, black in pairs:
+            entries[white].append(RoundEntry.win(black, Colour.WHITE))
+            entries[black].append(RoundEntry.loss(white, Colour.BLACK))
+    t = Tournament(tuple(Player(p, f"P{p}", tuple(e)) for p, e in entries.items()), 3)
+    assert compute_standings(t, "fide-2024").order == ("DE", "WIN", "SB", "KS")
+    assert compute_standings(t, "fide-2026", "BH,SB").order == ("BH", "SB")
+    assert compute_standings(t, "uscf").order == ("MM", "SOLK", "CUM", "OCUM")

@@ -42,7 +42,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from core.model import EntryKind, Tournament
+from core.model import EntryKind, is_round_robin
 from core.numbers import half_points
 from core.tiebreaks.base import Section
 
@@ -68,32 +68,6 @@ _LAST_ROUND_DRAW = {k: EntryKind.DRAW for k in GAMES | FORFEITS}
 def text_of(section: Section) -> str:
     """The C.07 text a section is computed under (``Profile.fide_version``; 2024-08 if unset)."""
     return TEXT_2026 if section.profile.fide_version.startswith("2026") else TEXT_2024
-
-
-def is_round_robin(tournament: Tournament) -> bool:
-    """RULES.md: a round robin when TRF record 092 says so or when every pair of players met
-    (over the board or by forfeit); otherwise a Swiss.
-
-    >>> from core.formats.crosstable import read_crosstable
-    >>> is_round_robin(read_crosstable('''#  Name  Rd 1  Rd 2  Rd 3
-    ... 1  Ann  W2  D3  U
-    ... 2  Bob  L1  U  X3
-    ... 3  Cy  U  D1  F2'''))
-    True
-    >>> is_round_robin(read_crosstable('''#  Name  Rd 1  Rd 2
-    ... 1  Ann  W2  H
-    ... 2  Bob  L1  W3
-    ... 3  Cy  H  L2'''))
-    False
-    """
-    if tournament.round_robin:
-        return True
-    players = tournament.players
-    if len(players) < 2 or tournament.rounds < len(players) - 1:
-        return False
-    # Both sides of a pairing are recorded (the model checks it): count ordered pairs.
-    met = {(p.id, e.opponent) for p in players for e in p.entries if e.opponent is not None}
-    return len(met) == len(players) * (len(players) - 1)
 
 
 def describe(kind: EntryKind, opponent_id: int | None = None) -> str:
