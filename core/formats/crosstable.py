@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from core.model import Colour, EntryKind, Player, RoundEntry, Tournament
 from core.numbers import half_points
 from core.problems import HarknessError, Problem
+from core.standings import Standings
+from core.tiebreaks import tiebreaks_of
 
 _ROUND_HEADER = re.compile(r"^(?:rd|round|r)\s*\.?\s*(\d+)$", re.IGNORECASE)
 _GAME = re.compile(r"^([wdl½=])\s*(\d+)\s*(?:\(\s*([wb])\s*\)|([wb]))?$", re.IGNORECASE)
@@ -96,10 +98,14 @@ def _split_csv(line: str, number: int) -> list[Cell]:
     return cells
 
 
+#: A cell of aligned text: words separated by single spaces (two or more end the cell).
+_ALIGNED_CELL = re.compile(r"\S+(?: \S+)*")
+
+
 def _split(line: str, number: int, separator: str) -> list[Cell]:
+    """The line's cells, each with the column it starts at."""
     if separator == ",":
         return _split_csv(line, number)
-    pattern = r"[^\t]*" if separator == "\t" else r"\S+(?: \S+)*"
     if separator == "\t":
         cells, pos = [], 0
         for field in line.split("\t"):
@@ -107,7 +113,7 @@ def _split(line: str, number: int, separator: str) -> list[Cell]:
             cells.append(Cell(field.strip(), number, pos + stripped + 1))
             pos += len(field) + 1
         return cells
-    return [Cell(m.group().strip(), number, m.start() + 1) for m in re.finditer(pattern, line)]
+    return [Cell(m.group(), number, m.start() + 1) for m in _ALIGNED_CELL.finditer(line)]
 
 
 def _by_position(tokens: Sequence[Cell], header: Sequence[Cell], number: int) -> list[Cell]:
@@ -262,41 +268,35 @@ def _locate(problems: Sequence[Problem], cell_at: dict[tuple[int, int], Cell],
                           player=p.player, round=p.round)
 
 
-def crosstable_rows(tournament: Tournament, standings: object | None = None
+def crosstable_rows(tournament: Tournament, standings: Standings | None = None
                     ) -> list[list[str]]:
     """The crosstable as rows of cells, header first, in standings order when given.
 
     With standings, ``Tot`` and one ``TBrk[X]`` column per tiebreak follow the rounds, as in
     seed 000 (``TBrk[M]``, ``TBrk[S]``, ``TBrk[C]``, ``TBrk[O]``).
     """
-    from core.standings import Standings  # standings import formats indirectly
-
     with_rating = any(p.rating is not None for p in tournament.players)
     header = ["#", "Name"] + (["Rating"] if with_rating else [])
     header += [f"Rd {r}" for r in range(1, tournament.rounds + 1)]
-    if isinstance(standings, Standings):
-        codes = standings.order
-        header += ["Tot"] + [f"TBrk[{TIEBREAK_HEADINGS.get(c, c)}]" for c in codes]
-        order = [row.player_index for row in standings.rows]
-    else:
-        codes = ()
+    if standings is None:
         order = list(range(len(tournament.players)))
+    else:
+        header += ["Tot"] + [f"TBrk[{TIEBREAK_HEADINGS.get(c, c)}]" for c in standings.order]
+        order = [row.player_index for row in standings.rows]
+        registry = tiebreaks_of(standings.profile.family)
     rows = [header]
     for i in order:
         p = tournament.players[i]
         row = [str(p.id), p.name] + ([str(p.rating or "")] if with_rating else [])
         row += [str(e) for e in p.entries]
-        if isinstance(standings, Standings):
-            from core.tiebreaks import tiebreaks_of
-
-            registry = tiebreaks_of(standings.profile.family)
+        if standings is not None:
             row.append(half_points(p.half_points))
-            row += [standings.columns[c].display(i, registry[c].digits) for c in codes]
+            row += [standings.columns[c].display(i, registry[c].digits) for c in standings.order]
         rows.append(row)
     return rows
 
 
-def write_crosstable(tournament: Tournament, standings: object | None = None,
+def write_crosstable(tournament: Tournament, standings: Standings | None = None,
                      separator: str = "  ") -> str:
     """The crosstable as aligned text (``separator="  "``), tab-separated or CSV (``","``).
 
