@@ -47,8 +47,12 @@ EXIT_CRASHED = 3
 class HarknessTree(app_commands.CommandTree[discord.Client]):
     """The command tree; every command error goes to :func:`bot.errors.answer_error`."""
 
-    async def on_error(self, interaction: discord.Interaction[discord.Client],
-                       error: app_commands.AppCommandError, /) -> None:
+    async def on_error(
+        self,
+        interaction: discord.Interaction[discord.Client],
+        error: app_commands.AppCommandError,
+        /,
+    ) -> None:
         await answer_error(interaction, error)
 
 
@@ -73,10 +77,14 @@ class HarknessBot(commands.Bot):
         intents = discord.Intents.none()
         intents.guilds = True  # servers, channels and roles; members come with interactions
         super().__init__(
-            command_prefix=commands.when_mentioned, intents=intents, help_command=None,
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
             tree_cls=HarknessTree,
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True,
-                                                     replied_user=False))
+            allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, users=True, replied_user=False
+            ),
+        )
         self.settings = settings
         self.store: Store | None = store
         self._owns_store = store is None
@@ -98,8 +106,9 @@ class HarknessBot(commands.Bot):
         views.register(self)
         await self.sync_commands()
         if self.settings.health_file is not None:
-            self._heartbeat = asyncio.create_task(self._beat(self.settings.health_file),
-                                                  name="harkness-heartbeat")
+            self._heartbeat = asyncio.create_task(
+                self._beat(self.settings.health_file), name="harkness-heartbeat"
+            )
 
     async def _beat(self, path: Path) -> None:
         """Touch the heartbeat file while connected (see :mod:`bot.health`)."""
@@ -120,13 +129,19 @@ class HarknessBot(commands.Bot):
             self.synced = await self.tree.sync(guild=guild)
         else:
             self.synced = await self.tree.sync()
-        log.info("synced %d commands", len(self.synced),
-                 extra={"scope": guild_id if guild_id is not None else "global"})
+        log.info(
+            "synced %d commands",
+            len(self.synced),
+            extra={"scope": guild_id if guild_id is not None else "global"},
+        )
 
     async def on_ready(self) -> None:
         user = self.user
-        log.info("connected to Discord as %s", user, extra={
-            "user_id": user.id if user else None, "guilds": len(self.guilds)})
+        log.info(
+            "connected to Discord as %s",
+            user,
+            extra={"user_id": user.id if user else None, "guilds": len(self.guilds)},
+        )
 
     async def close(self) -> None:
         """Leave the gateway, then close the database (when the bot opened it)."""
@@ -140,8 +155,7 @@ class HarknessBot(commands.Bot):
             await store.close()
 
 
-def create_bot(settings: BotSettings | None = None, *, store: Store | None = None
-               ) -> HarknessBot:
+def create_bot(settings: BotSettings | None = None, *, store: Store | None = None) -> HarknessBot:
     """A bot configured from ``settings`` (default: the environment)."""
     settings = settings or BotSettings()
     point_at(settings)
@@ -173,8 +187,10 @@ async def run(settings: BotSettings) -> int:
         try:
             await runner
         except discord.LoginFailure:
-            log.error("Discord refused the token: check DISCORD_TOKEN (Developer Portal → "
-                      "your application → Bot → Reset Token)")
+            log.error(
+                "Discord refused the token: check DISCORD_TOKEN (Developer Portal → "
+                "your application → Bot → Reset Token)"
+            )
             return EXIT_LOGIN_FAILED
         except Exception:
             log.exception("the bot stopped unexpectedly")

@@ -57,16 +57,22 @@ async def actor(store: Store, interaction: discord.Interaction[discord.Client]) 
     return Actor(str(user.id), user.display_name, await is_td(store, interaction))
 
 
-async def td_actor(store: Store, interaction: discord.Interaction[discord.Client],
-                   what: str) -> Actor:
+async def td_actor(
+    store: Store, interaction: discord.Interaction[discord.Client], what: str
+) -> Actor:
     """The member as a TD, or :class:`NotTD` saying who may ``what``."""
     who = await actor(store, interaction)
     if not who.td:
         role = await store.td_role(guild_of(interaction))
-        holder = f"the <@&{role}> role" if role else "a TD role (a server manager sets it " \
-                                                     "with /config td-role)"
-        raise NotTD(f"only a tournament director can {what}: that is {holder} or the "
-                    "Manage Server permission")
+        holder = (
+            f"the <@&{role}> role"
+            if role
+            else "a TD role (a server manager sets it with /config td-role)"
+        )
+        raise NotTD(
+            f"only a tournament director can {what}: that is {holder} or the "
+            "Manage Server permission"
+        )
     return who
 
 

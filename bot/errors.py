@@ -77,21 +77,32 @@ def message_for(error: BaseException, reference: str) -> tuple[str, bool]:
         return sentence(str(error) or "You may not use this command here"), False
     if isinstance(error, app_commands.TransformerError):
         return sentence(f"{error.value!r} is not a valid value for this option"), False
-    return (f"Something went wrong on our side and nothing was changed. Please try again; if "
-            f"it keeps happening, tell a server admin (reference {reference})."), True
+    return (
+        f"Something went wrong on our side and nothing was changed. Please try again; if "
+        f"it keeps happening, tell a server admin (reference {reference})."
+    ), True
 
 
-async def answer_error(interaction: discord.Interaction[discord.Client],
-                       error: BaseException) -> None:
+async def answer_error(
+    interaction: discord.Interaction[discord.Client], error: BaseException
+) -> None:
     """Answer ``error`` to the member once, ephemerally, and log it (bugs with traceback)."""
     reference = f"E{interaction.id}"
     text, is_bug = message_for(error, reference)
     where = _where(interaction)
-    context = {"interaction_id": interaction.id, "guild_id": interaction.guild_id,
-               "user_id": interaction.user.id}
+    context = {
+        "interaction_id": interaction.id,
+        "guild_id": interaction.guild_id,
+        "user_id": interaction.user.id,
+    }
     if is_bug:
-        log.error("unexpected error in %s (reference %s)", where, reference,
-                  exc_info=_unwrap(error), extra={"reference": reference, **context})
+        log.error(
+            "unexpected error in %s (reference %s)",
+            where,
+            reference,
+            exc_info=_unwrap(error),
+            extra={"reference": reference, **context},
+        )
     else:
         log.info("refused %s: %s", where, text, extra={"refused": True, **context})
     if interaction.extras.get(ANSWERED):

@@ -25,8 +25,7 @@ log = logging.getLogger("harkness.bot")
 MAX_CHOICES = 25
 CHOICE_TEXT = 100
 
-RUNNING_FIRST = (TournamentStatus.RUNNING, TournamentStatus.REGISTERING,
-                 TournamentStatus.FINISHED)
+RUNNING_FIRST = (TournamentStatus.RUNNING, TournamentStatus.REGISTERING, TournamentStatus.FINISHED)
 OPEN_FIRST = (TournamentStatus.REGISTERING, TournamentStatus.RUNNING)
 RUNNING_ONLY = (TournamentStatus.RUNNING,)
 REGISTERING_ONLY = (TournamentStatus.REGISTERING,)
@@ -40,9 +39,9 @@ def bot_store(interaction: discord.Interaction[discord.Client]) -> Store:
     return store
 
 
-async def pick_tournament(store: Store, guild: str, name: str | None,
-                          prefer: Sequence[TournamentStatus] = RUNNING_FIRST
-                          ) -> TournamentInfo:
+async def pick_tournament(
+    store: Store, guild: str, name: str | None, prefer: Sequence[TournamentStatus] = RUNNING_FIRST
+) -> TournamentInfo:
     """The tournament called ``name``, or the only one in the first preferred stage."""
     if name and name.strip():
         return await store.tournament(guild, name)
@@ -52,14 +51,17 @@ async def pick_tournament(store: Store, guild: str, name: str | None,
             return found[0]
         if found:
             names = ", ".join(t.name for t in found[:10])
-            raise UserError(f"there are {len(found)} {status.value} tournaments here ({names}): "
-                            "choose one with the tournament option")
+            raise UserError(
+                f"there are {len(found)} {status.value} tournaments here ({names}): "
+                "choose one with the tournament option"
+            )
     if not await store.tournaments(guild, limit=1):
-        raise UserError("there is no tournament here yet: a TD creates one with "
-                        "/tournament create")
+        raise UserError("there is no tournament here yet: a TD creates one with /tournament create")
     stages = " or ".join(s.value for s in prefer)
-    raise UserError(f"there is no {stages} tournament here: name one with the tournament "
-                    "option (/tournament list shows them all)")
+    raise UserError(
+        f"there is no {stages} tournament here: name one with the tournament "
+        "option (/tournament list shows them all)"
+    )
 
 
 def _clip(text: str, limit: int = CHOICE_TEXT) -> str:
@@ -68,8 +70,10 @@ def _clip(text: str, limit: int = CHOICE_TEXT) -> str:
 
 def tournament_choices(found: Sequence[TournamentInfo]) -> list[app_commands.Choice[str]]:
     """At most 25 choices: ``Spring Open (running)`` → ``Spring Open``."""
-    return [app_commands.Choice(name=_clip(f"{t.name} ({t.status.value})"), value=t.name)
-            for t in found[:MAX_CHOICES]]
+    return [
+        app_commands.Choice(name=_clip(f"{t.name} ({t.status.value})"), value=t.name)
+        for t in found[:MAX_CHOICES]
+    ]
 
 
 def player_choices(found: Sequence[PlayerInfo]) -> list[app_commands.Choice[str]]:
@@ -77,13 +81,13 @@ def player_choices(found: Sequence[PlayerInfo]) -> list[app_commands.Choice[str]
     choices = []
     for p in found[:MAX_CHOICES]:
         rating = f" ({p.rating})" if p.rating else ""
-        choices.append(app_commands.Choice(name=_clip(f"{p.label}{rating}"),
-                                           value=f"#{p.number}"))
+        choices.append(app_commands.Choice(name=_clip(f"{p.label}{rating}"), value=f"#{p.number}"))
     return choices
 
 
-async def tournament_autocomplete(interaction: discord.Interaction[discord.Client],
-                                  current: str) -> list[app_commands.Choice[str]]:
+async def tournament_autocomplete(
+    interaction: discord.Interaction[discord.Client], current: str
+) -> list[app_commands.Choice[str]]:
     """The server's tournaments whose name contains what was typed, newest first."""
     try:
         store = bot_store(interaction)
@@ -93,16 +97,16 @@ async def tournament_autocomplete(interaction: discord.Interaction[discord.Clien
     return tournament_choices(found)
 
 
-async def player_autocomplete(interaction: discord.Interaction[discord.Client],
-                              current: str) -> list[app_commands.Choice[str]]:
+async def player_autocomplete(
+    interaction: discord.Interaction[discord.Client], current: str
+) -> list[app_commands.Choice[str]]:
     """Players of the tournament chosen in the same command (or the obvious one) whose name
     or starting number contains what was typed."""
     try:
         store = bot_store(interaction)
         guild = guild_of(interaction)
         named = getattr(interaction.namespace, "tournament", None)
-        tournament = await pick_tournament(store, guild, named if isinstance(named, str)
-                                           else None)
+        tournament = await pick_tournament(store, guild, named if isinstance(named, str) else None)
         found = await store.players(guild, tournament.name, typed=current, limit=MAX_CHOICES)
     except (StoreError, UserError):
         return []

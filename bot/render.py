@@ -119,8 +119,9 @@ def check_embed(embed: discord.Embed) -> discord.Embed:
 
 def text_file(filename: str, text: str, description: str | None = None) -> discord.File:
     """A UTF-8 text attachment."""
-    return discord.File(io.BytesIO(text.encode("utf-8")), filename=filename,
-                        description=description)
+    return discord.File(
+        io.BytesIO(text.encode("utf-8")), filename=filename, description=description
+    )
 
 
 def slug(name: str) -> str:
@@ -155,8 +156,9 @@ def tournament_list(found: Sequence[TournamentInfo]) -> discord.Embed:
 def tournament_info(state: TournamentState, td_role: str | None = None) -> discord.Embed:
     """A tournament at a glance: stage, rules, rounds played, players, open games."""
     info = state.info
-    embed = discord.Embed(title=fit(info.name, EMBED_TITLE_MAX), colour=COLOUR_INFO,
-                          description=status_line(info))
+    embed = discord.Embed(
+        title=fit(info.name, EMBED_TITLE_MAX), colour=COLOUR_INFO, description=status_line(info)
+    )
     played = state.tournament.rounds
     embed.add_field(name="Rounds with results", value=f"{played} of {info.rounds}")
     embed.add_field(name="Players", value=str(len(state.players)))
@@ -166,11 +168,15 @@ def tournament_info(state: TournamentState, td_role: str | None = None) -> disco
     if info.start_date or info.end_date:
         embed.add_field(name="Dates", value=f"{info.start_date or '?'} – {info.end_date or ''}")
     if info.sheet is not None:
-        embed.add_field(name="Google Sheet", value=fit(info.sheet.url or
-                                                       info.sheet.spreadsheet_id, 1024))
+        embed.add_field(
+            name="Google Sheet", value=fit(info.sheet.url or info.sheet.spreadsheet_id, 1024)
+        )
     if state.players:
-        embed.add_field(name="Starting list", value=lines_within(
-            [player_line(p) for p in state.players], EMBED_FIELD_VALUE_MAX), inline=False)
+        embed.add_field(
+            name="Starting list",
+            value=lines_within([player_line(p) for p in state.players], EMBED_FIELD_VALUE_MAX),
+            inline=False,
+        )
     embed.set_footer(text=f"TD role: {'set' if td_role else 'not set (Manage Server only)'}")
     return check_embed(embed)
 
@@ -182,15 +188,22 @@ def player_line(p: PlayerInfo) -> str:
     return f"#{p.number} {plain(p.name)}{rating}{member}"
 
 
-def tiebreak_order(info: TournamentInfo, description: str,
-                   order: Sequence[tuple[str, str, str]]) -> discord.Embed:
+def tiebreak_order(
+    info: TournamentInfo, description: str, order: Sequence[tuple[str, str, str]]
+) -> discord.Embed:
     """The tiebreak order in words: ``1. Modified Median (MM) — US Chess 34E1``."""
-    embed = discord.Embed(title=fit(f"Tiebreaks of {info.name}", EMBED_TITLE_MAX),
-                          colour=COLOUR_INFO)
-    lines = [f"Players with the same score are ranked by these tiebreaks, in this order "
-             f"(rules: **{info.profile}**):", ""]
-    lines += [f"{i}. **{name}** (`{code}`) — {rule}" for i, (code, name, rule)
-              in enumerate(order, start=1)]
+    embed = discord.Embed(
+        title=fit(f"Tiebreaks of {info.name}", EMBED_TITLE_MAX), colour=COLOUR_INFO
+    )
+    lines = [
+        f"Players with the same score are ranked by these tiebreaks, in this order "
+        f"(rules: **{info.profile}**):",
+        "",
+    ]
+    lines += [
+        f"{i}. **{name}** (`{code}`) — {rule}"
+        for i, (code, name, rule) in enumerate(order, start=1)
+    ]
     lines += ["", f"_{description}_", "Use `/why` to see how yours were worked out."]
     embed.description = lines_within(lines, EMBED_DESCRIPTION_MAX)
     return check_embed(embed)
@@ -205,11 +218,12 @@ def report_message(outcome: Outcome, reporter: str) -> str:
     text = outcome.message
     if game is not None and outcome.status is ResultStatus.PROVISIONAL:
         opponent = game.opponent
-        asked = (f"<@{opponent.discord_id}>, please confirm or dispute it with the buttons "
-                 "below." if opponent.discord_id else
-                 f"{opponent.name} has no Discord account linked: a TD can confirm it below.")
-        text = (f"**{plain(reporter)}** reported {game.describe()}.\n"
-                f"{asked}")
+        asked = (
+            f"<@{opponent.discord_id}>, please confirm or dispute it with the buttons below."
+            if opponent.discord_id
+            else f"{opponent.name} has no Discord account linked: a TD can confirm it below."
+        )
+        text = f"**{plain(reporter)}** reported {game.describe()}.\n{asked}"
     elif outcome.status is ResultStatus.DISPUTED:
         text += "\nA TD decides with `/result set`; `/result open` lists the open games."
     return fit(text, MESSAGE_MAX)
@@ -221,17 +235,21 @@ def answered_report(original: str, verdict: str) -> str:
     return fit(f"{first}\n{verdict}", MESSAGE_MAX)
 
 
-def open_games(info: TournamentInfo, games: Sequence[GameView],
-               sheet_conflicts: Sequence[str] = ()) -> discord.Embed:
+def open_games(
+    info: TournamentInfo, games: Sequence[GameView], sheet_conflicts: Sequence[str] = ()
+) -> discord.Embed:
     """Games waiting for a confirmation or a TD, disputed first, with their report numbers;
     and, for a tournament kept in a Google Sheet, the Discord reports the sheet disagrees
     with (the sheet's cell stands)."""
-    embed = discord.Embed(title=fit(f"Open games of {info.name}", EMBED_TITLE_MAX),
-                          colour=COLOUR_WAIT)
+    embed = discord.Embed(
+        title=fit(f"Open games of {info.name}", EMBED_TITLE_MAX), colour=COLOUR_WAIT
+    )
     if sheet_conflicts:
-        embed.add_field(name="The Google Sheet says otherwise (the sheet stands)",
-                        value=lines_within([f"⚠️ {plain(c)}" for c in sheet_conflicts],
-                                           EMBED_FIELD_VALUE_MAX), inline=False)
+        embed.add_field(
+            name="The Google Sheet says otherwise (the sheet stands)",
+            value=lines_within([f"⚠️ {plain(c)}" for c in sheet_conflicts], EMBED_FIELD_VALUE_MAX),
+            inline=False,
+        )
     if not games:
         embed.description = "Every result is confirmed."
         return check_embed(embed)
@@ -239,9 +257,10 @@ def open_games(info: TournamentInfo, games: Sequence[GameView],
     lines = []
     for g in ordered:
         reports = ", ".join(f"#{c.seq} by {c.by.name}" for c in g.claims)
-        lines.append(f"{'⚠️' if g.status is ResultStatus.DISPUTED else '⏳'} "
-                     f"{plain(g.describe())}"
-                     + (f" — reports {reports}" if reports else ""))
+        lines.append(
+            f"{'⚠️' if g.status is ResultStatus.DISPUTED else '⏳'} "
+            f"{plain(g.describe())}" + (f" — reports {reports}" if reports else "")
+        )
     embed.description = lines_within(lines, EMBED_DESCRIPTION_MAX)
     embed.set_footer(text="TDs decide disputed games with /result set.")
     return check_embed(embed)
@@ -249,8 +268,7 @@ def open_games(info: TournamentInfo, games: Sequence[GameView],
 
 def history(info: TournamentInfo, events: Sequence[EventView]) -> discord.Embed:
     """The audit trail, newest first."""
-    embed = discord.Embed(title=fit(f"History of {info.name}", EMBED_TITLE_MAX),
-                          colour=COLOUR_INFO)
+    embed = discord.Embed(title=fit(f"History of {info.name}", EMBED_TITLE_MAX), colour=COLOUR_INFO)
     lines = [plain(e.describe()) for e in events]
     embed.description = lines_within(lines, EMBED_DESCRIPTION_MAX) or "Nothing happened yet."
     embed.set_footer(text="/result undo event:<number> undoes one of these.")
@@ -271,8 +289,9 @@ class StandingsPages:
     def embed(self, page: int) -> discord.Embed:
         """Page ``page`` (0-based, clamped) as an embed."""
         page = max(0, min(page, len(self.pages) - 1))
-        embed = discord.Embed(title=self.title, colour=COLOUR_INFO,
-                              description=f"```\n{self.pages[page]}\n```")
+        embed = discord.Embed(
+            title=self.title, colour=COLOUR_INFO, description=f"```\n{self.pages[page]}\n```"
+        )
         numbered = f"Page {page + 1} of {len(self.pages)} · " if len(self.pages) > 1 else ""
         embed.set_footer(text=fit(numbered + self.footer, EMBED_FOOTER_MAX))
         return check_embed(embed)
@@ -292,8 +311,10 @@ def _table_lines(view: StandingsView) -> tuple[str, list[str]]:
     widths = [max(len(r[j]) for r in rows) for j in range(len(header))]
 
     def render(row: Sequence[str]) -> str:
-        return "  ".join(c.ljust(w) if j in (2, 3) else c.rjust(w)
-                         for j, (c, w) in enumerate(zip(row, widths, strict=True))).rstrip()
+        return "  ".join(
+            c.ljust(w) if j in (2, 3) else c.rjust(w)
+            for j, (c, w) in enumerate(zip(row, widths, strict=True))
+        ).rstrip()
 
     return render(header), [render(r) for r in body]
 
@@ -329,10 +350,14 @@ def standings_pages(view: StandingsView) -> StandingsPages:
 
 def why_summary(md: MarkdownExplanation, marked: ResultStatus | None) -> str:
     """The summary of ``/why`` (it fits a message), with a word on unconfirmed results."""
-    note = {
-        ResultStatus.PROVISIONAL: "\n_Some of your results are provisional until confirmed._",
-        ResultStatus.DISPUTED: "\n_One of your games is disputed and not counted yet._",
-    }.get(marked, "") if marked else ""
+    note = (
+        {
+            ResultStatus.PROVISIONAL: "\n_Some of your results are provisional until confirmed._",
+            ResultStatus.DISPUTED: "\n_One of your games is disputed and not counted yet._",
+        }.get(marked, "")
+        if marked
+        else ""
+    )
     if len(md.summary) + len(note) <= MESSAGE_MAX:
         return md.summary + note
     return md.summary
@@ -349,8 +374,9 @@ def why_details(title: str, details: Sequence[str]) -> list[list[discord.Embed]]
         if i == 0:
             embed.title = fit(title, EMBED_TITLE_MAX)
         check_embed(embed)
-        if current and (len(current) >= EMBEDS_PER_MESSAGE
-                        or size + embed_size(embed) > EMBED_TOTAL_MAX):
+        if current and (
+            len(current) >= EMBEDS_PER_MESSAGE or size + embed_size(embed) > EMBED_TOTAL_MAX
+        ):
             messages.append(current)
             current, size = [], 0
         current.append(embed)

@@ -24,19 +24,24 @@ async def defer(interaction: Interaction, *, public: bool) -> None:
     await interaction.response.defer(ephemeral=not public, thinking=True)
 
 
-async def reply(interaction: Interaction, content: str | None = None, *,
-                embed: discord.Embed | None = None,
-                embeds: Sequence[discord.Embed] = (),
-                files: Sequence[discord.File] = (),
-                view: discord.ui.View | None = None,
-                mention: Sequence[int] = ()) -> None:
+async def reply(
+    interaction: Interaction,
+    content: str | None = None,
+    *,
+    embed: discord.Embed | None = None,
+    embeds: Sequence[discord.Embed] = (),
+    files: Sequence[discord.File] = (),
+    view: discord.ui.View | None = None,
+    mention: Sequence[int] = (),
+) -> None:
     """Replace the deferred message with the answer. ``mention`` lists the user ids that
     may be pinged (nobody else is, whatever the text says)."""
     kwargs: dict[str, Any] = {
         "content": content,
         "embeds": [embed] if embed is not None else list(embeds),
         "allowed_mentions": discord.AllowedMentions(
-            everyone=False, roles=False, users=[discord.Object(i) for i in mention]),
+            everyone=False, roles=False, users=[discord.Object(i) for i in mention]
+        ),
     }
     if files:
         kwargs["attachments"] = list(files)
@@ -46,12 +51,20 @@ async def reply(interaction: Interaction, content: str | None = None, *,
     interaction.extras[PUBLIC_DEFERRAL] = False
 
 
-async def more(interaction: Interaction, content: str | None = None, *,
-               embeds: Sequence[discord.Embed] = (), files: Sequence[discord.File] = (),
-               ephemeral: bool = True) -> None:
+async def more(
+    interaction: Interaction,
+    content: str | None = None,
+    *,
+    embeds: Sequence[discord.Embed] = (),
+    files: Sequence[discord.File] = (),
+    ephemeral: bool = True,
+) -> None:
     """A further message after the answer (a follow-up)."""
-    kwargs: dict[str, Any] = {"embeds": list(embeds), "ephemeral": ephemeral,
-                              "allowed_mentions": discord.AllowedMentions.none()}
+    kwargs: dict[str, Any] = {
+        "embeds": list(embeds),
+        "ephemeral": ephemeral,
+        "allowed_mentions": discord.AllowedMentions.none(),
+    }
     if content:
         kwargs["content"] = content
     if files:

@@ -38,8 +38,9 @@ async def tournament_by_id(store: Store, guild: str, tournament_id: int) -> Tour
     raise UserError("that tournament no longer exists here")
 
 
-async def linked_sheet(links: SheetLinks | None, guild: str, info: TournamentInfo
-                       ) -> tuple[SheetView | None, str]:
+async def linked_sheet(
+    links: SheetLinks | None, guild: str, info: TournamentInfo
+) -> tuple[SheetView | None, str]:
     """The linked sheet as read (None when the tournament is not linked, or the sheet cannot
     be read), and a note on where the answer comes from."""
     if links is None or info.sheet is None:
@@ -53,8 +54,13 @@ async def linked_sheet(links: SheetLinks | None, guild: str, info: TournamentInf
     return view, links.source_note(view)
 
 
-async def standings(store: Store, guild: str, tournament: str, after_round: int | None,
-                    links: SheetLinks | None = None) -> tuple[StandingsView, StandingsPages]:
+async def standings(
+    store: Store,
+    guild: str,
+    tournament: str,
+    after_round: int | None,
+    links: SheetLinks | None = None,
+) -> tuple[StandingsView, StandingsPages]:
     """The standings (after the last round with results, or ``after_round``) and their pages;
     from the Google Sheet for a linked tournament (given ``links``)."""
     note = ""
@@ -86,8 +92,9 @@ class Crosstable:
     source: str
 
 
-async def crosstable(store: Store, guild: str, info: TournamentInfo,
-                     links: SheetLinks | None = None) -> Crosstable:
+async def crosstable(
+    store: Store, guild: str, info: TournamentInfo, links: SheetLinks | None = None
+) -> Crosstable:
     """The crosstable of the tournament (of its Google Sheet, when linked)."""
     sheet, note = await linked_sheet(links, guild, info)
     if sheet is not None and links is not None and sheet.standings is not None:
@@ -95,8 +102,14 @@ async def crosstable(store: Store, guild: str, info: TournamentInfo,
 
         view = links.standings_view(sheet, info, None)
         t = view.standings.tournament
-        return Crosstable(write_crosstable(t, view.standings), write_crosstable(
-            t, view.standings, ","), t.rounds, view.state.info.rounds, len(t.players), note)
+        return Crosstable(
+            write_crosstable(t, view.standings),
+            write_crosstable(t, view.standings, ","),
+            t.rounds,
+            view.state.info.rounds,
+            len(t.players),
+            note,
+        )
     text = await store.export(guild, info.name, "crosstable")
     csv = await store.export(guild, info.name, "crosstable", separator=",")
     state = await store.state(guild, info.name)
@@ -117,9 +130,15 @@ class Why:
     source: str = ""
 
 
-async def why(store: Store, guild: str, tournament: str, player: PlayerRef,
-              after_round: int | None, links: SheetLinks | None = None,
-              username: str | None = None) -> Why:
+async def why(
+    store: Store,
+    guild: str,
+    tournament: str,
+    player: PlayerRef,
+    after_round: int | None,
+    links: SheetLinks | None = None,
+    username: str | None = None,
+) -> Why:
     """Why ``player`` stands where they do (after ``after_round`` or the last round); from
     the Google Sheet for a linked tournament (``username`` helps find the member there)."""
     info = await store.tournament(guild, tournament)
@@ -128,19 +147,29 @@ async def why(store: Store, guild: str, tournament: str, player: PlayerRef,
         view = links.standings_view(sheet, info, after_round)
         number = await links.number_of(guild, info, sheet, player, username)
         explanation = explain(view.standings, number, after_round)
-        return Why(explanation, to_markdown(explanation), number, view.after_round, None, info,
-                   note)
+        return Why(
+            explanation, to_markdown(explanation), number, view.after_round, None, info, note
+        )
     try:
         who = await store.player(guild, info.name, player)
     except StoreError as error:
         if isinstance(player, DiscordUser) and error.code == "unknown-player":
-            raise UserError(f"you are not registered in {info.name}: name a player with the "
-                            "player option, or /join the tournament") from None
+            raise UserError(
+                f"you are not registered in {info.name}: name a player with the "
+                "player option, or /join the tournament"
+            ) from None
         raise
     view = await store.standings(guild, info.name, after_round=after_round)
     explanation = explain(view.standings, who.number, after_round)
-    return Why(explanation, to_markdown(explanation), who.number, view.after_round,
-               view.marked(who.number), info, note)
+    return Why(
+        explanation,
+        to_markdown(explanation),
+        who.number,
+        view.after_round,
+        view.marked(who.number),
+        info,
+        note,
+    )
 
 
 def tiebreak_order(info: TournamentInfo) -> tuple[str, list[tuple[str, str, str]]]:
@@ -151,8 +180,9 @@ def tiebreak_order(info: TournamentInfo) -> tuple[str, list[tuple[str, str, str]
 
     profile = resolve_for(info.start_date, info.profile, info.tiebreaks)
     registry = tiebreaks_of(profile.family)
-    order = [(code, registry[code].name, registry[code].rule)
-             for code in profile.order(info.rounds)]
+    order = [
+        (code, registry[code].name, registry[code].rule) for code in profile.order(info.rounds)
+    ]
     description = profile.description
     if info.tiebreaks:
         description = f"The TD's own order under {profile.name}: {', '.join(profile.tiebreaks)}."

@@ -71,52 +71,76 @@ class BotSettings(BaseSettings):
     model_config = SettingsConfigDict(populate_by_name=True, extra="ignore", frozen=True)
 
     discord_token: SecretStr | None = Field(
-        default=None, validation_alias=AliasChoices("DISCORD_TOKEN", "discord_token"),
-        description="The bot's token.")
+        default=None,
+        validation_alias=AliasChoices("DISCORD_TOKEN", "discord_token"),
+        description="The bot's token.",
+    )
     database_url: str | None = Field(
         default=None,
         validation_alias=AliasChoices("HARKNESS_DATABASE_URL", "database_url"),
-        description="The store's database URL (default: SQLite file ./harkness.db).")
+        description="The store's database URL (default: SQLite file ./harkness.db).",
+    )
     dev_guild: int | None = Field(
-        default=None, validation_alias=AliasChoices("HARKNESS_DEV_GUILD", "dev_guild"),
-        description="Sync commands to this one server instead of globally.")
+        default=None,
+        validation_alias=AliasChoices("HARKNESS_DEV_GUILD", "dev_guild"),
+        description="Sync commands to this one server instead of globally.",
+    )
     discord_api_base: str = Field(
         default=DISCORD_API_BASE,
         validation_alias=AliasChoices("DISCORD_API_BASE", "discord_api_base"),
-        description="Discord's REST API base URL, version included.")
+        description="Discord's REST API base URL, version included.",
+    )
     discord_gateway_url: str = Field(
         default=DISCORD_GATEWAY_URL,
         validation_alias=AliasChoices("DISCORD_GATEWAY_URL", "discord_gateway_url"),
-        description="Discord's gateway websocket URL.")
+        description="Discord's gateway websocket URL.",
+    )
     log_format: str = Field(
-        default="json", validation_alias=AliasChoices("HARKNESS_LOG_FORMAT", "log_format"),
-        pattern="^(json|text)$", description="json or text")
+        default="json",
+        validation_alias=AliasChoices("HARKNESS_LOG_FORMAT", "log_format"),
+        pattern="^(json|text)$",
+        description="json or text",
+    )
     health_file: Path | None = Field(
-        default=None, validation_alias=AliasChoices("HARKNESS_HEALTH_FILE", "health_file"),
-        description="Heartbeat file for healthchecks.")
+        default=None,
+        validation_alias=AliasChoices("HARKNESS_HEALTH_FILE", "health_file"),
+        description="Heartbeat file for healthchecks.",
+    )
     log_level: str = Field(
-        default="INFO", validation_alias=AliasChoices("HARKNESS_LOG_LEVEL", "log_level"),
-        description="Python logging level name.")
+        default="INFO",
+        validation_alias=AliasChoices("HARKNESS_LOG_LEVEL", "log_level"),
+        description="Python logging level name.",
+    )
     sheets_refresh: float = Field(
-        default=5.0, ge=0,
+        default=5.0,
+        ge=0,
         validation_alias=AliasChoices("HARKNESS_SHEETS_REFRESH", "sheets_refresh"),
-        description="Seconds a linked sheet's data is reused before it is read again.")
+        description="Seconds a linked sheet's data is reused before it is read again.",
+    )
     sheets_outbox_retry: float = Field(
-        default=10.0, gt=0,
+        default=10.0,
+        gt=0,
         validation_alias=AliasChoices("HARKNESS_SHEETS_OUTBOX_RETRY", "sheets_outbox_retry"),
-        description="First wait before a failed sheet write is tried again (doubled).")
+        description="First wait before a failed sheet write is tried again (doubled).",
+    )
     sheets_outbox_max: float = Field(
-        default=600.0, gt=0,
+        default=600.0,
+        gt=0,
         validation_alias=AliasChoices("HARKNESS_SHEETS_OUTBOX_MAX", "sheets_outbox_max"),
-        description="Longest wait before a failed sheet write is tried again.")
+        description="Longest wait before a failed sheet write is tried again.",
+    )
     sheets_outbox_poll: float = Field(
-        default=30.0, gt=0,
+        default=30.0,
+        gt=0,
         validation_alias=AliasChoices("HARKNESS_SHEETS_OUTBOX_POLL", "sheets_outbox_poll"),
-        description="Seconds between two looks for sheet writes that are due.")
+        description="Seconds between two looks for sheet writes that are due.",
+    )
     sheets_answer_wait: float = Field(
-        default=8.0, ge=0,
+        default=8.0,
+        ge=0,
         validation_alias=AliasChoices("HARKNESS_SHEETS_ANSWER_WAIT", "sheets_answer_wait"),
-        description="Seconds a command waits for its result to reach the sheet.")
+        description="Seconds a command waits for its result to reach the sheet.",
+    )
 
     @field_validator("discord_token", mode="before")
     @classmethod

@@ -30,8 +30,7 @@ Button = discord.ui.Button[discord.ui.View]
 PREFIX = "harkness"
 
 
-async def guarded(interaction: Interaction, work: Callable[[Interaction], Awaitable[None]]
-                  ) -> None:
+async def guarded(interaction: Interaction, work: Callable[[Interaction], Awaitable[None]]) -> None:
     """Run a button's work; anything that goes wrong is answered by the one error handler."""
     try:
         await work(interaction)
@@ -44,15 +43,17 @@ async def guarded(interaction: Interaction, work: Callable[[Interaction], Awaita
 
 def _verdict(outcome: Outcome, by: str) -> str:
     icon = {ResultStatus.CONFIRMED: "✅", ResultStatus.DISPUTED: "⚠️"}.get(
-        outcome.status or ResultStatus.PROVISIONAL, "⏳")
+        outcome.status or ResultStatus.PROVISIONAL, "⏳"
+    )
     text = f"{icon} {outcome.message} — {by}"
     if outcome.status is ResultStatus.DISPUTED:
         text += "\nA TD decides with `/result set`."
     return text
 
 
-async def _answer_report(interaction: Interaction, tournament_id: int, report: int,
-                         confirm: bool) -> None:
+async def _answer_report(
+    interaction: Interaction, tournament_id: int, report: int, confirm: bool
+) -> None:
     await interaction.response.defer()
     store, guild = bot_store(interaction), guild_of(interaction)
     info = await service.tournament_by_id(store, guild, tournament_id)
@@ -67,50 +68,66 @@ async def _answer_report(interaction: Interaction, tournament_id: int, report: i
         verdict += "\n" + await links.landed(guild, info, outcome.event.seq)
     original = interaction.message.content if interaction.message is not None else ""
     await interaction.edit_original_response(
-        content=render.answered_report(original, verdict), view=None,
-        allowed_mentions=discord.AllowedMentions.none())
+        content=render.answered_report(original, verdict),
+        view=None,
+        allowed_mentions=discord.AllowedMentions.none(),
+    )
 
 
-class ConfirmButton(discord.ui.DynamicItem[Button],
-                    template=rf"{PREFIX}:confirm:(?P<tournament>\d+):(?P<report>\d+)"):
+class ConfirmButton(
+    discord.ui.DynamicItem[Button],
+    template=rf"{PREFIX}:confirm:(?P<tournament>\d+):(?P<report>\d+)",
+):
     """The opponent (or a TD) confirms report ``report``."""
 
     def __init__(self, tournament: int, report: int) -> None:
-        super().__init__(discord.ui.Button(
-            label="Confirm", emoji="✅", style=discord.ButtonStyle.success,
-            custom_id=f"{PREFIX}:confirm:{tournament}:{report}"))
+        super().__init__(
+            discord.ui.Button(
+                label="Confirm",
+                emoji="✅",
+                style=discord.ButtonStyle.success,
+                custom_id=f"{PREFIX}:confirm:{tournament}:{report}",
+            )
+        )
         self.tournament = tournament
         self.report = report
 
     @classmethod
-    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> ConfirmButton:
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ConfirmButton:
         return cls(int(match["tournament"]), int(match["report"]))
 
     async def callback(self, interaction: Interaction) -> None:
-        await guarded(interaction, lambda i: _answer_report(i, self.tournament, self.report,
-                                                            True))
+        await guarded(interaction, lambda i: _answer_report(i, self.tournament, self.report, True))
 
 
-class DisputeButton(discord.ui.DynamicItem[Button],
-                    template=rf"{PREFIX}:dispute:(?P<tournament>\d+):(?P<report>\d+)"):
+class DisputeButton(
+    discord.ui.DynamicItem[Button],
+    template=rf"{PREFIX}:dispute:(?P<tournament>\d+):(?P<report>\d+)",
+):
     """The opponent (or a TD) disputes report ``report``: a TD will decide."""
 
     def __init__(self, tournament: int, report: int) -> None:
-        super().__init__(discord.ui.Button(
-            label="Dispute", emoji="⚠️", style=discord.ButtonStyle.danger,
-            custom_id=f"{PREFIX}:dispute:{tournament}:{report}"))
+        super().__init__(
+            discord.ui.Button(
+                label="Dispute",
+                emoji="⚠️",
+                style=discord.ButtonStyle.danger,
+                custom_id=f"{PREFIX}:dispute:{tournament}:{report}",
+            )
+        )
         self.tournament = tournament
         self.report = report
 
     @classmethod
-    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> DisputeButton:
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> DisputeButton:
         return cls(int(match["tournament"]), int(match["report"]))
 
     async def callback(self, interaction: Interaction) -> None:
-        await guarded(interaction, lambda i: _answer_report(i, self.tournament, self.report,
-                                                            False))
+        await guarded(interaction, lambda i: _answer_report(i, self.tournament, self.report, False))
 
 
 def report_buttons(tournament: int, report: int) -> discord.ui.View:
@@ -125,27 +142,39 @@ def report_buttons(tournament: int, report: int) -> discord.ui.View:
 
 
 class StandingsPageButton(
-        discord.ui.DynamicItem[Button],
-        template=rf"{PREFIX}:standings:(?P<tournament>\d+):(?P<round>\d+):(?P<page>\d+)"
-                 r":(?P<direction>[pn])"):
+    discord.ui.DynamicItem[Button],
+    template=rf"{PREFIX}:standings:(?P<tournament>\d+):(?P<round>\d+):(?P<page>\d+)"
+    r":(?P<direction>[pn])",
+):
     """Turns a standings message to page ``page`` (standings after round ``round``)."""
 
-    def __init__(self, tournament: int, after_round: int, page: int, previous: bool,
-                 disabled: bool = False) -> None:
+    def __init__(
+        self, tournament: int, after_round: int, page: int, previous: bool, disabled: bool = False
+    ) -> None:
         direction = "p" if previous else "n"
-        super().__init__(discord.ui.Button(
-            label="Previous" if previous else "Next", emoji="◀️" if previous else "▶️",
-            style=discord.ButtonStyle.secondary, disabled=disabled,
-            custom_id=f"{PREFIX}:standings:{tournament}:{after_round}:{page}:{direction}"))
+        super().__init__(
+            discord.ui.Button(
+                label="Previous" if previous else "Next",
+                emoji="◀️" if previous else "▶️",
+                style=discord.ButtonStyle.secondary,
+                disabled=disabled,
+                custom_id=f"{PREFIX}:standings:{tournament}:{after_round}:{page}:{direction}",
+            )
+        )
         self.tournament = tournament
         self.after_round = after_round
         self.page = page
 
     @classmethod
-    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> StandingsPageButton:
-        return cls(int(match["tournament"]), int(match["round"]), int(match["page"]),
-                   match["direction"] == "p")
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> StandingsPageButton:
+        return cls(
+            int(match["tournament"]),
+            int(match["round"]),
+            int(match["page"]),
+            match["direction"] == "p",
+        )
 
     async def callback(self, interaction: Interaction) -> None:
         await guarded(interaction, self._turn)
@@ -154,23 +183,28 @@ class StandingsPageButton(
         await interaction.response.defer()
         store, guild = bot_store(interaction), guild_of(interaction)
         info = await service.tournament_by_id(store, guild, self.tournament)
-        _, pages = await service.standings(store, guild, info.name, self.after_round,
-                                           links_of(interaction))
+        _, pages = await service.standings(
+            store, guild, info.name, self.after_round, links_of(interaction)
+        )
         page = max(0, min(self.page, len(pages.pages) - 1))
         await interaction.edit_original_response(
             embed=pages.embed(page),
-            view=standings_buttons(self.tournament, self.after_round, page, len(pages.pages)))
+            view=standings_buttons(self.tournament, self.after_round, page, len(pages.pages)),
+        )
 
 
-def standings_buttons(tournament: int, after_round: int, page: int, pages: int
-                      ) -> discord.ui.View:
+def standings_buttons(tournament: int, after_round: int, page: int, pages: int) -> discord.ui.View:
     """Previous / Next for page ``page`` of ``pages`` (an empty view for a single page)."""
     view = discord.ui.View(timeout=None)
     if pages > 1:
-        view.add_item(StandingsPageButton(tournament, after_round, max(page - 1, 0), True,
-                                          disabled=page == 0))
-        view.add_item(StandingsPageButton(tournament, after_round, min(page + 1, pages - 1),
-                                          False, disabled=page >= pages - 1))
+        view.add_item(
+            StandingsPageButton(tournament, after_round, max(page - 1, 0), True, disabled=page == 0)
+        )
+        view.add_item(
+            StandingsPageButton(
+                tournament, after_round, min(page + 1, pages - 1), False, disabled=page >= pages - 1
+            )
+        )
     return view
 
 
@@ -178,21 +212,28 @@ def standings_buttons(tournament: int, after_round: int, page: int, pages: int
 
 
 class WhyDetailsButton(
-        discord.ui.DynamicItem[Button],
-        template=rf"{PREFIX}:why:(?P<tournament>\d+):(?P<player>\d+):(?P<round>\d+)"):
+    discord.ui.DynamicItem[Button],
+    template=rf"{PREFIX}:why:(?P<tournament>\d+):(?P<player>\d+):(?P<round>\d+)",
+):
     """Shows the tiebreaks of ``/why`` round by round, to whoever presses it."""
 
     def __init__(self, tournament: int, player: int, after_round: int) -> None:
-        super().__init__(discord.ui.Button(
-            label="Show details", emoji="🔎", style=discord.ButtonStyle.primary,
-            custom_id=f"{PREFIX}:why:{tournament}:{player}:{after_round}"))
+        super().__init__(
+            discord.ui.Button(
+                label="Show details",
+                emoji="🔎",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"{PREFIX}:why:{tournament}:{player}:{after_round}",
+            )
+        )
         self.tournament = tournament
         self.player = player
         self.after_round = after_round
 
     @classmethod
-    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> WhyDetailsButton:
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> WhyDetailsButton:
         return cls(int(match["tournament"]), int(match["player"]), int(match["round"]))
 
     async def callback(self, interaction: Interaction) -> None:
@@ -202,11 +243,19 @@ class WhyDetailsButton(
         await interaction.response.defer(ephemeral=True, thinking=True)
         store, guild = bot_store(interaction), guild_of(interaction)
         info = await service.tournament_by_id(store, guild, self.tournament)
-        why = await service.why(store, guild, info.name, self.player, self.after_round,
-                                links_of(interaction), interaction.user.name)
+        why = await service.why(
+            store,
+            guild,
+            info.name,
+            self.player,
+            self.after_round,
+            links_of(interaction),
+            interaction.user.name,
+        )
         title = f"{why.explanation.player.name}: tiebreaks in detail"
-        messages = render.why_details(title, why.markdown.details) or [[
-            discord.Embed(title=title, description="No tiebreaks to show.")]]
+        messages = render.why_details(title, why.markdown.details) or [
+            [discord.Embed(title=title, description="No tiebreaks to show.")]
+        ]
         first, *rest = messages
         await interaction.edit_original_response(embeds=first)
         for embeds in rest:
@@ -221,7 +270,11 @@ def why_buttons(tournament: int, player: int, after_round: int) -> discord.ui.Vi
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    ConfirmButton, DisputeButton, StandingsPageButton, WhyDetailsButton)
+    ConfirmButton,
+    DisputeButton,
+    StandingsPageButton,
+    WhyDetailsButton,
+)
 
 
 def register(client: discord.Client) -> None:

@@ -36,12 +36,20 @@ def _parser() -> argparse.ArgumentParser:
 
     def rules_options(p: argparse.ArgumentParser) -> None:
         p.add_argument("path", metavar="PATH", help="TRF-16 file or crosstable text/CSV")
-        p.add_argument("--rules", default="uscf", metavar="PROFILE",
-                       help=f"rule profile: {', '.join(PROFILES)}, fide (default: uscf)")
-        p.add_argument("--tiebreaks", metavar="CODES",
-                       help="your own order of tiebreak codes, e.g. MM,SOLK,CUM,OCUM")
-        p.add_argument("--after-round", type=int, metavar="K",
-                       help="standings as they were after round K")
+        p.add_argument(
+            "--rules",
+            default="uscf",
+            metavar="PROFILE",
+            help=f"rule profile: {', '.join(PROFILES)}, fide (default: uscf)",
+        )
+        p.add_argument(
+            "--tiebreaks",
+            metavar="CODES",
+            help="your own order of tiebreak codes, e.g. MM,SOLK,CUM,OCUM",
+        )
+        p.add_argument(
+            "--after-round", type=int, metavar="K", help="standings as they were after round K"
+        )
 
     standings = commands.add_parser("standings", help="rank a section by score and tiebreaks")
     rules_options(standings)
@@ -54,12 +62,22 @@ def _parser() -> argparse.ArgumentParser:
 
     convert = commands.add_parser("convert", help="convert between TRF-16 and crosstable text")
     convert.add_argument("source", metavar="IN")
-    convert.add_argument("target", metavar="OUT",
-                         help="*.trf writes TRF-16, *.csv a CSV crosstable, else crosstable text")
-    convert.add_argument("--rules", default="uscf", metavar="PROFILE",
-                         help="with --standings: the profile whose tiebreak columns to add")
-    convert.add_argument("--standings", action="store_true",
-                         help="order by standings and add Tot and tiebreak columns")
+    convert.add_argument(
+        "target",
+        metavar="OUT",
+        help="*.trf writes TRF-16, *.csv a CSV crosstable, else crosstable text",
+    )
+    convert.add_argument(
+        "--rules",
+        default="uscf",
+        metavar="PROFILE",
+        help="with --standings: the profile whose tiebreak columns to add",
+    )
+    convert.add_argument(
+        "--standings",
+        action="store_true",
+        help="order by standings and add Tot and tiebreak columns",
+    )
     return parser
 
 
@@ -107,8 +125,9 @@ def _convert(args: argparse.Namespace) -> str:
     try:
         _write_atomically(target, text)
     except OSError as error:
-        raise HarknessError([Problem(f"cannot write the file: {error.strerror}",
-                                     path=str(target))]) from None
+        raise HarknessError(
+            [Problem(f"cannot write the file: {error.strerror}", path=str(target))]
+        ) from None
     return f"wrote {target} ({len(tournament)} players, {tournament.rounds} rounds)\n"
 
 

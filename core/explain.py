@@ -29,8 +29,7 @@ from core.tiebreaks import Tiebreak, tiebreaks_of
 #: US Chess tiebreaks whose rounds are opponents' adjusted scores.
 _ADJUSTED_SCORE_CODES = frozenset({"MM", "MED", "SOLK", "SB"})
 #: FIDE tiebreaks whose rounds come from the opponent's score (C.07 arts. 8–9).
-_FIDE_OPPONENT_SCORE = frozenset({"BH", "BH/C1", "BH/C2", "BH/M1", "BH/M2", "FB", "SB",
-                                  "SB/C1"})
+_FIDE_OPPONENT_SCORE = frozenset({"BH", "BH/C1", "BH/C2", "BH/M1", "BH/M2", "FB", "SB", "SB/C1"})
 _UNPLAYED_WORDS = {
     EntryKind.FORFEIT_WIN: "forfeit win",
     EntryKind.FORFEIT_LOSS: "forfeit loss",
@@ -119,8 +118,10 @@ class Explanation:
         """``Player C: 3rd place, 3 points of 4.``"""
         shared = " (shared)" if "-" in self.player.place else ""
         when = f" after round {self.after_round}" if self.after_round else ""
-        return (f"{self.player.name}: {ordinal_place(self.player.place)} place{shared}{when}, "
-                f"{points(self.player.score)} of {self.rounds}.")
+        return (
+            f"{self.player.name}: {ordinal_place(self.player.place)} place{shared}{when}, "
+            f"{points(self.player.score)} of {self.rounds}."
+        )
 
 
 def ordinal(n: int) -> str:
@@ -157,8 +158,13 @@ def find_player(tournament: Tournament, query: str) -> Player:
             if p.id == number:
                 return p
         last = max((p.id for p in tournament), default=0)
-        raise HarknessError([Problem(f"PLAYER {query!r}: there is no player {number}; starting "
-                                     f"numbers run 1–{last}")])
+        raise HarknessError(
+            [
+                Problem(
+                    f"PLAYER {query!r}: there is no player {number}; starting numbers run 1–{last}"
+                )
+            ]
+        )
     key = text.casefold()
     for match in (lambda n: n == key, lambda n: n.startswith(key), lambda n: key in n):
         found = [p for p in tournament.players if match(p.name.casefold())]
@@ -167,12 +173,21 @@ def find_player(tournament: Tournament, query: str) -> Player:
         if found:
             names = ", ".join(f"{p.name} (#{p.id})" for p in found[:10])
             more = f" and {len(found) - 10} more" if len(found) > 10 else ""
-            raise HarknessError([Problem(f"PLAYER {query!r} matches {len(found)} players: "
-                                         f"{names}{more}; give more of the name or the number")])
+            raise HarknessError(
+                [
+                    Problem(
+                        f"PLAYER {query!r} matches {len(found)} players: "
+                        f"{names}{more}; give more of the name or the number"
+                    )
+                ]
+            )
     close = difflib.get_close_matches(text, [p.name for p in tournament.players], n=5, cutoff=0.5)
-    hint = (f"; did you mean {', '.join(close)}?" if close else
-            f"; players are {', '.join(p.name for p in tournament.players[:8])}"
-            + ("…" if len(tournament) > 8 else ""))
+    hint = (
+        f"; did you mean {', '.join(close)}?"
+        if close
+        else f"; players are {', '.join(p.name for p in tournament.players[:8])}"
+        + ("…" if len(tournament) > 8 else "")
+    )
     raise HarknessError([Problem(f"PLAYER {query!r}: no player has that name{hint}")])
 
 
@@ -194,10 +209,15 @@ def explain(standings: Standings, player_id: int, after_round: int | None = None
                 comparisons.append(_compare(standings, row, other, above, registry, refs))
     tiebreaks = tuple(_tiebreak(standings, registry[c], row.player_index) for c in standings.order)
     return Explanation(
-        player=refs[row.player_index], rank=row.rank, rounds=standings.tournament.rounds,
-        profile=standings.profile.name, order=standings.order,
-        score_group=tuple(refs[r.player_index] for r in group), comparisons=tuple(comparisons),
-        tiebreaks=tiebreaks, notes=tuple(_notes(standings, row, group, registry)),
+        player=refs[row.player_index],
+        rank=row.rank,
+        rounds=standings.tournament.rounds,
+        profile=standings.profile.name,
+        order=standings.order,
+        score_group=tuple(refs[r.player_index] for r in group),
+        comparisons=tuple(comparisons),
+        tiebreaks=tiebreaks,
+        notes=tuple(_notes(standings, row, group, registry)),
         after_round=after_round,
     )
 
@@ -206,15 +226,23 @@ def _ref(row: Standing) -> PlayerRef:
     return PlayerRef(row.player.id, row.player.name, row.place, row.score)
 
 
-def _compare(standings: Standings, row: Standing, other: Standing, above: bool,
-             registry: dict[str, Tiebreak], refs: dict[int, PlayerRef]) -> Comparison:
+def _compare(
+    standings: Standings,
+    row: Standing,
+    other: Standing,
+    above: bool,
+    registry: dict[str, Tiebreak],
+    refs: dict[int, PlayerRef],
+) -> Comparison:
     upper, lower = (other, row) if above else (row, other)
     decided_by = lower.separated_by
     both = f"{upper.player.name} and {lower.player.name} both scored {half_points(row.half_points)}"
     equal: list[tuple[str, Fraction | None]] = []
     if decided_by == UNPLAYED:
-        sentence = (f"{both}, but {lower.player.name}'s points all came from rounds not played, "
-                    f"so {upper.player.name} is ahead before any tiebreak.")
+        sentence = (
+            f"{both}, but {lower.player.name}'s points all came from rounds not played, "
+            f"so {upper.player.name} is ahead before any tiebreak."
+        )
         return Comparison(refs[other.player_index], above, UNPLAYED, None, None, (), sentence)
     pieces = [both]
     for code in standings.order:
@@ -225,8 +253,9 @@ def _compare(standings: Standings, row: Standing, other: Standing, above: bool,
         pieces.append(f"{registry[code].name} {_shown(registry[code], value)} each")
     if decided_by is None:
         pieces.append("they are equal on every tiebreak, so they share the place")
-        return Comparison(refs[other.player_index], above, None, None, None, tuple(equal),
-                          "; ".join(pieces) + ".")
+        return Comparison(
+            refs[other.player_index], above, None, None, None, tuple(equal), "; ".join(pieces) + "."
+        )
     tb = registry[decided_by]
     up = standings.value(decided_by, upper.player_index)
     low = standings.value(decided_by, lower.player_index)
@@ -236,8 +265,15 @@ def _compare(standings: Standings, row: Standing, other: Standing, above: bool,
     else:
         pieces.append(f"{tb.name} {_shown(tb, up)} vs {_shown(tb, low)} decides")
     ours, theirs = (low, up) if above else (up, low)
-    return Comparison(refs[other.player_index], above, decided_by, ours, theirs, tuple(equal),
-                      "; ".join(pieces) + ".")
+    return Comparison(
+        refs[other.player_index],
+        above,
+        decided_by,
+        ours,
+        theirs,
+        tuple(equal),
+        "; ".join(pieces) + ".",
+    )
 
 
 def _shown(tb: Tiebreak, value: Fraction | None) -> str:
@@ -260,13 +296,18 @@ def _opponent_adjustment(opponent: Player) -> str:
     reasons = []
     withdrawn = changed.pop("withdrawal", [])
     if withdrawn:
-        reasons.append(f"withdrew after round {withdrawn[0] - 1}, so "
-                       f"{_rounds(withdrawn)} count{'s' if len(withdrawn) == 1 else ''} ½ each"
-                       if withdrawn[0] > 1 else "withdrew before round 1")
+        reasons.append(
+            f"withdrew after round {withdrawn[0] - 1}, so "
+            f"{_rounds(withdrawn)} count{'s' if len(withdrawn) == 1 else ''} ½ each"
+            if withdrawn[0] > 1
+            else "withdrew before round 1"
+        )
     for words, rounds in changed.items():
-        reasons.append(f"{'a ' if len(rounds) == 1 else ''}{words}"
-                       f"{'s' if len(rounds) > 1 else ''} in {_rounds(rounds)} "
-                       f"count{'s' if len(rounds) == 1 else ''} ½")
+        reasons.append(
+            f"{'a ' if len(rounds) == 1 else ''}{words}"
+            f"{'s' if len(rounds) > 1 else ''} in {_rounds(rounds)} "
+            f"count{'s' if len(rounds) == 1 else ''} ½"
+        )
     return "; ".join(reasons)
 
 
@@ -288,24 +329,36 @@ def _tiebreak(standings: Standings, tb: Tiebreak, index: int) -> TiebreakExplana
     parts = []
     for r, contribution in enumerate(b.per_round, start=1):
         entry = player.entries[r - 1]
-        opponent = (tournament.player(entry.opponent).name
-                    if entry.opponent is not None else None)
+        opponent = tournament.player(entry.opponent).name if entry.opponent is not None else None
         amount = None if contribution is None else Fraction(contribution) / scale
-        reason = (b.round_notes[r - 1] if b.round_notes and b.round_notes[r - 1]
-                  else _round_reason(standings, tb, player, entry, amount))
+        reason = (
+            b.round_notes[r - 1]
+            if b.round_notes and b.round_notes[r - 1]
+            else _round_reason(standings, tb, player, entry, amount)
+        )
         parts.append(RoundPart(r, _entry_text(entry), opponent, amount, r in b.dropped, reason))
     adjustment = Fraction(b.adjustment) / scale
     return TiebreakExplanation(
-        code=tb.code, name=tb.name, rule=tb.rule, value=value, shown=_shown(tb, value),
-        note=b.note, parts=tuple(parts), adjustment=adjustment,
-        adjustment_reason=(_adjustment_reason(tb, player, standings.profile.cumulative_half_bye)
-                           if adjustment else ""),
+        code=tb.code,
+        name=tb.name,
+        rule=tb.rule,
+        value=value,
+        shown=_shown(tb, value),
+        note=b.note,
+        parts=tuple(parts),
+        adjustment=adjustment,
+        adjustment_reason=(
+            _adjustment_reason(tb, player, standings.profile.cumulative_half_bye)
+            if adjustment
+            else ""
+        ),
         summary=_summary(tb, value, b.note, parts, adjustment),
     )
 
 
-def _round_reason(standings: Standings, tb: Tiebreak, player: Player, entry: RoundEntry,
-                  amount: Fraction | None) -> str:
+def _round_reason(
+    standings: Standings, tb: Tiebreak, player: Player, entry: RoundEntry, amount: Fraction | None
+) -> str:
     code = tb.code
     tournament = standings.tournament
     if standings.profile.family == "uscf" and code in _ADJUSTED_SCORE_CODES:
@@ -321,8 +374,11 @@ def _round_reason(standings: Standings, tb: Tiebreak, player: Player, entry: Rou
             adjusted = Fraction(standings.section.adjusted[tournament.index(opponent.id)], 2)
             base += f", counted as {display(adjusted)}: {why}"
         if code == "SB":
-            share = {EntryKind.WIN: "you won: all of it", EntryKind.DRAW: "a draw: half of it",
-                     EntryKind.LOSS: "you lost: none of it"}[entry.kind]
+            share = {
+                EntryKind.WIN: "you won: all of it",
+                EntryKind.DRAW: "a draw: half of it",
+                EntryKind.LOSS: "you lost: none of it",
+            }[entry.kind]
             return f"{base}; {share}"
         return base
     if standings.profile.family == "fide" and entry.played and code in _FIDE_OPPONENT_SCORE:
@@ -335,8 +391,9 @@ def _round_reason(standings: Standings, tb: Tiebreak, player: Player, entry: Rou
             return "not played: adds 0"
         return f"{tournament.player(entry.opponent or 0).name}'s Cumulative"
     if code == "KASH":
-        return {EntryKind.WIN: "win: 4", EntryKind.DRAW: "draw: 2", EntryKind.LOSS: "loss: 1"
-                }.get(entry.kind, "not played: 0")
+        return {EntryKind.WIN: "win: 4", EntryKind.DRAW: "draw: 2", EntryKind.LOSS: "loss: 1"}.get(
+            entry.kind, "not played: 0"
+        )
     if code == "BLK":
         return "played with Black" if amount else ""
     if code == "H2H":
@@ -356,13 +413,17 @@ def _adjustment_reason(tb: Tiebreak, player: Player, half_byes: bool) -> str:
     kinds = {EntryKind.FULL_BYE, EntryKind.PAIRING_BYE, EntryKind.FORFEIT_WIN}
     if half_byes:
         kinds.add(EntryKind.HALF_BYE)
-    words = [f"{_UNPLAYED_WORDS[e.kind]} in round {r}"
-             for r, e in enumerate(player.entries, start=1) if e.kind in kinds]
+    words = [
+        f"{_UNPLAYED_WORDS[e.kind]} in round {r}"
+        for r, e in enumerate(player.entries, start=1)
+        if e.kind in kinds
+    ]
     return "points won without playing are taken off: " + ", ".join(words)
 
 
-def _summary(tb: Tiebreak, value: Fraction | None, note: str, parts: list[RoundPart],
-             adjustment: Fraction) -> str:
+def _summary(
+    tb: Tiebreak, value: Fraction | None, note: str, parts: list[RoundPart], adjustment: Fraction
+) -> str:
     shown = _shown(tb, value)
     if value is None:
         return f"{tb.name} is not defined for you ({note})."
@@ -372,35 +433,47 @@ def _summary(tb: Tiebreak, value: Fraction | None, note: str, parts: list[RoundP
         return f"{tb.name} {shown}: {note}; dropped {rounds}."
     if adjustment:
         total = sum((p.value for p in parts if p.value is not None), Fraction(0))
-        return (f"{tb.name} {shown}: {note} ({display(total)}), minus {display(-adjustment)} "
-                "for points won without playing.")
+        return (
+            f"{tb.name} {shown}: {note} ({display(total)}), minus {display(-adjustment)} "
+            "for points won without playing."
+        )
     return f"{tb.name} {shown}: {note}."
 
 
-def _notes(standings: Standings, row: Standing, group: tuple[Standing, ...],
-           registry: dict[str, Tiebreak]) -> list[str]:
+def _notes(
+    standings: Standings, row: Standing, group: tuple[Standing, ...], registry: dict[str, Tiebreak]
+) -> list[str]:
     notes = []
     sharing = [r for r in group if r.place == row.place and r is not row]
     if sharing:
         names = ", ".join(r.player.name for r in sharing)
-        notes.append(f"You share place {row.place} with {names}: equal score and equal on "
-                     "every tiebreak.")
+        notes.append(
+            f"You share place {row.place} with {names}: equal score and equal on every tiebreak."
+        )
     if any(r.separated_by == "COIN" for r in group):
         seed = standings.breakdown("COIN", row.player_index).note
         notes.append(f"A coin flip was used in this score group ({seed}).")
     if row.half_points and not standings.section.play_scores[row.player_index]:
-        notes.append("All your points came from rounds you did not play, so a player on the "
-                     "same score who scored in play finishes ahead of you (US Chess 34E).")
+        notes.append(
+            "All your points came from rounds you did not play, so a player on the "
+            "same score who scored in play finishes ahead of you (US Chess 34E)."
+        )
     profile = standings.profile
     if profile.median_last_when_short and standings.order != profile.tiebreaks:
-        notes.append(f"With only {standings.tournament.rounds} round"
-                     f"{'s' if standings.tournament.rounds != 1 else ''}, Modified Median moves "
-                     f"to last place in the order ({profile.name} rules).")
+        notes.append(
+            f"With only {standings.tournament.rounds} round"
+            f"{'s' if standings.tournament.rounds != 1 else ''}, Modified Median moves "
+            f"to last place in the order ({profile.name} rules)."
+        )
     for code in standings.order:
         if standings.value(code, row.player_index) is None and code != "H2H":
-            notes.append(f"{registry[code].name} is not defined for you: "
-                         f"{standings.breakdown(code, row.player_index).note}.")
+            notes.append(
+                f"{registry[code].name} is not defined for you: "
+                f"{standings.breakdown(code, row.player_index).note}."
+            )
     if len(group) == 1:
-        notes.append(f"Nobody else scored {half_points(row.half_points)}, so no tiebreak was "
-                     "needed for your place.")
+        notes.append(
+            f"Nobody else scored {half_points(row.half_points)}, so no tiebreak was "
+            "needed for your place."
+        )
     return notes

@@ -61,8 +61,12 @@ def to_text(e: Explanation) -> str:
         rows = [_round_line(p) for p in tb.parts]
         widths = [max((len(r[j]) for r in rows), default=0) for j in range(3)]
         for r in rows:
-            lines.append("  " + "  ".join(c.ljust(w) for c, w in zip(r[:3], widths,
-                                                                     strict=True)) + "  " + r[3])
+            lines.append(
+                "  "
+                + "  ".join(c.ljust(w) for c, w in zip(r[:3], widths, strict=True))
+                + "  "
+                + r[3]
+            )
         if tb.adjustment:
             lines.append(f"  {display(tb.adjustment)}: {tb.adjustment_reason}")
     if e.notes:
@@ -88,11 +92,17 @@ def _fit(text: str, limit: int) -> str:
 
 def to_markdown(e: Explanation) -> MarkdownExplanation:
     """Discord-sized Markdown: a summary message and details split into embed-sized parts."""
-    summary = [f"**{e.headline}**",
-               f"Score group ({points(e.player.score)}): " + " · ".join(_group_window(e))]
+    summary = [
+        f"**{e.headline}**",
+        f"Score group ({points(e.player.score)}): " + " · ".join(_group_window(e)),
+    ]
     summary += [f"{'⬆' if c.above else '⬇'} {c.sentence}" for c in e.comparisons]
-    summary.append("Tiebreaks (" + e.profile + "): "
-                   + " · ".join(f"{tb.name} {tb.shown}" for tb in e.tiebreaks))
+    summary.append(
+        "Tiebreaks ("
+        + e.profile
+        + "): "
+        + " · ".join(f"{tb.name} {tb.shown}" for tb in e.tiebreaks)
+    )
     summary += [f"_{n}_" for n in e.notes]
     text = "\n".join(summary)
     details: list[str] = []

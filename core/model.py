@@ -232,12 +232,14 @@ class Tournament:
     records: tuple[tuple[str, str], ...] = ()
     _index: dict[int, int] = field(default_factory=dict, init=False, repr=False, compare=False)
     #: Per player (in ``players`` order): the kind of each round's entry.
-    kinds: tuple[tuple[EntryKind, ...], ...] = field(default=(), init=False, repr=False,
-                                                     compare=False)
+    kinds: tuple[tuple[EntryKind, ...], ...] = field(
+        default=(), init=False, repr=False, compare=False
+    )
     #: Per player: the index of the opponent met over the board in each round, -1 where the
     #: round was not played. Derived once here because every tiebreak reads it.
-    opponents: tuple[tuple[int, ...], ...] = field(default=(), init=False, repr=False,
-                                                   compare=False)
+    opponents: tuple[tuple[int, ...], ...] = field(
+        default=(), init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         problems = list(validate(self.players, self.rounds))
@@ -245,11 +247,22 @@ class Tournament:
             raise HarknessError(problems)
         index = self._index
         index.update((p.id, i) for i, p in enumerate(self.players))
-        object.__setattr__(self, "kinds", tuple(
-            tuple([e.kind for e in p.entries]) for p in self.players))
-        object.__setattr__(self, "opponents", tuple(
-            tuple([index[e.opponent] if e.kind.played else -1  # type: ignore[index]
-                   for e in p.entries]) for p in self.players))
+        object.__setattr__(
+            self, "kinds", tuple(tuple([e.kind for e in p.entries]) for p in self.players)
+        )
+        object.__setattr__(
+            self,
+            "opponents",
+            tuple(
+                tuple(
+                    [
+                        index[e.opponent] if e.kind.played else -1  # type: ignore[index]
+                        for e in p.entries
+                    ]
+                )
+                for p in self.players
+            ),
+        )
 
     def __iter__(self) -> Iterator[Player]:
         return iter(self.players)
@@ -335,8 +348,11 @@ def validate(players: Iterable[Player], rounds: int) -> Iterator[Problem]:
                 other = by_id.get(e.opponent) if e.opponent is not None else None
                 if other is not None and len(other.entries) >= r:
                     mirror = other.entries[r - 1]
-                    if (mirror.opponent == p.id and mirror.kind is MIRROR[kind]
-                            and (e.colour is None or mirror.colour is not e.colour)):
+                    if (
+                        mirror.opponent == p.id
+                        and mirror.kind is MIRROR[kind]
+                        and (e.colour is None or mirror.colour is not e.colour)
+                    ):
                         continue
             elif not kind.has_opponent and e.opponent is None:
                 continue
@@ -370,8 +386,7 @@ def _check_entry(p: Player, r: int, e: RoundEntry, by_id: dict[int, Player]) -> 
             return
         said = str(mirror) or mirror.kind.value
         yield Problem(
-            f"has {e} but player {other.id} has {said!r} (expected "
-            f"{RoundEntry(expected, p.id)})",
+            f"has {e} but player {other.id} has {said!r} (expected {RoundEntry(expected, p.id)})",
             player=p.id,
             round=r,
         )

@@ -52,8 +52,9 @@ def half_points(half: int) -> str:
     return f"{half // 2}.5" if half % 2 else str(half // 2)
 
 
-def display_units(units: int | Fraction | None, scale: int, digits: int | None = None,
-                  empty: str = "") -> str:
+def display_units(
+    units: int | Fraction | None, scale: int, digits: int | None = None, empty: str = ""
+) -> str:
     """:func:`display` of ``units / scale``, without building a Fraction for the common
     case of whole, half and quarter points (standings print thousands of them).
 
@@ -71,8 +72,9 @@ def display_units(units: int | Fraction | None, scale: int, digits: int | None =
     return display(Fraction(units) / scale, digits, empty)
 
 
-def json_units(units: int | Fraction | None, scale: int, digits: int | None = None
-               ) -> int | float | None:
+def json_units(
+    units: int | Fraction | None, scale: int, digits: int | None = None
+) -> int | float | None:
     """:func:`as_json_number` of ``units / scale``, fast for whole, half and quarter points.
 
     >>> json_units(17, 2), json_units(48, 2), json_units(None, 4)

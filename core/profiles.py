@@ -97,14 +97,20 @@ PROFILES: dict[str, Profile] = {
             "FIDE C.07 as in force from 1 August 2024: Buchholz Cut-1, Buchholz, "
             "Sonneborn-Berger, direct encounter, games won, games with Black; a dummy "
             "opponent with the player's own score for their unplayed rounds",
-            FIDE_SWISS_ORDER, family="fide", unplayed_points_rule=False, fide_version="2024-08",
+            FIDE_SWISS_ORDER,
+            family="fide",
+            unplayed_points_rule=False,
+            fide_version="2024-08",
             round_robin_tiebreaks=FIDE_ROUND_ROBIN_ORDER,
         ),
         Profile(
             "fide-2026",
             "FIDE C.07 as in force from 1 March 2026: as fide-2024, with the dummy opponent "
             "capped at half the maximum score (at the opponent's score after a forfeit)",
-            FIDE_SWISS_ORDER, family="fide", unplayed_points_rule=False, fide_version="2026",
+            FIDE_SWISS_ORDER,
+            family="fide",
+            unplayed_points_rule=False,
+            fide_version="2026",
             round_robin_tiebreaks=FIDE_ROUND_ROBIN_ORDER,
         ),
     )
@@ -136,8 +142,10 @@ def resolve(name: str = "uscf", codes: str | None = None) -> Profile:
     known = tiebreaks_of(profile.family)
     order = tuple(c.strip().upper() for c in codes.split(",") if c.strip())
     problems = [
-        Problem(f"--tiebreaks: unknown code {c!r} for --rules {profile.name}; "
-                f"known codes: {', '.join(known)}")
+        Problem(
+            f"--tiebreaks: unknown code {c!r} for --rules {profile.name}; "
+            f"known codes: {', '.join(known)}"
+        )
         for c in order
         if c not in known
     ]

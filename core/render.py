@@ -32,8 +32,10 @@ def cells(standings: Standings) -> list[list[str]]:
     rows = [header]
     for row in standings.rows:
         i = row.player_index
-        rows.append([row.place, str(row.player.id), row.player.name, half_points(row.half_points)]
-                    + [column.display(i, digits, "–") for column, digits in columns])
+        rows.append(
+            [row.place, str(row.player.id), row.player.name, half_points(row.half_points)]
+            + [column.display(i, digits, "–") for column, digits in columns]
+        )
     return rows
 
 
@@ -100,8 +102,10 @@ def _plain_table(rows: list[list[str]], title: str, caption: str) -> str:
     widths = [max(len(row[j]) for row in rows) for j in range(len(rows[0]))]
     lines = [title, ""]
     for n, row in enumerate(rows):
-        cells_ = [c.ljust(w) if j == 2 else c.rjust(w)
-                  for j, (c, w) in enumerate(zip(row, widths, strict=True))]
+        cells_ = [
+            c.ljust(w) if j == 2 else c.rjust(w)
+            for j, (c, w) in enumerate(zip(row, widths, strict=True))
+        ]
         lines.append("  ".join(cells_).rstrip())
         if n == 0:
             lines.append("  ".join("-" * w for w in widths))
@@ -114,8 +118,10 @@ def to_table(standings: Standings, width: int | None = None) -> str:
     Sections of more than :data:`RICH_TABLE_ROWS` players print as plain aligned text.
     """
     rows = cells(standings)
-    heading = (f"{standings.tournament.name or 'Standings'} — {standings.profile.name}, "
-               f"{standings.tournament.rounds} rounds")
+    heading = (
+        f"{standings.tournament.name or 'Standings'} — {standings.profile.name}, "
+        f"{standings.tournament.rounds} rounds"
+    )
     if len(rows) - 1 > RICH_TABLE_ROWS:
         return _plain_table(rows, heading, names_of_tiebreaks(standings))
     from rich.console import Console
@@ -126,8 +132,9 @@ def to_table(standings: Standings, width: int | None = None) -> str:
         table.add_column(heading, justify="left" if j == 2 else "right", no_wrap=j != 2)
     for row in rows[1:]:
         table.add_row(*row)
-    console = Console(width=width or 120, file=io.StringIO(), color_system=None,
-                      force_terminal=False)
+    console = Console(
+        width=width or 120, file=io.StringIO(), color_system=None, force_terminal=False
+    )
     with console.capture() as capture:
         console.print(table)
     return capture.get()

@@ -88,7 +88,7 @@ class Standings:
             start -= 1
         while end + 1 < len(self.rows) and self.rows[end + 1].half_points == half:
             end += 1
-        return self.rows[start:end + 1]
+        return self.rows[start : end + 1]
 
 
 def compute_standings(
@@ -116,8 +116,9 @@ def compute_standings(
     first = sorted(range(len(tournament)), key=lambda i: -scores[i])
     criteria: list[tuple[str, list[Any] | None]] = [(SCORE, scores)]
     if profile.unplayed_points_rule:
-        in_play = [int(not (s > 0 and p == 0)) for s, p in
-                   zip(scores, section.play_scores, strict=True)]
+        in_play = [
+            int(not (s > 0 and p == 0)) for s, p in zip(scores, section.play_scores, strict=True)
+        ]
         criteria.append((UNPLAYED, in_play))
     for code in order:
         if registry[code].group is None:
@@ -130,8 +131,9 @@ def compute_standings(
             groups = _split_all(groups, name, _lookup(keys))
         else:
             groups = _split_all(groups, name, _group_keys(section, columns, registry[name]))
-    return Standings(tournament, profile, order, columns, _rows(tournament, scores, groups),
-                     section)
+    return Standings(
+        tournament, profile, order, columns, _rows(tournament, scores, groups), section
+    )
 
 
 def _lookup(values: list[Any]) -> Callable[[Sequence[int]], list[Any]]:
@@ -148,8 +150,9 @@ def _key(units: Any) -> Any:
     return UNDEFINED if units is None else units
 
 
-def _group_keys(section: Section, columns: dict[str, Column], tiebreak: Tiebreak
-                ) -> Callable[[Sequence[int]], list[Any]]:
+def _group_keys(
+    section: Section, columns: dict[str, Column], tiebreak: Tiebreak
+) -> Callable[[Sequence[int]], list[Any]]:
     """Keys for a tiebreak that depends on who is tied; records the values it computed."""
     code = tiebreak.code
     group_fn = tiebreak.group
@@ -166,8 +169,9 @@ def _group_keys(section: Section, columns: dict[str, Column], tiebreak: Tiebreak
     return keys
 
 
-def _split_all(groups: Iterable[Group], name: str,
-               keys: Callable[[Sequence[int]], Sequence[Any]]) -> list[Group]:
+def _split_all(
+    groups: Iterable[Group], name: str, keys: Callable[[Sequence[int]], Sequence[Any]]
+) -> list[Group]:
     """Split every group of two or more by descending key.
 
     The first part keeps the group's own boundary above it; each further part is marked
@@ -194,8 +198,7 @@ def _split_all(groups: Iterable[Group], name: str,
     return result
 
 
-def _rows(tournament: Tournament, scores: list[int], groups: list[Group]
-          ) -> tuple[Standing, ...]:
+def _rows(tournament: Tournament, scores: list[int], groups: list[Group]) -> tuple[Standing, ...]:
     rows: list[Standing] = []
     players = tournament.players
     for group, above in groups:
@@ -203,6 +206,7 @@ def _rows(tournament: Tournament, scores: list[int], groups: list[Group]
         end = start + len(group) - 1
         place = str(start) if start == end else f"{start}-{end}"
         for n, i in enumerate(sorted(group, key=lambda i: players[i].id)):
-            rows.append(Standing(len(rows) + 1, place, i, players[i], scores[i],
-                                 above if n == 0 else None))
+            rows.append(
+                Standing(len(rows) + 1, place, i, players[i], scores[i], above if n == 0 else None)
+            )
     return tuple(rows)

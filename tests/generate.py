@@ -27,8 +27,9 @@ WITHDRAWALS = 0.02
 WINDOW = 8
 
 
-def random_swiss(players: int, rounds: int, seed: int = 1, byes: bool = True,
-                 forfeits: bool = True) -> Tournament:
+def random_swiss(
+    players: int, rounds: int, seed: int = 1, byes: bool = True, forfeits: bool = True
+) -> Tournament:
     """A Swiss-like tournament of ``players`` × ``rounds``, the same for the same seed.
 
     Starting ranks follow rating (unrated players last). Each round the players still in
@@ -98,7 +99,8 @@ def random_swiss(players: int, rounds: int, seed: int = 1, byes: bool = True,
             entries[black].append(RoundEntry(kinds[1], white, Colour.BLACK))
     return Tournament(
         tuple(Player(i, f"Player {i:04d}", tuple(entries[i]), rated[i - 1]) for i in ids),
-        rounds, name=f"Random Swiss {players}x{rounds} (seed {seed})",
+        rounds,
+        name=f"Random Swiss {players}x{rounds} (seed {seed})",
     )
 
 

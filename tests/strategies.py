@@ -24,17 +24,34 @@ _GAMES = (EntryKind.WIN, EntryKind.DRAW, EntryKind.LOSS)
 #: forfeits (and first, so that examples shrink to games).
 _PAIRINGS = _GAMES * 3 + (EntryKind.FORFEIT_WIN, EntryKind.FORFEIT_LOSS)
 #: What a player who was not paired got (the pairing-allocated bye at most once a round).
-_UNPAIRED = (EntryKind.HALF_BYE, EntryKind.FULL_BYE, EntryKind.ZERO_BYE, EntryKind.ABSENT,
-             EntryKind.PAIRING_BYE)
-_MIRROR = {EntryKind.WIN: EntryKind.LOSS, EntryKind.DRAW: EntryKind.DRAW,
-           EntryKind.LOSS: EntryKind.WIN, EntryKind.FORFEIT_WIN: EntryKind.FORFEIT_LOSS,
-           EntryKind.FORFEIT_LOSS: EntryKind.FORFEIT_WIN}
+_UNPAIRED = (
+    EntryKind.HALF_BYE,
+    EntryKind.FULL_BYE,
+    EntryKind.ZERO_BYE,
+    EntryKind.ABSENT,
+    EntryKind.PAIRING_BYE,
+)
+_MIRROR = {
+    EntryKind.WIN: EntryKind.LOSS,
+    EntryKind.DRAW: EntryKind.DRAW,
+    EntryKind.LOSS: EntryKind.WIN,
+    EntryKind.FORFEIT_WIN: EntryKind.FORFEIT_LOSS,
+    EntryKind.FORFEIT_LOSS: EntryKind.FORFEIT_WIN,
+}
 
 
 @st.composite
-def tournaments(draw: Any, min_players: int = 2, max_players: int = 14, min_rounds: int = 1,
-                max_rounds: int = 9, unplayed: bool = True, colours: bool = True,
-                ratings: bool = True, withdrawn: bool = True) -> Tournament:
+def tournaments(
+    draw: Any,
+    min_players: int = 2,
+    max_players: int = 14,
+    min_rounds: int = 1,
+    max_rounds: int = 9,
+    unplayed: bool = True,
+    colours: bool = True,
+    ratings: bool = True,
+    withdrawn: bool = True,
+) -> Tournament:
     """A valid tournament with ids ``1..n`` (players named ``Player 1``, …).
 
     - ``unplayed=False``: every player plays every round, so the number of players is even
@@ -76,14 +93,22 @@ def tournaments(draw: Any, min_players: int = 2, max_players: int = 14, min_roun
             entries[a].append(RoundEntry(kind, b, colour))
             entries[b].append(RoundEntry(_MIRROR[kind], a, colour and colour.opposite))
         allocated = False
-        for i in order[2 * pairs:]:
+        for i in order[2 * pairs :]:
             kind = draw(st.sampled_from(_UNPAIRED[:4] if allocated else _UNPAIRED))
             allocated = allocated or kind is EntryKind.PAIRING_BYE
             entries[i].append(RoundEntry(kind))
-    rated = draw(st.lists(st.none() | st.integers(100, 2800), min_size=n, max_size=n)
-                 if ratings else st.just([None] * n))
-    return Tournament(tuple(Player(i, f"Player {i}", tuple(entries[i]), rating)
-                            for i, rating in zip(ids, rated, strict=True)), rounds)
+    rated = draw(
+        st.lists(st.none() | st.integers(100, 2800), min_size=n, max_size=n)
+        if ratings
+        else st.just([None] * n)
+    )
+    return Tournament(
+        tuple(
+            Player(i, f"Player {i}", tuple(entries[i]), rating)
+            for i, rating in zip(ids, rated, strict=True)
+        ),
+        rounds,
+    )
 
 
 def _outcomes(unplayed: bool, colours: bool) -> st.SearchStrategy[tuple[EntryKind, Colour | None]]:
@@ -91,6 +116,10 @@ def _outcomes(unplayed: bool, colours: bool) -> st.SearchStrategy[tuple[EntryKin
     kinds = _PAIRINGS if unplayed else _GAMES
     if not colours:
         return st.sampled_from([(kind, None) for kind in kinds])
-    return st.sampled_from([(kind, colour) for kind in kinds
-                            for colour in ((Colour.WHITE, Colour.BLACK) if kind in _GAMES
-                                           else (None,))])
+    return st.sampled_from(
+        [
+            (kind, colour)
+            for kind in kinds
+            for colour in ((Colour.WHITE, Colour.BLACK) if kind in _GAMES else (None,))
+        ]
+    )

@@ -26,43 +26,58 @@ def test_json_output_is_exactly_the_documented_shape(capsys: pytest.CaptureFixtu
     assert status == 0
     data = json.loads(out)
     assert list(data) == ["rules", "rounds", "tiebreaks", "standings"]
-    assert (data["rules"], data["rounds"], data["tiebreaks"]) == ("uscf", 4,
-                                                                  ["MM", "SOLK", "CUM", "OCUM"])
+    assert (data["rules"], data["rounds"], data["tiebreaks"]) == (
+        "uscf",
+        4,
+        ["MM", "SOLK", "CUM", "OCUM"],
+    )
     first = data["standings"][0]
     assert list(first) == ["rank", "place", "id", "name", "score", "tiebreaks"]
-    assert first == {"rank": 1, "place": "1", "id": 1, "name": "Player A", "score": 3,
-                     "tiebreaks": {"MM": 8.5, "SOLK": 9.5, "CUM": 8.5, "OCUM": 23.5}}
+    assert first == {
+        "rank": 1,
+        "place": "1",
+        "id": 1,
+        "name": "Player A",
+        "score": 3,
+        "tiebreaks": {"MM": 8.5, "SOLK": 9.5, "CUM": 8.5, "OCUM": 23.5},
+    }
     assert [row["rank"] for row in data["standings"]] == list(range(1, 11))
 
 
 def test_custom_tiebreak_order_and_undefined_values_are_null(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     status, out, _ = run(capsys, "standings", SEED, "--tiebreaks", "sb,aor", "--format", "json")
     data = json.loads(out)
     assert status == 0 and data["tiebreaks"] == ["SB", "AOR"]
     assert data["standings"][0]["tiebreaks"] == {"SB": 6.75, "AOR": None}
 
 
-@pytest.mark.parametrize(("fmt", "expected"), [
-    ("table", "Modified Median"),
-    ("markdown", "| 1 | 1 | Player A | 3 | 8.5 | 9.5 | 8.5 | 23.5 |"),
-    ("csv", "1,1,Player A,3,8.5,9.5,8.5,23.5"),
-])
+@pytest.mark.parametrize(
+    ("fmt", "expected"),
+    [
+        ("table", "Modified Median"),
+        ("markdown", "| 1 | 1 | Player A | 3 | 8.5 | 9.5 | 8.5 | 23.5 |"),
+        ("csv", "1,1,Player A,3,8.5,9.5,8.5,23.5"),
+    ],
+)
 def test_every_format(capsys: pytest.CaptureFixture[str], fmt: str, expected: str) -> None:
     status, out, _ = run(capsys, "standings", SEED, "--format", fmt)
     assert status == 0 and expected in out
 
 
 def test_standings_after_an_earlier_round(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(capsys, "standings", SEED, "--after-round", "2", "--format", "json",
-                         "--rules", "mdchess")
+    status, out, _ = run(
+        capsys, "standings", SEED, "--after-round", "2", "--format", "json", "--rules", "mdchess"
+    )
     data = json.loads(out)
     assert status == 0
     assert data["rounds"] == 2 and data["tiebreaks"][-1] == "MM"  # moved last in 2 rounds
 
 
 def test_malformed_input_exits_2_and_names_file_line_and_column(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     bad = tmp_path / "bad.txt"
     bad.write_text("#  Name  Rd 1\n1  Ann  W2\n2  Bob  Q\n")
     status, out, err = run(capsys, "standings", str(bad))
@@ -70,13 +85,17 @@ def test_malformed_input_exits_2_and_names_file_line_and_column(
     assert f"harkness: {bad}:3:9: Rd 1: 'Q' is not a round entry" in err
 
 
-@pytest.mark.parametrize(("argv", "message"), [
-    (["--rules", "fifa"], "--rules 'fifa': unknown profile"),
-    (["--tiebreaks", "MM,XYZ"], "--tiebreaks: unknown code 'XYZ'"),
-    (["--after-round", "7"], "after round 7: the section has rounds 1–4"),
-])
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--rules", "fifa"], "--rules 'fifa': unknown profile"),
+        (["--tiebreaks", "MM,XYZ"], "--tiebreaks: unknown code 'XYZ'"),
+        (["--after-round", "7"], "after round 7: the section has rounds 1–4"),
+    ],
+)
 def test_wrong_options_exit_2_with_the_option_named(
-        capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
     status, _, err = run(capsys, "standings", SEED, *argv)
     assert status == 2 and message in err
 
@@ -87,18 +106,19 @@ def test_a_missing_file_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Pa
 
 
 def test_convert_crosstable_to_csv_with_standings_columns(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     target = tmp_path / "seed.csv"
-    status, out, _ = run(capsys, "convert", SEED, str(target), "--standings",
-                         "--rules", "mdchess")
+    status, out, _ = run(capsys, "convert", SEED, str(target), "--standings", "--rules", "mdchess")
     assert status == 0 and "10 players, 4 rounds" in out
     lines = target.read_text().splitlines()
     assert lines[0] == "#,Name,Rd 1,Rd 2,Rd 3,Rd 4,Tot,TBrk[M],TBrk[S],TBrk[C],TBrk[O]"
     assert lines[1] == "1,Player A,W9 (w),W2 (b),D5 (w),D3 (b),3,8.5,9.5,8.5,23.5"
 
 
-def test_convert_round_trips_through_trf(tmp_path: Path,
-                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_convert_round_trips_through_trf(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     trf, back = tmp_path / "seed.trf", tmp_path / "back.txt"
     assert run(capsys, "convert", SEED, str(trf))[0] == 0
     assert trf.read_text().startswith("012") or "001" in trf.read_text()
@@ -108,8 +128,9 @@ def test_convert_round_trips_through_trf(tmp_path: Path,
     assert json.loads(a)["standings"] == json.loads(b)["standings"]
 
 
-def test_a_failed_conversion_writes_nothing(tmp_path: Path,
-                                            capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_failed_conversion_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     bad = tmp_path / "bad.txt"
     bad.write_text("#,Name,Rd 1\n1,Ann,W5\n")
     target = tmp_path / "out.trf"
@@ -119,8 +140,12 @@ def test_a_failed_conversion_writes_nothing(tmp_path: Path,
 
 def test_the_installed_console_script_and_python_dash_m() -> None:
     for command in (["harkness"], [sys.executable, "-m", "core"]):
-        done = subprocess.run([*command, "standings", SEED, "--format", "csv"],
-                              capture_output=True, text=True, check=False)
+        done = subprocess.run(
+            [*command, "standings", SEED, "--format", "csv"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
         assert done.returncode == 0, done.stderr
         assert done.stdout.splitlines()[1].startswith("1,1,Player A,3,8.5")
 

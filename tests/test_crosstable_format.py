@@ -15,39 +15,46 @@ def problems_of(text: str) -> list[Problem]:
     return list(caught.value.problems)
 
 
-@pytest.mark.parametrize(("cell", "entry"), [
-    ("W9 (w)", RoundEntry.win(9, Colour.WHITE)),
-    ("d5 (B)", RoundEntry.draw(5, Colour.BLACK)),
-    ("½5", RoundEntry.draw(5)),
-    ("=5", RoundEntry.draw(5)),
-    ("L3", RoundEntry.loss(3)),
-    ("X9", RoundEntry.forfeit_win(9)),
-    ("F9", RoundEntry.forfeit_loss(9)),
-    ("B", RoundEntry(EntryKind.FULL_BYE)),
-    ("H", RoundEntry(EntryKind.HALF_BYE)),
-    ("U", RoundEntry(EntryKind.ZERO_BYE)),
-    ("-", RoundEntry(EntryKind.WITHDRAWN)),
-    ("", RoundEntry(EntryKind.ABSENT)),
-])
+@pytest.mark.parametrize(
+    ("cell", "entry"),
+    [
+        ("W9 (w)", RoundEntry.win(9, Colour.WHITE)),
+        ("d5 (B)", RoundEntry.draw(5, Colour.BLACK)),
+        ("½5", RoundEntry.draw(5)),
+        ("=5", RoundEntry.draw(5)),
+        ("L3", RoundEntry.loss(3)),
+        ("X9", RoundEntry.forfeit_win(9)),
+        ("F9", RoundEntry.forfeit_loss(9)),
+        ("B", RoundEntry(EntryKind.FULL_BYE)),
+        ("H", RoundEntry(EntryKind.HALF_BYE)),
+        ("U", RoundEntry(EntryKind.ZERO_BYE)),
+        ("-", RoundEntry(EntryKind.WITHDRAWN)),
+        ("", RoundEntry(EntryKind.ABSENT)),
+    ],
+)
 def test_every_cell_of_the_notation(cell: str, entry: RoundEntry) -> None:
     assert parse_cell(cell) == entry
 
 
 def test_empty_cells_after_the_last_game_mean_withdrawn() -> None:
     t = read_crosstable("#\tName\tRd 1\tRd 2\tRd 3\n1\tA\tW2\t\t\n2\tB\tL1\tU\tU\n")
-    assert [e.kind for e in t.player(1).entries] == [EntryKind.WIN, EntryKind.WITHDRAWN,
-                                                     EntryKind.WITHDRAWN]
+    assert [e.kind for e in t.player(1).entries] == [
+        EntryKind.WIN,
+        EntryKind.WITHDRAWN,
+        EntryKind.WITHDRAWN,
+    ]
     assert t.player(1).withdrawn_after == 1
 
 
 def test_aligned_text_with_empty_cells_reads_by_column_position() -> None:
-    text = ("#  Name  Rd 1    Rd 2    Rd 3\n"
-            "1  Ann   W2 (w)          W3\n"
-            "2  Bob   L1 (b)  H       U\n"
-            "3  Cy    U       H       L1\n")
+    text = (
+        "#  Name  Rd 1    Rd 2    Rd 3\n"
+        "1  Ann   W2 (w)          W3\n"
+        "2  Bob   L1 (b)  H       U\n"
+        "3  Cy    U       H       L1\n"
+    )
     t = read_crosstable(text)
-    assert [e.kind for e in t.player(1).entries] == [EntryKind.WIN, EntryKind.ABSENT,
-                                                     EntryKind.WIN]
+    assert [e.kind for e in t.player(1).entries] == [EntryKind.WIN, EntryKind.ABSENT, EntryKind.WIN]
 
 
 def test_csv_with_quotes_and_a_rating_column() -> None:
@@ -95,6 +102,8 @@ def test_an_empty_file_is_an_error_not_an_empty_tournament() -> None:
 
 @pytest.mark.parametrize("separator", ["  ", ",", "\t"])
 def test_write_then_read_is_the_identity(separator: str) -> None:
-    t = read_crosstable("#,Name,Rating,Rd 1,Rd 2,Rd 3\n1,Ann,1500,W2 (w),H,X3\n"
-                        "2,Bob,,L1 (b),B,U\n3,Cy,1200,U,-,F1\n")
+    t = read_crosstable(
+        "#,Name,Rating,Rd 1,Rd 2,Rd 3\n1,Ann,1500,W2 (w),H,X3\n"
+        "2,Bob,,L1 (b),B,U\n3,Cy,1200,U,-,F1\n"
+    )
     assert read_crosstable(write_crosstable(t, separator=separator)) == t

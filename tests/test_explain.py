@@ -39,16 +39,18 @@ def club() -> Standings:
 
 def test_player_a_and_b_are_decided_by_modified_median(seed: Standings) -> None:
     (below,) = explain(seed, 1).comparisons
-    assert below.sentence == ("Player A and Player B both scored 3; "
-                              "Modified Median 8.5 vs 8 decides.")
+    assert below.sentence == (
+        "Player A and Player B both scored 3; Modified Median 8.5 vs 8 decides."
+    )
     assert (below.decided_by, below.ours, below.theirs) == ("MM", 8.5, 8)
 
 
 def test_player_c_and_d_are_decided_by_solkoff_after_equal_medians(seed: Standings) -> None:
     e = explain(seed, 4)
     (above,) = e.comparisons
-    assert above.sentence == ("Player C and Player D both scored 3; Modified Median 6.5 each; "
-                              "Solkoff 7.5 vs 6.5 decides.")
+    assert above.sentence == (
+        "Player C and Player D both scored 3; Modified Median 6.5 each; Solkoff 7.5 vs 6.5 decides."
+    )
     assert above.equal == (("MM", 6.5),) and above.above
 
 
@@ -73,16 +75,18 @@ def test_modified_median_parts_say_which_round_was_dropped_and_why(seed: Standin
     mm = explain(seed, 4).tiebreaks[0]
     assert [p.dropped for p in mm.parts] == [False, True, False, False]
     assert mm.parts[1].reason == "Player J scored 0"
-    assert mm.summary == ("Modified Median 6.5: plus score: the lowest is dropped; "
-                          "dropped round 2 (0).")
+    assert mm.summary == (
+        "Modified Median 6.5: plus score: the lowest is dropped; dropped round 2 (0)."
+    )
     assert sum(p.value for p in mm.parts if not p.dropped and p.value) == mm.value
 
 
 def test_an_opponent_who_withdrew_is_counted_with_half_points(club: Standings) -> None:
     eli = explain(club, 5)
     solkoff = next(tb for tb in eli.tiebreaks if tb.code == "SOLK")
-    assert solkoff.parts[2].reason == ("Dev Dutta scored 0.5, counted as 1.5: withdrew after "
-                                       "round 3, so rounds 4–5 count ½ each")
+    assert solkoff.parts[2].reason == (
+        "Dev Dutta scored 0.5, counted as 1.5: withdrew after round 3, so rounds 4–5 count ½ each"
+    )
 
 
 def test_own_unplayed_rounds_and_the_cumulative_bye_subtraction(club: Standings) -> None:
@@ -136,9 +140,17 @@ def test_an_undefined_tiebreak_is_stated(seed: Standings) -> None:
     assert e.tiebreaks[1].shown == "undefined"
 
 
-@pytest.mark.parametrize(("query", "expected"), [
-    ("3", 3), ("#3", 3), ("player c", 3), ("Ana", 1), ("hill", 8), ("GUS GARCIA", 7),
-])
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("3", 3),
+        ("#3", 3),
+        ("player c", 3),
+        ("Ana", 1),
+        ("hill", 8),
+        ("GUS GARCIA", 7),
+    ],
+)
 def test_find_player_by_number_prefix_or_substring(query: str, expected: int) -> None:
     t = read_tournament(CORPUS / "explain-club.csv")
     if query.startswith("player"):
@@ -146,10 +158,15 @@ def test_find_player_by_number_prefix_or_substring(query: str, expected: int) ->
     assert find_player(t, query).id == expected
 
 
-@pytest.mark.parametrize(("query", "message"), [
-    ("ar", "matches 3 players"), ("Zed", "no player has that name"),
-    ("99", "there is no player 99"), ("Ana Alverez", "did you mean Ana Alvarez"),
-])
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ("ar", "matches 3 players"),
+        ("Zed", "no player has that name"),
+        ("99", "there is no player 99"),
+        ("Ana Alverez", "did you mean Ana Alvarez"),
+    ],
+)
 def test_an_unknown_or_ambiguous_player_lists_the_candidates(query: str, message: str) -> None:
     with pytest.raises(HarknessError, match=message):
         find_player(read_tournament(CORPUS / "explain-club.csv"), query)
@@ -207,8 +224,10 @@ def test_fide_explanations_name_the_dummy_opponent_and_the_2026_cap() -> None:
     held = Path(__file__).resolve().parents[2] / "shared" / "data" / "fide" / "held_swiss5.trf"
     standings = compute_standings(read_tournament(held), "fide-2026")
     bh = next(tb for tb in explain(standings, 4).tiebreaks if tb.code == "BH")
-    assert bh.parts[1].reason == ("half-point bye: a game against a dummy opponent with your "
-                                  "own score, 3.5, capped at 2.5, half the maximum score "
-                                  "(C.07 16.4, 2026 text)")
+    assert bh.parts[1].reason == (
+        "half-point bye: a game against a dummy opponent with your "
+        "own score, 3.5, capped at 2.5, half the maximum score "
+        "(C.07 16.4, 2026 text)"
+    )
     assert bh.parts[0].reason.startswith("Nick scored 2, counted as 3")
     assert bh.parts[2].reason == "Opal scored 1.5"

@@ -30,16 +30,32 @@ TRF = DATA / "held_swiss5.trf"
 EXPECTED: dict[str, Any] = json.loads((DATA / "held_swiss5_expected.json").read_text())["swiss5"]
 PUBLISHED: dict[str, dict[str, float | None]] = EXPECTED["published"]
 CHANGED_2026: dict[str, dict[str, float]] = {
-    key: values for key, values in EXPECTED["rules2026_changed_values"].items()
+    key: values
+    for key, values in EXPECTED["rules2026_changed_values"].items()
     if not key.startswith("_")
 }
 TEXTS = {"2024-08": "fide-2024", "2026": "fide-2026"}
 
 #: The paper's exercise numbers for each code (as transcribed with the values).
 EXERCISES = {
-    "BH": "01-04", "BH/C1": "05-08", "AOB": "09", "FB": "10", "SB": "11-12", "SB/C1": "13",
-    "ARO": "17", "ARO/C1": "18", "TPR": "19-20", "APRO": "21", "PTP": "22", "WIN": "27",
-    "WON": "28", "BPG": "29", "BWG": "30", "REP": "31", "PS": "32", "PS/C1": "33",
+    "BH": "01-04",
+    "BH/C1": "05-08",
+    "AOB": "09",
+    "FB": "10",
+    "SB": "11-12",
+    "SB/C1": "13",
+    "ARO": "17",
+    "ARO/C1": "18",
+    "TPR": "19-20",
+    "APRO": "21",
+    "PTP": "22",
+    "WIN": "27",
+    "WON": "28",
+    "BPG": "29",
+    "BWG": "30",
+    "REP": "31",
+    "PS": "32",
+    "PS/C1": "33",
 }
 
 
@@ -97,8 +113,9 @@ def test_every_published_code_is_checked() -> None:
 
 @pytest.mark.parametrize("profile", TEXTS.values())
 @pytest.mark.parametrize("key", [key for key in PUBLISHED if key.startswith("DE")])
-def test_exercises_23_24_direct_encounter_leaves_the_tied_group_shared(key: str,
-                                                                       profile: str) -> None:
+def test_exercises_23_24_direct_encounter_leaves_the_tied_group_shared(
+    key: str, profile: str
+) -> None:
     # "DE ranks": the rank each tied player keeps after DE; none of them has met all the
     # others and no score is out of another's reach, so the whole group shares its place.
     ranked = standings(profile, "DE")
@@ -153,19 +170,27 @@ def test_cli_standings_json_with_the_2026_rules(capsys: pytest.CaptureFixture[st
 
 def test_cli_rules_fide_reads_the_start_date(capsys: pytest.CaptureFixture[str]) -> None:
     # Record 042 is 2024-08-01, before 1 March 2026: the 2024-08 text.
-    assert main(["standings", str(TRF), "--rules", "fide", "--tiebreaks", "bh,aob",
-                 "--format", "json"]) == 0
+    assert (
+        main(
+            ["standings", str(TRF), "--rules", "fide", "--tiebreaks", "bh,aob", "--format", "json"]
+        )
+        == 0
+    )
     data = json.loads(capsys.readouterr().out)
     assert data["rules"] == "fide-2024"
     david = next(row for row in data["standings"] if row["id"] == 4)
     assert david["tiebreaks"] == {"BH": 15, "AOB": 13.38}
 
 
-@pytest.mark.parametrize(("code", "player", "expected"), [
-    ("BH/C2", 4, 10),  # 15 − 3½ (the half-point bye, cut first) − 1½
-    ("BH/M1", 2, Fraction(17, 2)),  # 13 − 1 − 3½
-    ("BH/M2", 2, Fraction(7, 2)),  # 13 − 1 − 1½ − 3½ − 3½
-])
-def test_modifiers_the_paper_does_not_publish_cut_the_same_way(code: str, player: int,
-                                                               expected: Fraction) -> None:
+@pytest.mark.parametrize(
+    ("code", "player", "expected"),
+    [
+        ("BH/C2", 4, 10),  # 15 − 3½ (the half-point bye, cut first) − 1½
+        ("BH/M1", 2, Fraction(17, 2)),  # 13 − 1 − 3½
+        ("BH/M2", 2, Fraction(7, 2)),  # 13 − 1 − 1½ − 3½ − 3½
+    ],
+)
+def test_modifiers_the_paper_does_not_publish_cut_the_same_way(
+    code: str, player: int, expected: Fraction
+) -> None:
     assert column("fide-2024", code).value(tournament().index(player)) == expected

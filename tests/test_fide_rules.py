@@ -24,15 +24,27 @@ from core.tiebreaks.fide_ratings import perfect_performance
 from core.tiebreaks.fide_results import direct_encounter
 from core.tiebreaks.fide_unplayed import build_view, cut, is_round_robin
 
-_GAME = {">": (EntryKind.WIN, EntryKind.LOSS), "<": (EntryKind.LOSS, EntryKind.WIN),
-         "=": (EntryKind.DRAW, EntryKind.DRAW),
-         "+": (EntryKind.FORFEIT_WIN, EntryKind.FORFEIT_LOSS)}
-_BYE = {"P": EntryKind.PAIRING_BYE, "F": EntryKind.FULL_BYE, "H": EntryKind.HALF_BYE,
-        "Z": EntryKind.ZERO_BYE, "W": EntryKind.WITHDRAWN}
+_GAME = {
+    ">": (EntryKind.WIN, EntryKind.LOSS),
+    "<": (EntryKind.LOSS, EntryKind.WIN),
+    "=": (EntryKind.DRAW, EntryKind.DRAW),
+    "+": (EntryKind.FORFEIT_WIN, EntryKind.FORFEIT_LOSS),
+}
+_BYE = {
+    "P": EntryKind.PAIRING_BYE,
+    "F": EntryKind.FULL_BYE,
+    "H": EntryKind.HALF_BYE,
+    "Z": EntryKind.ZERO_BYE,
+    "W": EntryKind.WITHDRAWN,
+}
 
 
-def pairings(*rounds: str, players: int = 0, ratings: dict[int, int | None] | None = None,
-             round_robin: bool | None = None) -> Tournament:
+def pairings(
+    *rounds: str,
+    players: int = 0,
+    ratings: dict[int, int | None] | None = None,
+    round_robin: bool | None = None,
+) -> Tournament:
     """A tournament from pairing sheets (see the module's docstring)."""
     entries: dict[int, dict[int, RoundEntry]] = {}
     for r, sheet in enumerate(rounds):
@@ -46,21 +58,37 @@ def pairings(*rounds: str, players: int = 0, ratings: dict[int, int | None] | No
             mine, theirs = _GAME[mark]
             played = mine.played
             entries.setdefault(white, {})[r] = RoundEntry(
-                mine, black, Colour.WHITE if played else None)
+                mine, black, Colour.WHITE if played else None
+            )
             entries.setdefault(black, {})[r] = RoundEntry(
-                theirs, white, Colour.BLACK if played else None)
+                theirs, white, Colour.BLACK if played else None
+            )
     count = max(players, *entries)
     rating = ratings or {}
-    return Tournament(tuple(
-        Player(n, f"Player {n}",
-               tuple(entries.get(n, {}).get(r, RoundEntry(EntryKind.ABSENT))
-                     for r in range(len(rounds))),
-               rating.get(n, 1500 + 10 * n) if ratings is None or n in rating else None)
-        for n in range(1, count + 1)), len(rounds), round_robin=round_robin)
+    return Tournament(
+        tuple(
+            Player(
+                n,
+                f"Player {n}",
+                tuple(
+                    entries.get(n, {}).get(r, RoundEntry(EntryKind.ABSENT))
+                    for r in range(len(rounds))
+                ),
+                rating.get(n, 1500 + 10 * n) if ratings is None or n in rating else None,
+            )
+            for n in range(1, count + 1)
+        ),
+        len(rounds),
+        round_robin=round_robin,
+    )
 
 
-def value(t: Tournament, code: str, player: int, text: str = "fide-2024",
-          ) -> Fraction | None:
+def value(
+    t: Tournament,
+    code: str,
+    player: int,
+    text: str = "fide-2024",
+) -> Fraction | None:
     section = Section(t, resolve(text))
     return tiebreaks_of("fide")[code].compute(section).value(t.index(player))
 
@@ -81,8 +109,7 @@ BYES = pairings("1>2 3>4", "1>3 2H 4Z", "2>4 1H 3Z")
 def test_16_2_the_categories_of_unplayed_rounds() -> None:
     t = pairings("1>2 3>4 5P", "1+3 2H 4F 5Z", "1>5 2<4 3H", "1>4 2Z 5>3")
     view = build_view(Section(t, resolve("fide-2024")))
-    category = {(p, r): view.category(t.index(p), r - 1) for p in range(1, 6)
-                for r in range(1, 5)}
+    category = {(p, r): view.category(t.index(p), r - 1) for p in range(1, 6) for r in range(1, 5)}
     assert category[5, 1] == category[4, 2] == "16.2.1"  # pairing-allocated, full-point bye
     assert category[1, 2] == "16.2.2"  # forfeit win
     assert category[2, 2] == category[5, 2] == "16.2.3"  # a bye followed by a game
@@ -113,8 +140,9 @@ def test_16_3_a_withdrawal_counts_as_draws_for_the_opponents() -> None:
     t = pairings("1>2 3>4", "1>3 2W 4>5", "1>4 2W 3>5")
     view = build_view(Section(t, resolve("fide-2024")))
     assert view.adjusted[t.index(2)] == 2  # 0 + ½ + ½
-    assert "rounds 2, 3, unplayed at the end, count as draws" in (
-        breakdown(t, "BH", 1).round_notes[0])
+    assert (
+        "rounds 2, 3, unplayed at the end, count as draws" in (breakdown(t, "BH", 1).round_notes[0])
+    )
 
 
 def test_16_3_a_forfeit_loss_at_the_end_is_not_a_draw() -> None:
@@ -129,7 +157,8 @@ def test_16_3_a_pairing_allocated_bye_at_the_end_counts_its_point() -> None:
 
 @pytest.mark.parametrize(("text", "expected"), [("fide-2024", 11), ("fide-2026", 9)])
 def test_16_4_a_half_point_bye_is_a_game_against_a_dummy_with_your_own_score(
-        text: str, expected: int) -> None:
+    text: str, expected: int
+) -> None:
     # 1: opponents 2 (1½) and 3 (1, counted 1½); the final half-point bye's dummy has 1's
     # own 2½, which the 2026 text caps at half the maximum score, 1½.
     assert value(BYES, "BH", 1, text) == Fraction(expected, 2)
@@ -137,17 +166,24 @@ def test_16_4_a_half_point_bye_is_a_game_against_a_dummy_with_your_own_score(
 
 def test_16_4_the_2026_cap_says_why_in_the_round_note() -> None:
     note = breakdown(BYES, "BH", 1, "fide-2026").round_notes[2]
-    assert note.startswith("half-point bye: a game against a dummy opponent with your own "
-                           "score, 2.5, capped at 1.5")
+    assert note.startswith(
+        "half-point bye: a game against a dummy opponent with your own score, 2.5, capped at 1.5"
+    )
     assert "2026 text" in note
     assert "2024-08 text" in breakdown(BYES, "BH", 1).round_notes[2]
 
 
-@pytest.mark.parametrize(("bye", "text", "expected"), [
-    ("P", "fide-2024", 3), ("P", "fide-2026", 1.5), ("F", "fide-2026", 1.5),
-])
+@pytest.mark.parametrize(
+    ("bye", "text", "expected"),
+    [
+        ("P", "fide-2024", 3),
+        ("P", "fide-2026", 1.5),
+        ("F", "fide-2026", 1.5),
+    ],
+)
 def test_16_4_a_pairing_allocated_or_full_point_bye_has_the_same_dummy(
-        bye: str, text: str, expected: float) -> None:
+    bye: str, text: str, expected: float
+) -> None:
     # 1: W2 W3 and a bye in the last round: own score 3, capped at 1½ in 2026.
     t = pairings("1>2 3>4", "1>3 2>4", f"1{bye} 2>3")
     assert breakdown(t, "BH", 1, text).per_round[2] == int(expected * 2)
@@ -155,15 +191,15 @@ def test_16_4_a_pairing_allocated_or_full_point_bye_has_the_same_dummy(
 
 @pytest.mark.parametrize(("text", "dummy"), [("fide-2024", 2), ("fide-2026", 0)])
 def test_16_4_a_forfeit_win_is_capped_at_the_forfeiting_opponent_s_score_in_2026(
-        text: str, dummy: int) -> None:
+    text: str, dummy: int
+) -> None:
     # 4: L3, then a forfeit win over 2 (who scored 0): own score 1, capped at 2's 0.
     t = pairings("1>2 3>4", "1>3 4+2")
     assert breakdown(t, "BH", 4, text).per_round == (2, dummy)
 
 
 @pytest.mark.parametrize(("text", "dummy"), [("fide-2024", 4), ("fide-2026", 2)])
-def test_16_4_a_forfeit_loss_is_capped_at_the_winner_s_score_in_2026(text: str,
-                                                                     dummy: int) -> None:
+def test_16_4_a_forfeit_loss_is_capped_at_the_winner_s_score_in_2026(text: str, dummy: int) -> None:
     # 3: W4, forfeited to 2, W1: own score 2; 2 (L1, the forfeit win, L4) scored 1.
     t = pairings("1>2 3>4", "2+3 1>4", "3>1 2<4", players=5)
     assert breakdown(t, "BH", 3, text).per_round[1] == dummy
@@ -186,7 +222,8 @@ def test_16_5_buchholz_cut1_cuts_the_voluntarily_unplayed_round_before_a_lower_v
 
 @pytest.mark.parametrize(("vur_contribution", "cut_round"), [(5, 3), (7, 2)])
 def test_16_5_sonneborn_berger_cuts_the_higher_of_the_vur_and_the_least_significant(
-        vur_contribution: int, cut_round: int) -> None:
+    vur_contribution: int, cut_round: int
+) -> None:
     # Round 3 is the least significant (the opponent with the lowest score, 3) and gives 6;
     # round 2 is a VUR. The higher of the two contributions is cut, the VUR when equal.
     values = [12, vur_contribution, 6, 7]
@@ -230,7 +267,11 @@ def test_direct_encounter_is_re_applied_within_the_players_still_tied() -> None:
     t = pairings("1>2 3=4", "1=3 2<4", "1>4 2>3", "2P 3P 4H 1Z", "2H 3H 4H 1Z", players=5)
     s = compute_standings(t, "fide-2024", "DE")
     assert [(row.place, row.player.id, row.separated_by) for row in s.rows[:4]] == [
-        ("1", 1, None), ("2", 4, "DE"), ("3", 2, "DE"), ("4", 3, "DE")]
+        ("1", 1, None),
+        ("2", 4, "DE"),
+        ("3", 2, "DE"),
+        ("4", 3, "DE"),
+    ]
     assert "re-applied" in s.breakdown("DE", t.index(2)).note
     assert s.value("DE", t.index(1)) == 3  # ahead of the three others
     assert s.breakdown("DE", t.index(2)).per_round[2] == 2  # beat 3: one point, in halves
@@ -240,8 +281,7 @@ def test_direct_encounter_in_a_swiss_separates_only_scores_out_of_reach() -> Non
     # 1, 2, 3 score 2: 1 beat both; 2 and 3 never met (either could still have 1).
     t = pairings("1>2 3>4", "1>3 2>4", "2P 3P 1Z 4Z")
     s = compute_standings(t, "fide-2024", "DE")
-    assert [(row.place, row.player.id) for row in s.rows[:3]] == [("1", 1), ("2-3", 2),
-                                                                   ("2-3", 3)]
+    assert [(row.place, row.player.id) for row in s.rows[:3]] == [("1", 1), ("2-3", 2), ("2-3", 3)]
     tied = direct_encounter(s.section, [t.index(2), t.index(3)])
     assert tied[t.index(2)].units == tied[t.index(3)].units == 0
     assert "not all met" in tied[t.index(2)].note
@@ -295,10 +335,16 @@ def test_ptp_is_800_beyond_the_opponents_for_a_zero_or_a_perfect_score() -> None
     assert perfect_performance([1800, 1800], 2) == 1797
 
 
-@pytest.mark.parametrize(("date", "profile"), [
-    ("2026-03-01", "fide-2026"), ("2026/04/11", "fide-2026"), ("2026-02-28", "fide-2024"),
-    ("2024-08-01", "fide-2024"), ("", "fide-2024"),
-])
+@pytest.mark.parametrize(
+    ("date", "profile"),
+    [
+        ("2026-03-01", "fide-2026"),
+        ("2026/04/11", "fide-2026"),
+        ("2026-02-28", "fide-2024"),
+        ("2024-08-01", "fide-2024"),
+        ("", "fide-2024"),
+    ],
+)
 def test_rules_fide_picks_the_text_by_start_date(date: str, profile: str) -> None:
     assert resolve_for(date, "fide").name == profile
 

@@ -28,8 +28,13 @@ def renumbered(t: Tournament, seed: int) -> tuple[Tournament, dict[int, int]]:
     def entry(e: RoundEntry) -> RoundEntry:
         return e if e.opponent is None else e._replace(opponent=mapping[e.opponent])
 
-    players = sorted((Player(mapping[p.id], p.name, tuple(entry(e) for e in p.entries),
-                             p.rating) for p in t.players), key=lambda p: p.id)
+    players = sorted(
+        (
+            Player(mapping[p.id], p.name, tuple(entry(e) for e in p.entries), p.rating)
+            for p in t.players
+        ),
+        key=lambda p: p.id,
+    )
     return Tournament(tuple(players), t.rounds), mapping
 
 
@@ -60,8 +65,7 @@ def test_median_never_exceeds_modified_median_which_never_exceeds_solkoff(t: Tou
 def _key(s: Standings, index: int) -> tuple[object, ...]:
     values = [s.columns[c].breakdowns[index].units for c in s.order]
     in_play = not (s.section.scores[index] > 0 and s.section.play_scores[index] == 0)
-    return (s.section.scores[index], in_play,
-            *(UNDEFINED if v is None else v for v in values))
+    return (s.section.scores[index], in_play, *(UNDEFINED if v is None else v for v in values))
 
 
 @settings(max_examples=80, deadline=None)
@@ -69,8 +73,9 @@ def _key(s: Standings, index: int) -> tuple[object, ...]:
 def test_standings_are_a_total_preorder(t: Tournament) -> None:
     s = compute_standings(t, "uscf", STATIC_CODES)
     keys = [_key(s, row.player_index) for row in s.rows]
-    for (a, ka), (b, kb) in zip(zip(s.rows, keys, strict=True),
-                                zip(s.rows[1:], keys[1:], strict=True), strict=False):
+    for (a, ka), (b, kb) in zip(
+        zip(s.rows, keys, strict=True), zip(s.rows[1:], keys[1:], strict=True), strict=False
+    ):
         assert ka >= kb  # type: ignore[operator]
         assert (a.place == b.place) == (ka == kb)
     assert [r.rank for r in s.rows] == list(range(1, len(t) + 1))
@@ -91,7 +96,8 @@ def test_sum_tiebreaks_are_the_sum_of_their_kept_parts(t: Tournament) -> None:
 @settings(max_examples=50, deadline=None)
 @given(tournaments(), st.sampled_from(["uscf", "mca", "wintd"]))
 def test_explanations_repeat_the_standings_and_name_the_first_difference(
-        t: Tournament, profile: str) -> None:
+    t: Tournament, profile: str
+) -> None:
     s = compute_standings(t, profile)
     for row in s.rows:
         e = explain(s, row.player.id)
@@ -108,10 +114,11 @@ def test_explanations_repeat_the_standings_and_name_the_first_difference(
             static = [code for code in s.order if code != "H2H"]
             if c.decided_by == "unplayed" or "H2H" in s.order:
                 continue
-            differing = [code for code in static
-                         if s.value(code, row.player_index) != s.value(code, other)]
+            differing = [
+                code for code in static if s.value(code, row.player_index) != s.value(code, other)
+            ]
             if c.decided_by is None:
                 assert differing == [] and c.other.place == row.place
                 continue
             assert differing and differing[0] == c.decided_by
-            assert [code for code, _ in c.equal] == static[:static.index(c.decided_by)]
+            assert [code for code, _ in c.equal] == static[: static.index(c.decided_by)]

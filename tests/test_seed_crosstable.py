@@ -23,8 +23,8 @@ def published_table() -> list[list[str]]:
     start = cells.index("#")
     end = cells.index("TBrk[O]") + 1
     header = cells[start:end]
-    body = cells[end:end + 10 * len(header)]
-    return [header] + [body[i:i + len(header)] for i in range(0, len(body), len(header))]
+    body = cells[end : end + 10 * len(header)]
+    return [header] + [body[i : i + len(header)] for i in range(0, len(body), len(header))]
 
 
 @pytest.fixture(scope="module")
@@ -53,8 +53,13 @@ def test_all_forty_tiebreak_values_and_the_order(standings: Standings) -> None:
 
 def test_decisive_tiebreaks_of_the_three_point_group(standings: Standings) -> None:
     top = [(r.player.name, r.separated_by) for r in standings.rows[:5]]
-    assert top == [("Player A", None), ("Player B", "MM"), ("Player C", "MM"),
-                   ("Player D", "SOLK"), ("Player E", "score")]
+    assert top == [
+        ("Player A", None),
+        ("Player B", "MM"),
+        ("Player C", "MM"),
+        ("Player D", "SOLK"),
+        ("Player E", "score"),
+    ]
 
 
 def test_the_written_crosstable_reads_back_as_the_same_tournament(standings: Standings) -> None:

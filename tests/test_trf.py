@@ -21,19 +21,33 @@ HELD_SWISS5 = FIDE / "held_swiss5.trf"
 
 # A small valid file: two header lines, then players 1–4 on lines 3–6, two rounds.
 # Round 1 is columns 92–99 (opponent 92–95, colour 97, result 99); round 2 is 102–109.
-SMALL = write_trf(Tournament((
-    Player(1, "Ann", (RoundEntry.win(2, Colour.WHITE), RoundEntry.draw(3, Colour.BLACK)), 1800),
-    Player(2, "Bob", (RoundEntry.loss(1, Colour.BLACK), RoundEntry.win(4, Colour.WHITE)), 1700),
-    Player(3, "Cy", (RoundEntry.draw(4, Colour.WHITE), RoundEntry.draw(1, Colour.WHITE)), None),
-    Player(4, "Di", (RoundEntry.draw(3, Colour.BLACK), RoundEntry.loss(2, Colour.BLACK)), 1500),
-), 2, name="Small"))
+SMALL = write_trf(
+    Tournament(
+        (
+            Player(
+                1, "Ann", (RoundEntry.win(2, Colour.WHITE), RoundEntry.draw(3, Colour.BLACK)), 1800
+            ),
+            Player(
+                2, "Bob", (RoundEntry.loss(1, Colour.BLACK), RoundEntry.win(4, Colour.WHITE)), 1700
+            ),
+            Player(
+                3, "Cy", (RoundEntry.draw(4, Colour.WHITE), RoundEntry.draw(1, Colour.WHITE)), None
+            ),
+            Player(
+                4, "Di", (RoundEntry.draw(3, Colour.BLACK), RoundEntry.loss(2, Colour.BLACK)), 1500
+            ),
+        ),
+        2,
+        name="Small",
+    )
+)
 
 
 def edit(text: str, line: int, column: int, new: str) -> str:
     """``text`` with the characters from ``line``:``column`` (1-based) replaced by ``new``."""
     lines = text.split("\n")
     old = lines[line - 1]
-    lines[line - 1] = old[:column - 1] + new + old[column - 1 + len(new):]
+    lines[line - 1] = old[: column - 1] + new + old[column - 1 + len(new) :]
     return "\n".join(lines)
 
 
@@ -57,13 +71,19 @@ def where(problems: list[Problem]) -> list[tuple[int | None, int | None]]:
 def without_withdrawals(t: Tournament) -> Tournament:
     """What TRF-16 can say: a round after withdrawal is a zero-point bye."""
     zero = RoundEntry(EntryKind.ZERO_BYE)
-    return replace(t, players=tuple(
-        replace(p, entries=tuple(zero if e.kind is EntryKind.WITHDRAWN else e
-                                 for e in p.entries))
-        for p in t.players))
+    return replace(
+        t,
+        players=tuple(
+            replace(
+                p, entries=tuple(zero if e.kind is EntryKind.WITHDRAWN else e for e in p.entries)
+            )
+            for p in t.players
+        ),
+    )
 
 
 # --- The FIDE exercise file -------------------------------------------------------------
+
 
 def test_the_fide_exercise_file_reads_with_its_header_and_every_kind_of_round() -> None:
     t = read_trf(HELD_SWISS5.read_text(encoding="utf-8"))
@@ -74,21 +94,29 @@ def test_the_fide_exercise_file_reads_with_its_header_and_every_kind_of_round() 
     assert t.round_robin is None
     bruno = t.player(2)
     assert (bruno.name, bruno.rating, bruno.sex, bruno.federation, bruno.birth_date) == (
-        "Bruno", 2150, "m", "NOR", "1990/01/01")
+        "Bruno",
+        2150,
+        "m",
+        "NOR",
+        "1990/01/01",
+    )
     assert bruno.entries[0] == RoundEntry.win(10, Colour.BLACK)
     assert t.player(4).entries[1] == RoundEntry(EntryKind.HALF_BYE)
     assert t.player(6).entries[2] == RoundEntry(EntryKind.PAIRING_BYE)
     assert t.player(12).entries[2:] == (
         RoundEntry(EntryKind.FORFEIT_WIN, 14, Colour.WHITE),
-        RoundEntry(EntryKind.ZERO_BYE), RoundEntry(EntryKind.ZERO_BYE))
+        RoundEntry(EntryKind.ZERO_BYE),
+        RoundEntry(EntryKind.ZERO_BYE),
+    )
     assert t.player(14).entries[2] == RoundEntry(EntryKind.FORFEIT_LOSS, 12, Colour.BLACK)
     assert t.player(13).entries[1] == RoundEntry.draw(1, Colour.WHITE)
 
 
 def test_the_fide_exercise_file_scores_agree_with_its_points_column() -> None:
     text = HELD_SWISS5.read_text(encoding="utf-8")
-    printed = {int(line[4:8]): line[80:84].strip()
-               for line in text.splitlines() if line.startswith("001")}
+    printed = {
+        int(line[4:8]): line[80:84].strip() for line in text.splitlines() if line.startswith("001")
+    }
     t = read_trf(text)
     assert {p.id: f"{p.half_points / 2:.1f}" for p in t} == printed
 
@@ -104,6 +132,7 @@ def test_players_keep_the_order_of_the_file() -> None:
 
 
 # --- The bundled example ----------------------------------------------------------------
+
 
 def test_the_club_swiss_example_has_every_kind_of_round() -> None:
     t = load_example("club-swiss.trf")
@@ -130,25 +159,34 @@ def test_trf_is_recognised_by_its_player_lines() -> None:
 
 # --- Reading ----------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("block", "entry"), [
-    ("   2 w 1", RoundEntry.win(2, Colour.WHITE)),
-    ("   2 b =", RoundEntry.draw(2, Colour.BLACK)),
-    ("   2 w 0", RoundEntry.loss(2, Colour.WHITE)),
-    ("   2 w W", RoundEntry.win(2, Colour.WHITE)),  # not rated: still a game
-    ("   2 b D", RoundEntry.draw(2, Colour.BLACK)),
-    ("   2 b l", RoundEntry.loss(2, Colour.BLACK)),
-    ("   2 w +", RoundEntry(EntryKind.FORFEIT_WIN, 2, Colour.WHITE)),
-    ("   2 - -", RoundEntry(EntryKind.FORFEIT_LOSS, 2)),
-    ("   0 - F", RoundEntry(EntryKind.FULL_BYE)),
-    ("0000 - U", RoundEntry(EntryKind.PAIRING_BYE)),
-    ("     - H", RoundEntry(EntryKind.HALF_BYE)),
-    ("   0 - z", RoundEntry(EntryKind.ZERO_BYE)),
-    ("   0 -  ", RoundEntry(EntryKind.ABSENT)),
-    ("        ", RoundEntry(EntryKind.ABSENT)),
-])
+
+@pytest.mark.parametrize(
+    ("block", "entry"),
+    [
+        ("   2 w 1", RoundEntry.win(2, Colour.WHITE)),
+        ("   2 b =", RoundEntry.draw(2, Colour.BLACK)),
+        ("   2 w 0", RoundEntry.loss(2, Colour.WHITE)),
+        ("   2 w W", RoundEntry.win(2, Colour.WHITE)),  # not rated: still a game
+        ("   2 b D", RoundEntry.draw(2, Colour.BLACK)),
+        ("   2 b l", RoundEntry.loss(2, Colour.BLACK)),
+        ("   2 w +", RoundEntry(EntryKind.FORFEIT_WIN, 2, Colour.WHITE)),
+        ("   2 - -", RoundEntry(EntryKind.FORFEIT_LOSS, 2)),
+        ("   0 - F", RoundEntry(EntryKind.FULL_BYE)),
+        ("0000 - U", RoundEntry(EntryKind.PAIRING_BYE)),
+        ("     - H", RoundEntry(EntryKind.HALF_BYE)),
+        ("   0 - z", RoundEntry(EntryKind.ZERO_BYE)),
+        ("   0 -  ", RoundEntry(EntryKind.ABSENT)),
+        ("        ", RoundEntry(EntryKind.ABSENT)),
+    ],
+)
 def test_every_result_code_of_trf16(block: str, entry: RoundEntry) -> None:
-    mirror = {EntryKind.WIN: "0", EntryKind.DRAW: "=", EntryKind.LOSS: "1",
-              EntryKind.FORFEIT_WIN: "-", EntryKind.FORFEIT_LOSS: "+"}
+    mirror = {
+        EntryKind.WIN: "0",
+        EntryKind.DRAW: "=",
+        EntryKind.LOSS: "1",
+        EntryKind.FORFEIT_WIN: "-",
+        EntryKind.FORFEIT_LOSS: "+",
+    }
     other = f"   1 - {mirror[entry.kind]}" if entry.opponent else "        "
     text = edit(SMALL, 3, 92, block)  # player 1, round 1
     text = edit(text, 4, 92, other)  # player 2, round 1
@@ -192,19 +230,32 @@ def test_record_092_naming_a_round_robin_makes_it_one() -> None:
 
 
 def test_other_records_are_kept_verbatim_and_in_order() -> None:
-    header = ("012 Spring Open\n022 Springfield\n032 USA\n042 2025/03/01\n052 2025/03/02\n"
-              "062 4\n072 3\n092 Individual: Swiss-System\n102 Doe, Jane\n"
-              "122 G/90 d5\nXXR 2\nXXC white1\n### exported by hand\n")
+    header = (
+        "012 Spring Open\n022 Springfield\n032 USA\n042 2025/03/01\n052 2025/03/02\n"
+        "062 4\n072 3\n092 Individual: Swiss-System\n102 Doe, Jane\n"
+        "122 G/90 d5\nXXR 2\nXXC white1\n### exported by hand\n"
+    )
     team = "013 Team A                                1    2\n"
     text = header + SMALL.split("XXR 2\n", 1)[1] + team
     t = read_trf(text)
     assert (t.name, t.start_date, t.end_date) == ("Spring Open", "2025/03/01", "2025/03/02")
-    assert [code for code, _ in t.records] == ["022", "032", "062", "072", "092", "102",
-                                               "122", "XXC", "###", "013"]
+    assert [code for code, _ in t.records] == [
+        "022",
+        "032",
+        "062",
+        "072",
+        "092",
+        "102",
+        "122",
+        "XXC",
+        "###",
+        "013",
+    ]
     assert write_trf(t) == text
 
 
 # --- Problems: every one, with its line and column --------------------------------------
+
 
 def test_a_bad_starting_rank_is_reported_at_column_5() -> None:
     problems = problems_of(edit(SMALL, 4, 5, "  x2"))
@@ -324,11 +375,15 @@ def test_a_problem_does_not_echo_on_the_opponents_line() -> None:
 
 # --- Writing ----------------------------------------------------------------------------
 
+
 def test_withdrawn_rounds_are_written_as_zero_point_byes() -> None:
-    t = Tournament((
-        Player(1, "Ann", (RoundEntry.win(2), RoundEntry(EntryKind.WITHDRAWN))),
-        Player(2, "Bob", (RoundEntry.loss(1), RoundEntry(EntryKind.HALF_BYE))),
-    ), 2)
+    t = Tournament(
+        (
+            Player(1, "Ann", (RoundEntry.win(2), RoundEntry(EntryKind.WITHDRAWN))),
+            Player(2, "Bob", (RoundEntry.loss(1), RoundEntry(EntryKind.HALF_BYE))),
+        ),
+        2,
+    )
     text = write_trf(t)
     assert text.splitlines()[1][91:109] == "   2 - 1     0 - Z"
     back = read_trf(text)
@@ -353,11 +408,14 @@ def test_rank_comes_from_the_standings_when_given() -> None:
 
 
 def test_absent_rounds_are_blank_and_lines_have_no_trailing_blanks() -> None:
-    t = Tournament((
-        Player(1, "Ann", (RoundEntry(EntryKind.ABSENT), RoundEntry.win(2))),
-        Player(2, "Bob", (RoundEntry(EntryKind.ABSENT), RoundEntry.loss(1))),
-        Player(3, "Cy", (RoundEntry(EntryKind.HALF_BYE), RoundEntry(EntryKind.ABSENT))),
-    ), 2)
+    t = Tournament(
+        (
+            Player(1, "Ann", (RoundEntry(EntryKind.ABSENT), RoundEntry.win(2))),
+            Player(2, "Bob", (RoundEntry(EntryKind.ABSENT), RoundEntry.loss(1))),
+            Player(3, "Cy", (RoundEntry(EntryKind.HALF_BYE), RoundEntry(EntryKind.ABSENT))),
+        ),
+        2,
+    )
     lines = write_trf(t).splitlines()
     assert (lines[1][91:99], lines[1][101:109]) == (" " * 8, "   2 - 1")
     assert lines[3].endswith("   0 - H")
@@ -377,6 +435,7 @@ def test_what_trf16_cannot_hold_is_an_error_not_a_broken_file() -> None:
 
 
 # --- Round trips ------------------------------------------------------------------------
+
 
 @settings(max_examples=150, deadline=None)
 @given(tournaments(withdrawn=False))
@@ -407,6 +466,7 @@ def test_a_generated_swiss_round_trips_apart_from_withdrawals() -> None:
 
 # --- The test generators themselves ------------------------------------------------------
 
+
 @settings(max_examples=30, deadline=None)
 @given(tournaments(unplayed=False, min_players=3, max_players=9))
 def test_without_unplayed_rounds_every_entry_is_a_game(t: Tournament) -> None:
@@ -417,8 +477,7 @@ def test_without_unplayed_rounds_every_entry_is_a_game(t: Tournament) -> None:
 @settings(max_examples=30, deadline=None)
 @given(tournaments(colours=False, ratings=False, withdrawn=False))
 def test_strategy_switches_leave_out_colours_ratings_and_withdrawals(t: Tournament) -> None:
-    assert all(e.colour is None and e.kind is not EntryKind.WITHDRAWN
-               for p in t for e in p.entries)
+    assert all(e.colour is None and e.kind is not EntryKind.WITHDRAWN for p in t for e in p.entries)
     assert all(p.rating is None for p in t)
     assert [p.id for p in t] == list(range(1, len(t) + 1))
 
@@ -430,7 +489,11 @@ def test_random_swiss_is_deterministic_by_seed() -> None:
 
 def test_random_swiss_has_the_unplayed_rounds_asked_for() -> None:
     kinds = {e.kind for p in random_swiss(501, 9) for e in p.entries}
-    assert {EntryKind.PAIRING_BYE, EntryKind.HALF_BYE, EntryKind.FORFEIT_WIN,
-            EntryKind.WITHDRAWN} <= kinds
+    assert {
+        EntryKind.PAIRING_BYE,
+        EntryKind.HALF_BYE,
+        EntryKind.FORFEIT_WIN,
+        EntryKind.WITHDRAWN,
+    } <= kinds
     plain = {e.kind for p in random_swiss(500, 9, byes=False, forfeits=False) for e in p.entries}
     assert plain == {EntryKind.WIN, EntryKind.DRAW, EntryKind.LOSS}

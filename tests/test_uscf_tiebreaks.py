@@ -20,21 +20,30 @@ def halves(*points: float) -> list[int]:
     return [int(p * 2) for p in points]
 
 
-def median_value(own: float, rounds: int, opponents: list[float], *, modified: bool = True,
-                 ) -> Fraction:
+def median_value(
+    own: float,
+    rounds: int,
+    opponents: list[float],
+    *,
+    modified: bool = True,
+) -> Fraction:
     low, high, _ = median_cuts(int(own * 2), rounds, modified=modified)
     total, _ = trim(halves(*opponents), low, high)
     return Fraction(total, 2)
 
 
 # Seed 002: the Harkness examples, a 5-round Swiss.
-@pytest.mark.parametrize(("example", "own", "opponents", "expected"), [
-    ("A, plus score: drop the lowest", 4.0, [3.0, 2.0, 4.5, 1.5, 3.5], 13),
-    ("B, even score: drop highest and lowest", 2.5, [4.0, 3.0, 2.0, 1.0, 3.5], 8.5),
-    ("C, minus score: drop the highest", 1.0, [3.5, 2.5, 2.0, 4.5, 3.0], 11),
-])
-def test_seed_002_modified_median_examples(example: str, own: float, opponents: list[float],
-                                           expected: float) -> None:
+@pytest.mark.parametrize(
+    ("example", "own", "opponents", "expected"),
+    [
+        ("A, plus score: drop the lowest", 4.0, [3.0, 2.0, 4.5, 1.5, 3.5], 13),
+        ("B, even score: drop highest and lowest", 2.5, [4.0, 3.0, 2.0, 1.0, 3.5], 8.5),
+        ("C, minus score: drop the highest", 1.0, [3.5, 2.5, 2.0, 4.5, 3.0], 11),
+    ],
+)
+def test_seed_002_modified_median_examples(
+    example: str, own: float, opponents: list[float], expected: float
+) -> None:
     assert median_value(own, 5, opponents) == Fraction(expected), example
 
 
@@ -47,12 +56,15 @@ def test_seed_001_solkoff_modified_median_and_median_examples() -> None:
     assert median_value(4, 5, b, modified=False) == 9
 
 
-@pytest.mark.parametrize(("results", "expected", "seed"), [
-    ("W W W W L", 14, "001, player A"),
-    ("W W L W W", 12, "001, player B"),
-    ("W L W D L", 9, "003"),
-    ("B W L D W", 10, "003 and 004: a bye counts, then minus 1"),
-])
+@pytest.mark.parametrize(
+    ("results", "expected", "seed"),
+    [
+        ("W W W W L", 14, "001, player A"),
+        ("W W L W W", 12, "001, player B"),
+        ("W L W D L", 9, "003"),
+        ("B W L D W", 10, "003 and 004: a bye counts, then minus 1"),
+    ],
+)
 def test_cumulative_examples_of_the_seeds(results: str, expected: int, seed: str) -> None:
     standings = compute_standings(one_player_sequence(results), "uscf")
     assert standings.value("CUM", 0) == expected, seed
@@ -117,8 +129,9 @@ def test_kashdan_sonneborn_berger_and_most_blacks() -> None:
 
 def test_result_between_tied_players_counts_plus_minus_not_percentage() -> None:
     # Among players 1–4: A scored 3−1 (plus two), B 1−0 (plus one, but 100 %).
-    t = crosstable("A: W3 W4 D3 D4", "B: W4 B W5 U", "C: L1 W5 D1 U", "D: L2 L1 B D1",
-                   "E: B L3 L2 U")
+    t = crosstable(
+        "A: W3 W4 D3 D4", "B: W4 B W5 U", "C: L1 W5 D1 U", "D: L2 L1 B D1", "E: B L3 L2 U"
+    )
     values = head_to_head(Section(t, PROFILES["uscf"]), [0, 1, 2, 3])
     assert [values[i].units for i in range(4)] == [2, 1, -1, -2]
     assert values[1].per_round == (1, None, None, None)
@@ -140,12 +153,15 @@ def test_result_between_tied_players_does_not_count_when_it_separates_nobody() -
 
 
 def test_ratings_average_and_performance_are_undefined_without_rated_opponents() -> None:
-    t = Tournament((
-        Player(1, "A", (RoundEntry.win(2), RoundEntry.draw(3)), rating=1500),
-        Player(2, "B", (RoundEntry.loss(1), RoundEntry.bye()), rating=1700),
-        Player(3, "C", (RoundEntry.draw(4), RoundEntry.draw(1))),
-        Player(4, "D", (RoundEntry.draw(3), RoundEntry.bye())),
-    ), 2)
+    t = Tournament(
+        (
+            Player(1, "A", (RoundEntry.win(2), RoundEntry.draw(3)), rating=1500),
+            Player(2, "B", (RoundEntry.loss(1), RoundEntry.bye()), rating=1700),
+            Player(3, "C", (RoundEntry.draw(4), RoundEntry.draw(1))),
+            Player(4, "D", (RoundEntry.draw(3), RoundEntry.bye())),
+        ),
+        2,
+    )
     s = compute_standings(t, "uscf", "AOR,PERF")
     assert s.value("AOR", 0) == 1700  # the unrated opponent is skipped
     assert s.value("PERF", 0) == 1700 + 400
@@ -176,8 +192,12 @@ def test_a_score_made_only_of_unplayed_rounds_loses_the_tie_before_any_tiebreak(
 def test_players_equal_on_everything_share_the_place() -> None:
     t = crosstable("A: W2", "B: L1", "C: W4", "D: L3")
     s = compute_standings(t, "uscf")
-    assert [(r.place, r.player.id) for r in s.rows] == [("1-2", 1), ("1-2", 3), ("3-4", 2),
-                                                        ("3-4", 4)]
+    assert [(r.place, r.player.id) for r in s.rows] == [
+        ("1-2", 1),
+        ("1-2", 3),
+        ("3-4", 2),
+        ("3-4", 4),
+    ]
 
 
 def test_mdchess_moves_modified_median_last_in_short_sections() -> None:
@@ -187,17 +207,19 @@ def test_mdchess_moves_modified_median_last_in_short_sections() -> None:
 
 
 def test_mca_profile_order() -> None:
-    assert PROFILES["mca"].tiebreaks == ("MM", "SOLK", "CUM", "H2H", "BLK", "OCUM", "SB",
-                                         "KASH")
+    assert PROFILES["mca"].tiebreaks == ("MM", "SOLK", "CUM", "H2H", "BLK", "OCUM", "SB", "KASH")
 
 
 def test_construction_reports_every_problem_with_its_player_and_round() -> None:
     with pytest.raises(HarknessError) as caught:
-        Tournament((
-            Player(1, "A", (RoundEntry.win(2), RoundEntry.win(1))),
-            Player(2, "B", (RoundEntry.win(1), RoundEntry.draw(9))),
-            Player(3, "C", (RoundEntry.bye(),)),
-        ), 2)
+        Tournament(
+            (
+                Player(1, "A", (RoundEntry.win(2), RoundEntry.win(1))),
+                Player(2, "B", (RoundEntry.win(1), RoundEntry.draw(9))),
+                Player(3, "C", (RoundEntry.bye(),)),
+            ),
+            2,
+        )
     places = {(p.player, p.round): p.message for p in caught.value.problems}
     assert "player 2 has 'W1'" in places[(1, 1)]
     assert "themselves" in places[(1, 2)]

@@ -18,7 +18,6 @@ from bot.cogs.players import Players
 from bot.cogs.results import Results
 from bot.cogs.standings import StandingsCog
 
-COGS: tuple[Callable[[commands.Bot], commands.Cog], ...] = (
-    Admin, Players, Results, StandingsCog)
+COGS: tuple[Callable[[commands.Bot], commands.Cog], ...] = (Admin, Players, Results, StandingsCog)
 
 __all__ = ["COGS", "Admin", "Players", "Results", "StandingsCog"]

@@ -34,8 +34,9 @@ IMPORT_MAX_BYTES = 2 * 1024 * 1024
 PROFILE_CHOICES = [
     app_commands.Choice(name=render.fit(f"{name} — {profile.description}", 100), value=name)
     for name, profile in PROFILES.items()
-] + [app_commands.Choice(name="fide — FIDE C.07, the text in force at the start date",
-                         value="fide")]
+] + [
+    app_commands.Choice(name="fide — FIDE C.07, the text in force at the start date", value="fide")
+]
 
 
 def decode_upload(data: bytes) -> str:
@@ -53,11 +54,19 @@ def decode_upload(data: bytes) -> str:
 class Admin(commands.Cog):
     """``/tournament`` and ``/config``."""
 
-    tournament = app_commands.Group(name="tournament", description="Create and run tournaments",
-                                    guild_only=True, allowed_contexts=in_servers())
-    config = app_commands.Group(name="config", description="Harkness settings of this server",
-                                guild_only=True, allowed_contexts=in_servers(),
-                                default_permissions=discord.Permissions(manage_guild=True))
+    tournament = app_commands.Group(
+        name="tournament",
+        description="Create and run tournaments",
+        guild_only=True,
+        allowed_contexts=in_servers(),
+    )
+    config = app_commands.Group(
+        name="config",
+        description="Harkness settings of this server",
+        guild_only=True,
+        allowed_contexts=in_servers(),
+        default_permissions=discord.Permissions(manage_guild=True),
+    )
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -69,21 +78,39 @@ class Admin(commands.Cog):
         name="The tournament's name, e.g. Spring Open 2026",
         rounds="How many rounds are planned",
         profile="Tiebreak rules (default: uscf, US Chess Rule 34E)",
-        tiebreaks="Your own tiebreak order instead of the profile's, e.g. MM,SOLK,CUM,OCUM")
+        tiebreaks="Your own tiebreak order instead of the profile's, e.g. MM,SOLK,CUM,OCUM",
+    )
     @app_commands.choices(profile=PROFILE_CHOICES)
-    async def create(self, interaction: Interaction, name: app_commands.Range[str, 1, 100],
-                     rounds: app_commands.Range[int, 1, 99], profile: str = "uscf",
-                     tiebreaks: app_commands.Range[str, 1, 200] | None = None) -> None:
+    async def create(
+        self,
+        interaction: Interaction,
+        name: app_commands.Range[str, 1, 100],
+        rounds: app_commands.Range[int, 1, 99],
+        profile: str = "uscf",
+        tiebreaks: app_commands.Range[str, 1, 200] | None = None,
+    ) -> None:
         await defer(interaction, public=True)
         store = bot_store(interaction)
         who = await td_actor(store, interaction, "create a tournament")
-        info = await store.create_tournament(guild_of(interaction), name, rounds=rounds,
-                                             actor=who, profile=profile, tiebreaks=tiebreaks)
-        await reply(interaction, render.joined([
-            f"🏁 **{render.plain(info.name)}** is open for registration: "
-            f"{render.status_line(info)}.",
-            "Members register with `/join`; a TD adds others with `/player add` and starts it "
-            "with `/tournament start`."]))
+        info = await store.create_tournament(
+            guild_of(interaction),
+            name,
+            rounds=rounds,
+            actor=who,
+            profile=profile,
+            tiebreaks=tiebreaks,
+        )
+        await reply(
+            interaction,
+            render.joined(
+                [
+                    f"🏁 **{render.plain(info.name)}** is open for registration: "
+                    f"{render.status_line(info)}.",
+                    "Members register with `/join`; a TD adds others with `/player add` and starts "
+                    "it with `/tournament start`.",
+                ]
+            ),
+        )
 
     @tournament.command(name="list", description="The server's tournaments")
     async def list_(self, interaction: Interaction) -> None:
@@ -101,8 +128,9 @@ class Admin(commands.Cog):
         state = await store.state(guild, found.name)
         await reply(interaction, embed=render.tournament_info(state, await store.td_role(guild)))
 
-    async def _set_status(self, interaction: Interaction, tournament: str | None,
-                          status: TournamentStatus) -> None:
+    async def _set_status(
+        self, interaction: Interaction, tournament: str | None, status: TournamentStatus
+    ) -> None:
         await defer(interaction, public=True)
         store, guild = bot_store(interaction), guild_of(interaction)
         verb = "start" if status is TournamentStatus.RUNNING else "finish"
@@ -114,11 +142,15 @@ class Admin(commands.Cog):
         info = await store.set_status(guild, found.name, status, who)
         name = render.plain(info.name)
         if status is TournamentStatus.RUNNING:
-            text = (f"♟️ **{name}** has started ({render.status_line(info)}). Report your games "
-                    "with `/report`; see the table with `/standings`.")
+            text = (
+                f"♟️ **{name}** has started ({render.status_line(info)}). Report your games "
+                "with `/report`; see the table with `/standings`."
+            )
         else:
-            text = (f"🏆 **{name}** is finished after {info.rounds} rounds. Final standings: "
-                    "`/standings`; files: `/crosstable`, `/tournament export`.")
+            text = (
+                f"🏆 **{name}** is finished after {info.rounds} rounds. Final standings: "
+                "`/standings`; files: `/crosstable`, `/tournament export`."
+            )
         await reply(interaction, text)
 
     @tournament.command(name="start", description="Start a tournament: members can report (TD)")
@@ -133,35 +165,57 @@ class Admin(commands.Cog):
     async def finish(self, interaction: Interaction, tournament: str | None = None) -> None:
         await self._set_status(interaction, tournament, TournamentStatus.FINISHED)
 
-    @tournament.command(name="import",
-                        description="Import a tournament from a TRF-16 or crosstable file (TD)")
+    @tournament.command(
+        name="import", description="Import a tournament from a TRF-16 or crosstable file (TD)"
+    )
     @app_commands.describe(
         file="A TRF-16 file (.trf) or a crosstable as text or CSV",
         name="The tournament's name here",
         profile="Tiebreak rules (default: uscf)",
         tiebreaks="Your own tiebreak order, e.g. MM,SOLK,CUM,OCUM",
-        rounds="Planned rounds, if more than the file has played")
+        rounds="Planned rounds, if more than the file has played",
+    )
     @app_commands.choices(profile=PROFILE_CHOICES)
-    async def import_(self, interaction: Interaction, file: discord.Attachment,
-                      name: app_commands.Range[str, 1, 100], profile: str = "uscf",
-                      tiebreaks: app_commands.Range[str, 1, 200] | None = None,
-                      rounds: app_commands.Range[int, 1, 99] | None = None) -> None:
+    async def import_(
+        self,
+        interaction: Interaction,
+        file: discord.Attachment,
+        name: app_commands.Range[str, 1, 100],
+        profile: str = "uscf",
+        tiebreaks: app_commands.Range[str, 1, 200] | None = None,
+        rounds: app_commands.Range[int, 1, 99] | None = None,
+    ) -> None:
         await defer(interaction, public=True)
         store, guild = bot_store(interaction), guild_of(interaction)
         who = await td_actor(store, interaction, "import a tournament")
         if file.size > IMPORT_MAX_BYTES:
-            raise UserError(f"{file.filename} is {file.size // 1024} KB: the most Harkness reads "
-                            f"is {IMPORT_MAX_BYTES // 1024 // 1024} MB")
+            raise UserError(
+                f"{file.filename} is {file.size // 1024} KB: the most Harkness reads "
+                f"is {IMPORT_MAX_BYTES // 1024 // 1024} MB"
+            )
         text = decode_upload(await file.read())
-        info = await store.import_tournament(guild, name, text, actor=who,
-                                             filename=file.filename, profile=profile,
-                                             tiebreaks=tiebreaks, rounds=rounds)
+        info = await store.import_tournament(
+            guild,
+            name,
+            text,
+            actor=who,
+            filename=file.filename,
+            profile=profile,
+            tiebreaks=tiebreaks,
+            rounds=rounds,
+        )
         state = await store.state(guild, info.name)
-        await reply(interaction, render.joined([
-            f"📥 Imported **{render.plain(info.name)}** from "
-            f"`{file.filename}`: {len(state.players)} players, {state.tournament.rounds} "
-            f"rounds with results ({render.status_line(info)}).",
-            "See it with `/standings` and `/crosstable`."]))
+        await reply(
+            interaction,
+            render.joined(
+                [
+                    f"📥 Imported **{render.plain(info.name)}** from "
+                    f"`{file.filename}`: {len(state.players)} players, {state.tournament.rounds} "
+                    f"rounds with results ({render.status_line(info)}).",
+                    "See it with `/standings` and `/crosstable`.",
+                ]
+            ),
+        )
 
     @tournament.command(name="export", description="The tournament as TRF-16 and crosstable files")
     @app_commands.describe(tournament="Which tournament (default: the running one)")
@@ -173,38 +227,53 @@ class Admin(commands.Cog):
         trf = await store.export(guild, found.name, "trf")
         table = await store.export(guild, found.name, "crosstable")
         base = render.slug(found.name)
-        await reply(interaction, f"Files of **{render.plain(found.name)}** "
-                    "(provisional results included, disputed ones left out):",
-                    files=[render.text_file(f"{base}.trf", trf, "TRF-16"),
-                           render.text_file(f"{base}-crosstable.txt", table, "Crosstable")])
+        await reply(
+            interaction,
+            f"Files of **{render.plain(found.name)}** "
+            "(provisional results included, disputed ones left out):",
+            files=[
+                render.text_file(f"{base}.trf", trf, "TRF-16"),
+                render.text_file(f"{base}-crosstable.txt", table, "Crosstable"),
+            ],
+        )
 
-    @tournament.command(name="link-sheet",
-                        description="Keep the tournament in a Google Sheet: the TD's sheet wins "
-                                    "(TD)")
+    @tournament.command(
+        name="link-sheet",
+        description="Keep the tournament in a Google Sheet: the TD's sheet wins (TD)",
+    )
     @app_commands.describe(
         url="The spreadsheet's address (shared with the bot's service account as an Editor)",
-        tournament="Which tournament (default: the running one)")
+        tournament="Which tournament (default: the running one)",
+    )
     @app_commands.autocomplete(tournament=tournament_autocomplete)
-    async def link_sheet(self, interaction: Interaction, url: app_commands.Range[str, 1, 500],
-                         tournament: str | None = None) -> None:
+    async def link_sheet(
+        self,
+        interaction: Interaction,
+        url: app_commands.Range[str, 1, 500],
+        tournament: str | None = None,
+    ) -> None:
         await sheets.link_sheet(interaction, url, tournament)
 
-    @tournament.command(name="unlink-sheet",
-                        description="Stop keeping the tournament in its Google Sheet (TD)")
+    @tournament.command(
+        name="unlink-sheet", description="Stop keeping the tournament in its Google Sheet (TD)"
+    )
     @app_commands.describe(tournament="Which tournament (default: the running one)")
     @app_commands.autocomplete(tournament=tournament_autocomplete)
-    async def unlink_sheet(self, interaction: Interaction, tournament: str | None = None
-                           ) -> None:
+    async def unlink_sheet(self, interaction: Interaction, tournament: str | None = None) -> None:
         await sheets.unlink_sheet(interaction, tournament)
 
     # -- /config ------------------------------------------------------------------------
 
-    @config.command(name="td-role",
-                    description="Which role counts as tournament director (Manage Server)")
-    @app_commands.describe(role="The tournament directors' role",
-                           clear="Remove the TD role (then only Manage Server counts)")
-    async def td_role(self, interaction: Interaction, role: discord.Role | None = None,
-                      clear: bool = False) -> None:
+    @config.command(
+        name="td-role", description="Which role counts as tournament director (Manage Server)"
+    )
+    @app_commands.describe(
+        role="The tournament directors' role",
+        clear="Remove the TD role (then only Manage Server counts)",
+    )
+    async def td_role(
+        self, interaction: Interaction, role: discord.Role | None = None, clear: bool = False
+    ) -> None:
         await defer(interaction, public=False)
         require_manager(interaction, "choose the TD role")
         store, guild = bot_store(interaction), guild_of(interaction)
@@ -213,17 +282,24 @@ class Admin(commands.Cog):
             raise UserError("give a role or clear, not both")
         if role is not None:
             if role.is_default():
-                raise UserError("@everyone cannot be the TD role: choose a role that only "
-                                "tournament directors hold")
+                raise UserError(
+                    "@everyone cannot be the TD role: choose a role that only "
+                    "tournament directors hold"
+                )
             await store.set_td_role(guild, str(role.id), who)
-            text = (f"Members with {role.mention} are now tournament directors (as are "
-                    "members with Manage Server).")
+            text = (
+                f"Members with {role.mention} are now tournament directors (as are "
+                "members with Manage Server)."
+            )
         elif clear:
             await store.set_td_role(guild, None, who)
             text = "The TD role is cleared: only members with Manage Server are TDs now."
         else:
             current = await store.td_role(guild)
-            text = (f"The TD role is <@&{current}>." if current else
-                    "No TD role is set: only members with Manage Server are TDs.")
+            text = (
+                f"The TD role is <@&{current}>."
+                if current
+                else "No TD role is set: only members with Manage Server are TDs."
+            )
             text += " Set it with `/config td-role role:@Role`."
         await reply(interaction, text)

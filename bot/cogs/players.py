@@ -28,9 +28,12 @@ from bot.sheetlink import links_of
 class Players(commands.Cog):
     """``/join`` and ``/player``."""
 
-    player = app_commands.Group(name="player",
-                                description="Add, withdraw and link players (TD)",
-                                guild_only=True, allowed_contexts=in_servers())
+    player = app_commands.Group(
+        name="player",
+        description="Add, withdraw and link players (TD)",
+        guild_only=True,
+        allowed_contexts=in_servers(),
+    )
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -40,11 +43,16 @@ class Players(commands.Cog):
     @app_commands.describe(
         tournament="Which tournament (default: the one registering players)",
         rating="Your rating, if you have one",
-        name="Your name on the standings (default: your server name)")
+        name="Your name on the standings (default: your server name)",
+    )
     @app_commands.autocomplete(tournament=tournament_autocomplete)
-    async def join(self, interaction: Interaction, tournament: str | None = None,
-                   rating: app_commands.Range[int, 0, 4000] | None = None,
-                   name: app_commands.Range[str, 1, 100] | None = None) -> None:
+    async def join(
+        self,
+        interaction: Interaction,
+        tournament: str | None = None,
+        rating: app_commands.Range[int, 0, 4000] | None = None,
+        name: app_commands.Range[str, 1, 100] | None = None,
+    ) -> None:
         await defer(interaction, public=True)
         store, guild = bot_store(interaction), guild_of(interaction)
         found = await pick_tournament(store, guild, tournament, OPEN_FIRST)
@@ -52,61 +60,98 @@ class Players(commands.Cog):
         links = links_of(interaction)
         note = ""
         if found.sheet is not None and links is not None and links.available:
-            player, note = await links.join(guild, found, who, name=name, rating=rating,
-                                            username=interaction.user.name)
+            player, note = await links.join(
+                guild, found, who, name=name, rating=rating, username=interaction.user.name
+            )
         else:
             player = await store.join(guild, found.name, who, name=name, rating=rating)
-        late = (f" Rounds before round {player.late_entry_round} count as not played."
-                if player.late_entry_round else "")
-        await reply(interaction, joined([
-            f"✍️ {player_line(player)} joined **{plain(found.name)}**."
-            + late] + ([note] if note else [])))
+        late = (
+            f" Rounds before round {player.late_entry_round} count as not played."
+            if player.late_entry_round
+            else ""
+        )
+        await reply(
+            interaction,
+            joined(
+                [f"✍️ {player_line(player)} joined **{plain(found.name)}**." + late]
+                + ([note] if note else [])
+            ),
+        )
 
     @player.command(name="add", description="Register a player (TD)")
     @app_commands.describe(
         name="The player's name",
         rating="Their rating, if any",
         member="Their Discord account, so they can report their own games",
-        tournament="Which tournament (default: the one registering players)")
+        tournament="Which tournament (default: the one registering players)",
+    )
     @app_commands.autocomplete(tournament=tournament_autocomplete)
-    async def add(self, interaction: Interaction, name: app_commands.Range[str, 1, 100],
-                  rating: app_commands.Range[int, 0, 4000] | None = None,
-                  member: discord.Member | None = None, tournament: str | None = None) -> None:
+    async def add(
+        self,
+        interaction: Interaction,
+        name: app_commands.Range[str, 1, 100],
+        rating: app_commands.Range[int, 0, 4000] | None = None,
+        member: discord.Member | None = None,
+        tournament: str | None = None,
+    ) -> None:
         await defer(interaction, public=True)
         store, guild = bot_store(interaction), guild_of(interaction)
         who = await td_actor(store, interaction, "add other players")
         found = await pick_tournament(store, guild, tournament, OPEN_FIRST)
-        player = await store.add_player(guild, found.name, name, actor=who, rating=rating,
-                                        discord_id=str(member.id) if member else None)
-        await reply(interaction, joined([
-            f"✍️ {player_line(player)} is registered in "
-            f"**{plain(found.name)}** (added by {who.name})."]))
+        player = await store.add_player(
+            guild,
+            found.name,
+            name,
+            actor=who,
+            rating=rating,
+            discord_id=str(member.id) if member else None,
+        )
+        await reply(
+            interaction,
+            joined(
+                [
+                    f"✍️ {player_line(player)} is registered in "
+                    f"**{plain(found.name)}** (added by {who.name})."
+                ]
+            ),
+        )
 
     @player.command(name="withdraw", description="Withdraw a player from a round on (TD)")
     @app_commands.describe(
         player="The player: start typing a name or a starting number",
         from_round="The first round they miss (default: the next round)",
-        tournament="Which tournament (default: the running one)")
+        tournament="Which tournament (default: the running one)",
+    )
     @app_commands.autocomplete(player=player_autocomplete, tournament=tournament_autocomplete)
-    async def withdraw(self, interaction: Interaction, player: str,
-                       from_round: app_commands.Range[int, 1, 99] | None = None,
-                       tournament: str | None = None) -> None:
+    async def withdraw(
+        self,
+        interaction: Interaction,
+        player: str,
+        from_round: app_commands.Range[int, 1, 99] | None = None,
+        tournament: str | None = None,
+    ) -> None:
         await defer(interaction, public=True)
         store, guild = bot_store(interaction), guild_of(interaction)
         who = await td_actor(store, interaction, "withdraw a player")
         found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
-        outcome = await store.withdraw(guild, found.name, who, player=player,
-                                       from_round=from_round)
+        outcome = await store.withdraw(guild, found.name, who, player=player, from_round=from_round)
         line = await sheets.landed_line(interaction, guild, found, outcome)
         await reply(interaction, joined([f"🚪 {outcome.message}"] + ([line] if line else [])))
 
-    @player.command(name="link",
-                    description="Say which Discord member a player is (TD); no member unlinks")
+    @player.command(
+        name="link", description="Say which Discord member a player is (TD); no member unlinks"
+    )
     @app_commands.describe(
         player="The player: start typing a name or a starting number",
         member="Their Discord account (leave out to unlink)",
-        tournament="Which tournament (default: the running one)")
+        tournament="Which tournament (default: the running one)",
+    )
     @app_commands.autocomplete(player=player_autocomplete, tournament=tournament_autocomplete)
-    async def link(self, interaction: Interaction, player: str,
-                   member: discord.Member | None = None, tournament: str | None = None) -> None:
+    async def link(
+        self,
+        interaction: Interaction,
+        player: str,
+        member: discord.Member | None = None,
+        tournament: str | None = None,
+    ) -> None:
         await sheets.link_player(interaction, player, member, tournament)

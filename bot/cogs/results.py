@@ -40,8 +40,10 @@ TD_RESULT_CHOICES = [
     app_commands.Choice(name="Player won by forfeit (+/-)", value="forfeit win"),
     app_commands.Choice(name="Player lost by forfeit (-/+)", value="forfeit loss"),
 ]
-COLOUR_CHOICES = [app_commands.Choice(name="White", value="white"),
-                  app_commands.Choice(name="Black", value="black")]
+COLOUR_CHOICES = [
+    app_commands.Choice(name="White", value="white"),
+    app_commands.Choice(name="Black", value="black"),
+]
 BYE_CHOICES = [
     app_commands.Choice(name="Full-point bye (1)", value="full"),
     app_commands.Choice(name="Half-point bye (½)", value="half"),
@@ -65,8 +67,12 @@ def _pending_report(outcome: Outcome) -> int | None:
 class Results(commands.Cog):
     """``/report`` and ``/result``."""
 
-    result = app_commands.Group(name="result", description="Set and correct results (TD)",
-                                guild_only=True, allowed_contexts=in_servers())
+    result = app_commands.Group(
+        name="result",
+        description="Set and correct results (TD)",
+        guild_only=True,
+        allowed_contexts=in_servers(),
+    )
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -78,80 +84,138 @@ class Results(commands.Cog):
         opponent="Your opponent: start typing a name or a starting number",
         result="The result from your side",
         colour="The colour you played (optional)",
-        tournament="Which tournament (default: the running one)")
+        tournament="Which tournament (default: the running one)",
+    )
     @app_commands.choices(result=RESULT_CHOICES, colour=COLOUR_CHOICES)
     @app_commands.autocomplete(opponent=player_autocomplete, tournament=tournament_autocomplete)
-    async def report(self, interaction: Interaction, round: app_commands.Range[int, 1, 99],
-                     opponent: str, result: str, colour: str | None = None,
-                     tournament: str | None = None) -> None:
+    async def report(
+        self,
+        interaction: Interaction,
+        round: app_commands.Range[int, 1, 99],
+        opponent: str,
+        result: str,
+        colour: str | None = None,
+        tournament: str | None = None,
+    ) -> None:
         await defer(interaction, public=True)
         store, guild = bot_store(interaction), guild_of(interaction)
         found = await pick_tournament(store, guild, tournament, RUNNING_ONLY)
         who = await actor(store, interaction)
-        outcome = await store.report(guild, found.name, who, round=round, opponent=opponent,
-                                     result=result, colour=colour)
-        text = with_line(render.report_message(outcome, who.name),
-                         await landed_line(interaction, guild, found, outcome))
+        outcome = await store.report(
+            guild, found.name, who, round=round, opponent=opponent, result=result, colour=colour
+        )
+        text = with_line(
+            render.report_message(outcome, who.name),
+            await landed_line(interaction, guild, found, outcome),
+        )
         pending = _pending_report(outcome)
         game = outcome.game
-        mention = ([int(game.opponent.discord_id)] if pending is not None and game is not None
-                   and game.opponent.discord_id else [])
+        mention = (
+            [int(game.opponent.discord_id)]
+            if pending is not None and game is not None and game.opponent.discord_id
+            else []
+        )
         view = report_buttons(found.id, pending) if pending is not None else None
         await reply(interaction, text, view=view, mention=mention)
 
     @result.command(name="set", description="Set the result of any game (TD)")
     @app_commands.describe(
-        round="The round", player="One player: name or starting number",
-        opponent="The other player", result="The result from the first player's side",
+        round="The round",
+        player="One player: name or starting number",
+        opponent="The other player",
+        result="The result from the first player's side",
         colour="The colour the first player had (optional)",
-        tournament="Which tournament (default: the running one)")
+        tournament="Which tournament (default: the running one)",
+    )
     @app_commands.choices(result=TD_RESULT_CHOICES, colour=COLOUR_CHOICES)
-    @app_commands.autocomplete(player=player_autocomplete, opponent=player_autocomplete,
-                               tournament=tournament_autocomplete)
-    async def set_(self, interaction: Interaction, round: app_commands.Range[int, 1, 99],
-                   player: str, opponent: str, result: str, colour: str | None = None,
-                   tournament: str | None = None) -> None:
+    @app_commands.autocomplete(
+        player=player_autocomplete, opponent=player_autocomplete, tournament=tournament_autocomplete
+    )
+    async def set_(
+        self,
+        interaction: Interaction,
+        round: app_commands.Range[int, 1, 99],
+        player: str,
+        opponent: str,
+        result: str,
+        colour: str | None = None,
+        tournament: str | None = None,
+    ) -> None:
         await defer(interaction, public=True)
         store, guild = bot_store(interaction), guild_of(interaction)
         who = await td_actor(store, interaction, "set results")
         found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
-        outcome = await store.set_result(guild, found.name, who, round=round, player=player,
-                                         opponent=opponent, result=result, colour=colour)
-        await reply(interaction, with_line(f"🛠️ {outcome.message} (by {who.name}, TD)",
-                                           await landed_line(interaction, guild, found, outcome)))
+        outcome = await store.set_result(
+            guild,
+            found.name,
+            who,
+            round=round,
+            player=player,
+            opponent=opponent,
+            result=result,
+            colour=colour,
+        )
+        await reply(
+            interaction,
+            with_line(
+                f"🛠️ {outcome.message} (by {who.name}, TD)",
+                await landed_line(interaction, guild, found, outcome),
+            ),
+        )
 
     @result.command(name="bye", description="Give a player a bye in a round (TD)")
-    @app_commands.describe(round="The round", player="The player: name or starting number",
-                           kind="Which bye (default: full point)",
-                           tournament="Which tournament (default: the running one)")
+    @app_commands.describe(
+        round="The round",
+        player="The player: name or starting number",
+        kind="Which bye (default: full point)",
+        tournament="Which tournament (default: the running one)",
+    )
     @app_commands.choices(kind=BYE_CHOICES)
     @app_commands.autocomplete(player=player_autocomplete, tournament=tournament_autocomplete)
-    async def bye(self, interaction: Interaction, round: app_commands.Range[int, 1, 99],
-                  player: str, kind: str = "full", tournament: str | None = None) -> None:
+    async def bye(
+        self,
+        interaction: Interaction,
+        round: app_commands.Range[int, 1, 99],
+        player: str,
+        kind: str = "full",
+        tournament: str | None = None,
+    ) -> None:
         await defer(interaction, public=True)
         store, guild = bot_store(interaction), guild_of(interaction)
         who = await td_actor(store, interaction, "give byes")
         found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
-        outcome = await store.set_bye(guild, found.name, who, round=round, player=player,
-                                      kind=kind)
-        await reply(interaction, with_line(f"🛠️ {outcome.message} (by {who.name}, TD)",
-                                           await landed_line(interaction, guild, found, outcome)))
+        outcome = await store.set_bye(guild, found.name, who, round=round, player=player, kind=kind)
+        await reply(
+            interaction,
+            with_line(
+                f"🛠️ {outcome.message} (by {who.name}, TD)",
+                await landed_line(interaction, guild, found, outcome),
+            ),
+        )
 
     @result.command(name="undo", description="Undo the last change, or change number N (TD)")
-    @app_commands.describe(event="The change to undo, as numbered in /result history "
-                                 "(default: the last one)",
-                           tournament="Which tournament (default: the running one)")
+    @app_commands.describe(
+        event="The change to undo, as numbered in /result history (default: the last one)",
+        tournament="Which tournament (default: the running one)",
+    )
     @app_commands.autocomplete(tournament=tournament_autocomplete)
-    async def undo(self, interaction: Interaction,
-                   event: app_commands.Range[int, 1, 1_000_000] | None = None,
-                   tournament: str | None = None) -> None:
+    async def undo(
+        self,
+        interaction: Interaction,
+        event: app_commands.Range[int, 1, 1_000_000] | None = None,
+        tournament: str | None = None,
+    ) -> None:
         await defer(interaction, public=True)
         store, guild = bot_store(interaction), guild_of(interaction)
         who = await td_actor(store, interaction, "undo changes")
         found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
         outcome = await store.undo(guild, found.name, who, event)
-        await reply(interaction, with_line(f"↩️ {outcome.message}",
-                                           await landed_line(interaction, guild, found, outcome)))
+        await reply(
+            interaction,
+            with_line(
+                f"↩️ {outcome.message}", await landed_line(interaction, guild, found, outcome)
+            ),
+        )
 
     @result.command(name="open", description="Games waiting for a confirmation or a TD")
     @app_commands.describe(tournament="Which tournament (default: the running one)")
@@ -162,16 +226,25 @@ class Results(commands.Cog):
         found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
         links = links_of(interaction)
         conflicts = await links.conflict_lines(guild, found) if links is not None else []
-        await reply(interaction, embed=render.open_games(
-            found, await store.open_games(guild, found.name), conflicts))
+        await reply(
+            interaction,
+            embed=render.open_games(found, await store.open_games(guild, found.name), conflicts),
+        )
 
     @result.command(name="history", description="Who changed which result, and when")
-    @app_commands.describe(round="Only this round", player="Only this player's games",
-                           tournament="Which tournament (default: the running one)")
+    @app_commands.describe(
+        round="Only this round",
+        player="Only this player's games",
+        tournament="Which tournament (default: the running one)",
+    )
     @app_commands.autocomplete(player=player_autocomplete, tournament=tournament_autocomplete)
-    async def history(self, interaction: Interaction,
-                      round: app_commands.Range[int, 1, 99] | None = None,
-                      player: str | None = None, tournament: str | None = None) -> None:
+    async def history(
+        self,
+        interaction: Interaction,
+        round: app_commands.Range[int, 1, 99] | None = None,
+        player: str | None = None,
+        tournament: str | None = None,
+    ) -> None:
         await defer(interaction, public=False)
         store, guild = bot_store(interaction), guild_of(interaction)
         found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)

@@ -49,8 +49,9 @@ async def unlink_sheet(interaction: Interaction, tournament: str | None) -> None
     await reply(interaction, render.joined(lines))
 
 
-async def link_player(interaction: Interaction, player: str, member: discord.Member | None,
-                      tournament: str | None) -> None:
+async def link_player(
+    interaction: Interaction, player: str, member: discord.Member | None, tournament: str | None
+) -> None:
     """``/player link``: say which Discord member a player is, or unlink with no member (TD).
 
     On a linked tournament, a player the sheet lists but Discord does not know yet is
@@ -65,16 +66,24 @@ async def link_player(interaction: Interaction, player: str, member: discord.Mem
     try:
         linked = await store.link_player(guild, found.name, player, member_id, who)
     except StoreError as error:
-        if error.code != "unknown-player" or found.sheet is None or links is None \
-                or member_id is None:
+        if (
+            error.code != "unknown-player"
+            or found.sheet is None
+            or links is None
+            or member_id is None
+        ):
             raise
         linked = await _add_from_sheet(links, guild, found, player, member_id, who)
     if member is not None:
-        text = (f"🔗 #{linked.number} {render.plain(linked.name)} is {member.mention} in "
-                f"**{render.plain(found.name)}**.")
+        text = (
+            f"🔗 #{linked.number} {render.plain(linked.name)} is {member.mention} in "
+            f"**{render.plain(found.name)}**."
+        )
     else:
-        text = (f"🔗 #{linked.number} {render.plain(linked.name)} is no longer linked to a "
-                "Discord member.")
+        text = (
+            f"🔗 #{linked.number} {render.plain(linked.name)} is no longer linked to a "
+            "Discord member."
+        )
     lines = [text]
     if links is not None and found.sheet is not None and links.available:
         await links.players_changed(guild, found)
@@ -84,26 +93,33 @@ async def link_player(interaction: Interaction, player: str, member: discord.Mem
     await reply(interaction, render.joined(lines), mention=[])
 
 
-async def _add_from_sheet(links: SheetLinks, guild: str, info: TournamentInfo, player: str,
-                          member_id: str, who: Actor) -> PlayerInfo:
+async def _add_from_sheet(
+    links: SheetLinks, guild: str, info: TournamentInfo, player: str, member_id: str, who: Actor
+) -> PlayerInfo:
     """Register the sheet's player ``player`` (not known in Discord yet) as ``member_id``."""
     view = await links.view(guild, info)
     rows = view.input.players
     text = " ".join(player.strip().lstrip("#").casefold().split())
-    found = [n for n, row in rows.items() if text == str(n)] or [
-        n for n, row in rows.items() if " ".join(row.name.casefold().split()) == text] or [
-        n for n, row in rows.items() if text and text in row.name.casefold()]
+    found = (
+        [n for n, row in rows.items() if text == str(n)]
+        or [n for n, row in rows.items() if " ".join(row.name.casefold().split()) == text]
+        or [n for n, row in rows.items() if text and text in row.name.casefold()]
+    )
     if len(found) != 1:
-        raise UserError(f"{info.name} has no player called {player!r}, here or on its sheet"
-                        if not found else f"{player!r} could be several players on the sheet: "
-                        "give the name in full")
+        raise UserError(
+            f"{info.name} has no player called {player!r}, here or on its sheet"
+            if not found
+            else f"{player!r} could be several players on the sheet: give the name in full"
+        )
     row = rows[found[0]]
-    return await links.store.add_player(guild, info.name, row.name, actor=who,
-                                        rating=row.rating, discord_id=member_id)
+    return await links.store.add_player(
+        guild, info.name, row.name, actor=who, rating=row.rating, discord_id=member_id
+    )
 
 
-async def landed_line(interaction: Interaction, guild: str, info: TournamentInfo,
-                      outcome: Outcome) -> str:
+async def landed_line(
+    interaction: Interaction, guild: str, info: TournamentInfo, outcome: Outcome
+) -> str:
     """A line on what became of a result in the linked sheet ("" when there is none)."""
     links = links_of(interaction)
     if links is None or not outcome.outbox or outcome.event is None:

@@ -32,21 +32,32 @@ class StandingsCog(commands.Cog, name="Standings"):
 
     @app_commands.command(name="standings", description="The ranked table with tiebreaks")
     @app_commands.guild_only()
-    @app_commands.describe(tournament="Which tournament (default: the running one)",
-                           after_round="The standings as they were after this round")
+    @app_commands.describe(
+        tournament="Which tournament (default: the running one)",
+        after_round="The standings as they were after this round",
+    )
     @app_commands.autocomplete(tournament=tournament_autocomplete)
-    async def standings(self, interaction: Interaction, tournament: str | None = None,
-                        after_round: app_commands.Range[int, 1, 99] | None = None) -> None:
+    async def standings(
+        self,
+        interaction: Interaction,
+        tournament: str | None = None,
+        after_round: app_commands.Range[int, 1, 99] | None = None,
+    ) -> None:
         await defer(interaction, public=True)
         store, guild = bot_store(interaction), guild_of(interaction)
         found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
-        view, pages = await service.standings(store, guild, found.name, after_round,
-                                              links_of(interaction))
-        await reply(interaction, embed=pages.embed(0),
-                    view=standings_buttons(found.id, view.after_round, 0, len(pages.pages)))
+        view, pages = await service.standings(
+            store, guild, found.name, after_round, links_of(interaction)
+        )
+        await reply(
+            interaction,
+            embed=pages.embed(0),
+            view=standings_buttons(found.id, view.after_round, 0, len(pages.pages)),
+        )
 
-    @app_commands.command(name="crosstable",
-                          description="The full crosstable as text and CSV files")
+    @app_commands.command(
+        name="crosstable", description="The full crosstable as text and CSV files"
+    )
     @app_commands.guild_only()
     @app_commands.describe(tournament="Which tournament (default: the running one)")
     @app_commands.autocomplete(tournament=tournament_autocomplete)
@@ -56,43 +67,56 @@ class StandingsCog(commands.Cog, name="Standings"):
         found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
         table = await service.crosstable(store, guild, found, links_of(interaction))
         base = f"{render.slug(found.name)}-crosstable"
-        what = ("the TD's results merged with the confirmed Discord reports" if found.sheet
-                and not table.source.startswith("Discord") else
-                "provisional results included, disputed ones left out")
+        what = (
+            "the TD's results merged with the confirmed Discord reports"
+            if found.sheet and not table.source.startswith("Discord")
+            else "provisional results included, disputed ones left out"
+        )
         source = f"\n_{table.source}_" if table.source else ""
         await reply(
             interaction,
             f"📋 Crosstable of **{render.plain(found.name)}** after "
             f"{table.rounds} of {table.planned} "
             f"rounds, {table.players} players ({what}).{source}",
-            files=[render.text_file(f"{base}.txt", table.text, "Crosstable (text)"),
-                   render.text_file(f"{base}.csv", table.csv, "Crosstable (CSV)")])
+            files=[
+                render.text_file(f"{base}.txt", table.text, "Crosstable (text)"),
+                render.text_file(f"{base}.csv", table.csv, "Crosstable (CSV)"),
+            ],
+        )
 
-    @app_commands.command(name="why", description="Why a player is where they are: "
-                                                  "place, tiebreaks, neighbours")
+    @app_commands.command(
+        name="why", description="Why a player is where they are: place, tiebreaks, neighbours"
+    )
     @app_commands.guild_only()
-    @app_commands.describe(player="Whom to explain (default: you)",
-                           tournament="Which tournament (default: the running one)",
-                           after_round="Explain the standings after this round")
+    @app_commands.describe(
+        player="Whom to explain (default: you)",
+        tournament="Which tournament (default: the running one)",
+        after_round="Explain the standings after this round",
+    )
     @app_commands.autocomplete(player=player_autocomplete, tournament=tournament_autocomplete)
-    async def why(self, interaction: Interaction, player: str | None = None,
-                  tournament: str | None = None,
-                  after_round: app_commands.Range[int, 1, 99] | None = None) -> None:
+    async def why(
+        self,
+        interaction: Interaction,
+        player: str | None = None,
+        tournament: str | None = None,
+        after_round: app_commands.Range[int, 1, 99] | None = None,
+    ) -> None:
         await defer(interaction, public=False)
         store, guild = bot_store(interaction), guild_of(interaction)
         found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
         who: PlayerRef = player if player else DiscordUser(str(interaction.user.id))
-        why = await service.why(store, guild, found.name, who, after_round,
-                                links_of(interaction), interaction.user.name)
-        view = why_buttons(found.id, why.number, why.after_round) if why.markdown.details \
-            else None
+        why = await service.why(
+            store, guild, found.name, who, after_round, links_of(interaction), interaction.user.name
+        )
+        view = why_buttons(found.id, why.number, why.after_round) if why.markdown.details else None
         text = render.why_summary(why.markdown, why.marked)
         if why.source:
             text = render.fit(f"{text}\n_{why.source}_", render.MESSAGE_MAX)
         await reply(interaction, text, view=view)
 
-    @app_commands.command(name="tiebreaks",
-                          description="The tournament's tiebreak order in plain words")
+    @app_commands.command(
+        name="tiebreaks", description="The tournament's tiebreak order in plain words"
+    )
     @app_commands.guild_only()
     @app_commands.describe(tournament="Which tournament (default: the running one)")
     @app_commands.autocomplete(tournament=tournament_autocomplete)

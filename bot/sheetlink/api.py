@@ -53,6 +53,7 @@ except ImportError as missing:  # pragma: no cover - the test environment has th
         def __getattr__(name: str) -> Any:
             return None
 
+
 __all__ = [
     "PLAYERS_MARKER",
     "PLAYERS_TAB",

@@ -38,10 +38,12 @@ T = TypeVar("T")
 NOT_SET_UP = (
     "this bot is not set up for Google Sheets: its operator gives it a Google service "
     "account's key (GOOGLE_APPLICATION_CREDENTIALS, the JSON key file; see the README, "
-    "\"Google Sheets\") and restarts it. Until then the tournament is kept in Discord only")
+    '"Google Sheets") and restarts it. Until then the tournament is kept in Discord only'
+)
 NOT_INSTALLED = (
     "this bot was installed without Google Sheets support: its operator installs "
-    "harkness[sheets] (gspread and google-auth) and restarts it")
+    "harkness[sheets] (gspread and google-auth) and restarts it"
+)
 
 
 class SheetUnreadable(UserError):
@@ -82,9 +84,17 @@ class LinkBase:
     are the store's.
     """
 
-    def __init__(self, bot: discord.Client, store: Store, settings: BotSettings,
-                 client: SheetsClient | None, why_not: str | None = None, *,
-                 timeout: float = 30.0, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        bot: discord.Client,
+        store: Store,
+        settings: BotSettings,
+        client: SheetsClient | None,
+        why_not: str | None = None,
+        *,
+        timeout: float = 30.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.bot = bot
         self.store = store
         self.client = client
@@ -99,8 +109,7 @@ class LinkBase:
         self._tasks: set[asyncio.Task[Any]] = set()
 
     @classmethod
-    def from_environment(cls, bot: discord.Client, store: Store, settings: BotSettings
-                         ) -> Self:
+    def from_environment(cls, bot: discord.Client, store: Store, settings: BotSettings) -> Self:
         """Sheet links configured from the environment, or switched off with the reason."""
         if SHEETS_MISSING is not None:
             log.warning("Google Sheets is off: %s", SHEETS_MISSING)
@@ -109,9 +118,13 @@ class LinkBase:
             sheets_settings = SheetsSettings()
         except ValueError as error:
             log.warning("Google Sheets is off: bad settings: %s", error)
-            return cls(bot, store, settings, None,
-                       "this bot's Google Sheets settings are wrong: its operator sees why in "
-                       "the log")
+            return cls(
+                bot,
+                store,
+                settings,
+                None,
+                "this bot's Google Sheets settings are wrong: its operator sees why in the log",
+            )
         if sheets_settings.google_application_credentials is None:
             log.info("Google Sheets is off: GOOGLE_APPLICATION_CREDENTIALS is not set")
             return cls(bot, store, settings, None, NOT_SET_UP)
@@ -119,9 +132,14 @@ class LinkBase:
             client = open_client(sheets_settings)
         except SheetsError as error:
             log.warning("Google Sheets is off: %s", error)
-            return cls(bot, store, settings, None,
-                       "this bot's Google service account key cannot be used: its operator "
-                       "sees why in the log")
+            return cls(
+                bot,
+                store,
+                settings,
+                None,
+                "this bot's Google service account key cannot be used: its operator "
+                "sees why in the log",
+            )
         log.info("Google Sheets is on, as service account %s", client.service_account_email)
         return cls(bot, store, settings, client, timeout=sheets_settings.timeout)
 

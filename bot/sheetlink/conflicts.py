@@ -31,8 +31,9 @@ class Conflicts(LinkBase):
         told = set(json.loads(await self.store.get_setting(guild, setting) or "[]"))
         if set(now) == told:
             return
-        await self.store.set_setting(guild, setting, json.dumps(sorted(now)) if now else None,
-                                     HARKNESS)
+        await self.store.set_setting(
+            guild, setting, json.dumps(sorted(now)) if now else None, HARKNESS
+        )
         new = [c for signature, c in now.items() if signature not in told]
         if new and info.sheet is not None:
             await self._direct_message(info.sheet.linked_by, conflict_message(info.name, new))
@@ -42,8 +43,9 @@ class Conflicts(LinkBase):
             user = self.bot.get_user(int(user_id)) or await self.bot.fetch_user(int(user_id))
             await user.send(text, allowed_mentions=discord.AllowedMentions.none())
         except (ValueError, discord.HTTPException) as error:
-            log.warning("could not send the TD a direct message: %s", error,
-                        extra={"user_id": user_id})
+            log.warning(
+                "could not send the TD a direct message: %s", error, extra={"user_id": user_id}
+            )
 
 
 def conflict_message(tournament: str, conflicts: Sequence[ReportConflict]) -> str:
@@ -51,11 +53,15 @@ def conflict_message(tournament: str, conflicts: Sequence[ReportConflict]) -> st
     from bot.render import MESSAGE_MAX, lines_within
 
     count = len(conflicts)
-    head = (f"⚠️ **{tournament}**: {count} result{'s' if count != 1 else ''} reported in "
-            f"Discord disagree{'s' if count == 1 else ''} with your Google Sheet. What you typed "
-            "stands (nothing in your tabs was changed), and the sheet's Errors tab lists it:")
-    tail = ("Correct the cell if Discord is right, or correct Discord with `/result set` "
-            "(`/result open` lists these).")
+    head = (
+        f"⚠️ **{tournament}**: {count} result{'s' if count != 1 else ''} reported in "
+        f"Discord disagree{'s' if count == 1 else ''} with your Google Sheet. What you typed "
+        "stands (nothing in your tabs was changed), and the sheet's Errors tab lists it:"
+    )
+    tail = (
+        "Correct the cell if Discord is right, or correct Discord with `/result set` "
+        "(`/result open` lists these)."
+    )
     lines = [f"• {c.cell} says “{c.text}”, but Discord has {c.report}." for c in conflicts]
     body = lines_within(lines, MESSAGE_MAX - len(head) - len(tail) - 2)
     return f"{head}\n{body}\n{tail}"

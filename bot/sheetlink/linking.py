@@ -46,63 +46,89 @@ class Linking(Players):
         try:
             sheet = spreadsheet_id(url)
         except SheetsError:
-            raise UserError(f"{url.strip()[:200]!r} is not a Google Sheets link: copy the "
-                            "spreadsheet's address from your browser") from None
+            raise UserError(
+                f"{url.strip()[:200]!r} is not a Google Sheets link: copy the "
+                "spreadsheet's address from your browser"
+            ) from None
         async with self._lock(sheet):
             try:
                 snapshot = await asyncio.to_thread(read_snapshot, client, sheet)
-                for title, marker in ((REPORTS_TAB, REPORTS_MARKER),
-                                      (PLAYERS_TAB, PLAYERS_MARKER)):
+                for title, marker in ((REPORTS_TAB, REPORTS_MARKER), (PLAYERS_TAB, PLAYERS_MARKER)):
                     taken = foreign_tab(snapshot, title, marker)
                     if taken is not None:
-                        raise UserError(f"the spreadsheet already has a tab named "
-                                        f"“{taken.title}” that Harkness did not make: rename "
-                                        "it, then link the sheet again")
+                        raise UserError(
+                            f"the spreadsheet already has a tab named "
+                            f"“{taken.title}” that Harkness did not make: rename "
+                            "it, then link the sheet again"
+                        )
                 found = await asyncio.to_thread(read_input, snapshot)
-                members = await self._members(await self.store.players(guild, info.name),
-                                              found.players)
+                members = await self._members(
+                    await self.store.players(guild, info.name), found.players
+                )
                 matched = match_players(members, found.players)
                 requests = append_requests(snapshot, []) + players_requests(
-                    snapshot, player_rows(members, found.players, matched))
+                    snapshot, player_rows(members, found.players, matched)
+                )
                 if not requests:  # nothing to add: a harmless write still proves edit access
                     tab = snapshot.tab(REPORTS_TAB)
                     assert tab is not None
-                    requests = [{"updateSheetProperties": {
-                        "properties": {"sheetId": tab.sheet_id,
-                                       "gridProperties": {"frozenRowCount": 1}},
-                        "fields": "gridProperties.frozenRowCount"}}]
-                await asyncio.to_thread(client.http_client.batch_update, sheet,
-                                        {"requests": requests})
+                    requests = [
+                        {
+                            "updateSheetProperties": {
+                                "properties": {
+                                    "sheetId": tab.sheet_id,
+                                    "gridProperties": {"frozenRowCount": 1},
+                                },
+                                "fields": "gridProperties.frozenRowCount",
+                            }
+                        }
+                    ]
+                await asyncio.to_thread(
+                    client.http_client.batch_update, sheet, {"requests": requests}
+                )
             except SheetsError as error:
                 raise self._refusal(error) from None
-            linked = await self.store.link_sheet(guild, info.name, td, spreadsheet_id=sheet,
-                                                 url=url.strip())
+            linked = await self.store.link_sheet(
+                guild, info.name, td, spreadsheet_id=sheet, url=url.strip()
+            )
             added = await self._add_sheet_players(guild, linked, found.players, matched, td)
         self._views.pop(sheet, None)
-        lines = [f"🔗 **{linked.name}** is kept in the Google Sheet “{snapshot.title}” from now "
-                 "on: what the TD types there wins.",
-                 "Results confirmed in Discord are added to its **Discord reports** tab, and "
-                 "`/standings`, `/crosstable` and `/why` read the sheet."]
+        lines = [
+            f"🔗 **{linked.name}** is kept in the Google Sheet “{snapshot.title}” from now "
+            "on: what the TD types there wins.",
+            "Results confirmed in Discord are added to its **Discord reports** tab, and "
+            "`/standings`, `/crosstable` and `/why` read the sheet.",
+        ]
         known = len(found.players)
-        lines.append(f"The sheet lists {known} player{'s' if known != 1 else ''}; "
-                     f"{len(matched)} of them {'is' if len(matched) == 1 else 'are'} already "
-                     "registered here"
-                     + (f", and {len(added)} {'was' if len(added) == 1 else 'were'} added so "
-                        f"members can name them: {', '.join(added[:10])}" if added else "")
-                     + ".")
+        lines.append(
+            f"The sheet lists {known} player{'s' if known != 1 else ''}; "
+            f"{len(matched)} of them {'is' if len(matched) == 1 else 'are'} already "
+            "registered here"
+            + (
+                f", and {len(added)} {'was' if len(added) == 1 else 'were'} added so "
+                f"members can name them: {', '.join(added[:10])}"
+                if added
+                else ""
+            )
+            + "."
+        )
         strangers = [m.name for m in members if m.key not in matched]
         if strangers:
-            lines.append(f"⚠️ Registered here but not on the sheet: {', '.join(strangers[:10])}"
-                         " — add them to the results tab (or write their Discord name in its "
-                         "Discord column) so their games count there.")
+            lines.append(
+                f"⚠️ Registered here but not on the sheet: {', '.join(strangers[:10])}"
+                " — add them to the results tab (or write their Discord name in its "
+                "Discord column) so their games count there."
+            )
         try:
             view = await self.view(guild, linked, force=True)
         except SheetUnreadable as error:
             lines.append(f"The standings will be read when Google answers ({error.message}).")
         else:
             if view.input.problems:
-                lines.append(f"The sheet has {len(view.input.problems)} problem(s): they are "
-                             "listed on its Errors tab.")
+                lines.append(
+                    f"The sheet has {len(view.input.problems)} problem(s): they are "
+                    "listed on its Errors tab."
+                )
         return lines
 
     async def unlink(self, guild: str, info: TournamentInfo, td: Actor) -> list[str]:
@@ -112,11 +138,15 @@ class Linking(Players):
         waiting = len(await self.store.pending_writes(guild, info.name))
         await self.store.unlink_sheet(guild, info.name, td)
         self._views.pop(info.sheet.spreadsheet_id, None)
-        lines = [f"**{info.name}** is no longer linked to its Google Sheet: Discord keeps the "
-                 "results, and the sheet is left as it is."]
+        lines = [
+            f"**{info.name}** is no longer linked to its Google Sheet: Discord keeps the "
+            "results, and the sheet is left as it is."
+        ]
         if waiting:
-            lines.append(f"{waiting} result(s) were still waiting to be written to the sheet; "
-                         "they stay queued and are written if you link the same sheet again.")
+            lines.append(
+                f"{waiting} result(s) were still waiting to be written to the sheet; "
+                "they stay queued and are written if you link the same sheet again."
+            )
         return lines
 
     def _refusal(self, error: SheetsError) -> UserError:
@@ -125,20 +155,32 @@ class Linking(Players):
             return UserError(
                 f"Harkness may not open and edit that spreadsheet. Share it with "
                 f"{error.share_with} as an Editor (Share → add {error.share_with} → Editor), "
-                "then run /tournament link-sheet again")
+                "then run /tournament link-sheet again"
+            )
         if isinstance(error, SheetsNotFoundError):
-            return UserError("there is no spreadsheet at that link (or it was deleted): copy "
-                             "the spreadsheet's address from your browser")
+            return UserError(
+                "there is no spreadsheet at that link (or it was deleted): copy "
+                "the spreadsheet's address from your browser"
+            )
         if isinstance(error, SheetsAuthError):
             log.error("Google refused the service account: %s", error)
-            return UserError("Google refused this bot's service account; nothing was linked. "
-                             "Tell the bot's operator (the log says why)")
-        return UserError(f"Google Sheets did not answer just now, so nothing was linked: try "
-                         f"again in a minute ({short(error)})")
+            return UserError(
+                "Google refused this bot's service account; nothing was linked. "
+                "Tell the bot's operator (the log says why)"
+            )
+        return UserError(
+            f"Google Sheets did not answer just now, so nothing was linked: try "
+            f"again in a minute ({short(error)})"
+        )
 
-    async def _add_sheet_players(self, guild: str, info: TournamentInfo,
-                                 players: Mapping[int, PlayerRow], matched: Mapping[int, int],
-                                 td: Actor) -> list[str]:
+    async def _add_sheet_players(
+        self,
+        guild: str,
+        info: TournamentInfo,
+        players: Mapping[int, PlayerRow],
+        matched: Mapping[int, int],
+        td: Actor,
+    ) -> list[str]:
         """Register the sheet's players Discord does not know, so members can name them."""
         known = set(matched.values())
         added = []
@@ -147,9 +189,14 @@ class Linking(Players):
                 continue
             value = discord_of(player).strip().removeprefix("<@").removesuffix(">").lstrip("!")
             try:
-                await self.store.add_player(guild, info.name, player.name, actor=td,
-                                            rating=player.rating,
-                                            discord_id=value if value.isdigit() else None)
+                await self.store.add_player(
+                    guild,
+                    info.name,
+                    player.name,
+                    actor=td,
+                    rating=player.rating,
+                    discord_id=value if value.isdigit() else None,
+                )
             except StoreError as error:
                 log.info("sheet player %s not added: %s", player.name, error.message)
                 continue

@@ -52,22 +52,37 @@ log = logging.getLogger("harkness.bot")
 LEASE = timedelta(minutes=10)
 
 WRITTEN = "📗 Written to the Google Sheet (its Discord reports tab); its Standings tab is updated."
-PENDING = ("⏳ Saved. Google Sheets is not answering just now, so it will be written to the "
-           "sheet as soon as it does (pending); nothing is lost.")
-PENDING_NO_SHEETS = ("⏳ Saved in Discord; it will be written to the Google Sheet once this bot "
-                     "is set up for Google Sheets (pending).")
+PENDING = (
+    "⏳ Saved. Google Sheets is not answering just now, so it will be written to the "
+    "sheet as soon as it does (pending); nothing is lost."
+)
+PENDING_NO_SHEETS = (
+    "⏳ Saved in Discord; it will be written to the Google Sheet once this bot "
+    "is set up for Google Sheets (pending)."
+)
 
 
 class Outbox(Players):
     """The writer of due results: a background task, and a bounded wait for one result."""
 
-    def __init__(self, bot: discord.Client, store: Store, settings: BotSettings,
-                 client: SheetsClient | None, why_not: str | None = None, *,
-                 timeout: float = 30.0, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        bot: discord.Client,
+        store: Store,
+        settings: BotSettings,
+        client: SheetsClient | None,
+        why_not: str | None = None,
+        *,
+        timeout: float = 30.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         super().__init__(bot, store, settings, client, why_not, timeout=timeout, clock=clock)
         self.poll_seconds = settings.sheets_outbox_poll
-        self.retry = RetryPolicy(0, settings.sheets_outbox_retry, settings.sheets_outbox_max) \
-            if SHEETS_MISSING is None else None
+        self.retry = (
+            RetryPolicy(0, settings.sheets_outbox_retry, settings.sheets_outbox_max)
+            if SHEETS_MISSING is None
+            else None
+        )
         self.worker = f"harkness-bot:{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self._rng = random.Random()
         self._hold: dict[str, float] = {}
@@ -133,9 +148,11 @@ class Outbox(Players):
         key = outbox_key(guild, info.id, seq)
         clash = [c for c in view.conflicts if c.key == key] if view is not None else []
         if clash:
-            return (f"⚠️ Written to the Google Sheet, but its cell {clash[0].cell} says "
-                    f"“{clash[0].text}”: what the TD typed there stands, and the TD has been "
-                    "told.")
+            return (
+                f"⚠️ Written to the Google Sheet, but its cell {clash[0].cell} says "
+                f"“{clash[0].text}”: what the TD typed there stands, and the TD has been "
+                "told."
+            )
         return WRITTEN
 
     async def _pending(self, guild: str, info: TournamentInfo, seq: int) -> bool:
@@ -153,12 +170,16 @@ class Outbox(Players):
             try:
                 await self._write(g, name, sheet, batch)
             except Exception as error:  # a bug or the database: give them back, go on
-                log.exception("writing results of %s to its sheet failed", name,
-                              extra={"guild_id": g, "spreadsheet": sheet})
+                log.exception(
+                    "writing results of %s to its sheet failed",
+                    name,
+                    extra={"guild_id": g, "spreadsheet": sheet},
+                )
                 await self._give_back(batch, f"{type(error).__name__}: {error}")
 
-    async def _give_back(self, items: Sequence[OutboxItem], why: str,
-                         at_least: float = 0.0) -> None:
+    async def _give_back(
+        self, items: Sequence[OutboxItem], why: str, at_least: float = 0.0
+    ) -> None:
         """Return claimed results to the outbox, due again after a backoff."""
         assert self.retry is not None
         for item in items:
@@ -172,8 +193,9 @@ class Outbox(Players):
         client = self._client()
         hold = self._hold.get(sheet, 0.0) - time.monotonic()
         if hold > 0:
-            await self._give_back(batch, "an earlier write to this sheet may still be landing",
-                                  hold)
+            await self._give_back(
+                batch, "an earlier write to this sheet may still be landing", hold
+            )
             return
         async with self._lock(sheet):
             info = await self.store.tournament(guild, name)
@@ -184,19 +206,21 @@ class Outbox(Players):
                 snapshot = await asyncio.to_thread(read_snapshot, client, sheet)
                 there = written_keys(snapshot)
                 found = await asyncio.to_thread(read_input, snapshot)
-                members = await self._members(await self.store.players(guild, name),
-                                              found.players)
+                members = await self._members(await self.store.players(guild, name), found.players)
                 matched = match_players(members, found.players)
                 labels = labels_of(members, found.players, matched)
-                rows = [report_row(i.payload, labels) for i in batch
-                        if i.payload.get("key") not in there]
+                rows = [
+                    report_row(i.payload, labels)
+                    for i in batch
+                    if i.payload.get("key") not in there
+                ]
                 requests = append_requests(snapshot, rows) if rows else []
-                requests += players_requests(snapshot,
-                                             player_rows(members, found.players, matched))
+                requests += players_requests(snapshot, player_rows(members, found.players, matched))
                 after = snapshot  # nothing written: what was read is what is there
                 if requests:
-                    await asyncio.to_thread(client.http_client.batch_update, sheet,
-                                            {"requests": requests})
+                    await asyncio.to_thread(
+                        client.http_client.batch_update, sheet, {"requests": requests}
+                    )
                     after = await asyncio.to_thread(read_snapshot, client, sheet)
             except TabTaken as error:
                 log.warning("%s: %s", name, error, extra={"guild_id": guild})
@@ -204,12 +228,17 @@ class Outbox(Players):
                 return
             except SheetsError as error:
                 if isinstance(error, SheetsTimeoutError) or (
-                        isinstance(error, SheetsUnavailableError) and error.status is None):
+                    isinstance(error, SheetsUnavailableError) and error.status is None
+                ):
                     # The write may land later: wait before writing this sheet again, so that
                     # nothing written meanwhile can be overwritten by it.
                     self._hold[sheet] = time.monotonic() + 2 * self.timeout
-                log.warning("results of %s are pending: %s", name, error,
-                            extra={"guild_id": guild, "spreadsheet": sheet})
+                log.warning(
+                    "results of %s are pending: %s",
+                    name,
+                    error,
+                    extra={"guild_id": guild, "spreadsheet": sheet},
+                )
                 await self._give_back(batch, str(error))
                 return
             landed = written_keys(after)

@@ -43,13 +43,15 @@ class Players(Reading):
             name: str | None = None
             with contextlib.suppress(ValueError, discord.HTTPException):
                 user = self.bot.get_user(int(discord_id)) or await self.bot.fetch_user(
-                    int(discord_id))
+                    int(discord_id)
+                )
                 name = user.name
             self._usernames[discord_id] = name
         return self._usernames[discord_id]
 
-    async def _members(self, registered: Sequence[PlayerInfo], players: Mapping[int, PlayerRow]
-                       ) -> list[Member]:
+    async def _members(
+        self, registered: Sequence[PlayerInfo], players: Mapping[int, PlayerRow]
+    ) -> list[Member]:
         """The registered players as :class:`~sheets.reports.Member` s. Their usernames are
         the ones seen in commands, and are looked up only when the sheet names someone by
         ``@name``."""
@@ -62,8 +64,14 @@ class Players(Reading):
             members.append(Member(p.id, p.name, p.number, p.discord_id, name))
         return members
 
-    async def number_of(self, guild: str, info: TournamentInfo, view: SheetView,
-                        player: PlayerRef, username: str | None = None) -> int:
+    async def number_of(
+        self,
+        guild: str,
+        info: TournamentInfo,
+        view: SheetView,
+        player: PlayerRef,
+        username: str | None = None,
+    ) -> int:
         """The sheet's starting number of ``player``: a number, ``#n``, a name, a mention, or
         a member (by the sheet's Discord column, else by their registration here)."""
         standings = view.standings
@@ -77,15 +85,18 @@ class Players(Reading):
             for number, row in view.input.players.items():
                 if names_member(discord_of(row), player.id, username):
                     return number
-            registered = [p for p in await self.store.players(guild, info.name)
-                          if p.discord_id == player.id]
+            registered = [
+                p for p in await self.store.players(guild, info.name) if p.discord_id == player.id
+            ]
             if registered:
                 members = await self._members(registered, view.input.players)
                 found = match_players(members, view.input.players).get(registered[0].id)
                 if found is not None:
                     return found
-            raise UserError(f"you are not on the Google Sheet of {info.name}: name a player "
-                            "with the player option, or ask a TD to link you (/player link)")
+            raise UserError(
+                f"you are not on the Google Sheet of {info.name}: name a player "
+                "with the player option, or ask a TD to link you (/player link)"
+            )
         if isinstance(player, int):
             if not any(p.id == player for p in t.players):
                 raise UserError(f"the Google Sheet of {info.name} has no player #{player}")
@@ -97,8 +108,16 @@ class Players(Reading):
         except HarknessError as error:
             raise UserError(error.problems[0].message.removeprefix("PLAYER ")) from None
 
-    async def join(self, guild: str, info: TournamentInfo, who: Actor, *, name: str | None,
-                   rating: int | None, username: str | None) -> tuple[PlayerInfo, str]:
+    async def join(
+        self,
+        guild: str,
+        info: TournamentInfo,
+        who: Actor,
+        *,
+        name: str | None,
+        rating: int | None,
+        username: str | None,
+    ) -> tuple[PlayerInfo, str]:
         """``/join`` on a linked tournament: the member becomes the sheet's player of their
         name (or whom its Discord column names), and the sheet's Discord players tab says so.
         Answers the player and a line about the sheet."""
@@ -111,25 +130,33 @@ class Players(Reading):
             self._usernames[who.user] = username
         players = view.input.players
         wanted = " ".join((name or who.label).casefold().split())
-        by_discord = [n for n, p in players.items()
-                      if names_member(discord_of(p), who.user, username)]
+        by_discord = [
+            n for n, p in players.items() if names_member(discord_of(p), who.user, username)
+        ]
         by_name = [n for n, p in players.items() if " ".join(p.name.casefold().split()) == wanted]
         number = by_discord[0] if by_discord else by_name[0] if len(by_name) == 1 else None
         if number is None:
             player = await self.store.join(guild, info.name, who, name=name, rating=rating)
-            note = (f"⚠️ The Google Sheet has no player called {player.name}: ask a TD to add "
-                    "you to its results tab, or to link you with /player link.")
+            note = (
+                f"⚠️ The Google Sheet has no player called {player.name}: ask a TD to add "
+                "you to its results tab, or to link you with /player link."
+            )
         else:
             sheet_name = players[number].name
-            free = [p for p in await self.store.players(guild, info.name)
-                    if p.discord_id is None and " ".join(p.name.casefold().split())
-                    == " ".join(sheet_name.casefold().split())]
+            free = [
+                p
+                for p in await self.store.players(guild, info.name)
+                if p.discord_id is None
+                and " ".join(p.name.casefold().split()) == " ".join(sheet_name.casefold().split())
+            ]
             if free:  # the sheet's player is registered already (by the TD): it is them
-                player = await self.store.link_player(guild, info.name, free[0].number,
-                                                      who.user, replace(who, td=True))
+                player = await self.store.link_player(
+                    guild, info.name, free[0].number, who.user, replace(who, td=True)
+                )
             else:
-                player = await self.store.join(guild, info.name, who, name=sheet_name,
-                                               rating=rating)
+                player = await self.store.join(
+                    guild, info.name, who, name=sheet_name, rating=rating
+                )
             note = f"📗 On the Google Sheet you are #{number} {sheet_name}."
         await self.players_changed(guild, info)
         return player, note
@@ -148,20 +175,24 @@ class Players(Reading):
             try:
                 snapshot = await asyncio.to_thread(read_snapshot, client, sheet)
                 found = await asyncio.to_thread(read_input, snapshot)
-                members = await self._members(await self.store.players(guild, info.name),
-                                              found.players)
+                members = await self._members(
+                    await self.store.players(guild, info.name), found.players
+                )
                 matched = match_players(members, found.players)
-                requests = players_requests(snapshot, player_rows(members, found.players,
-                                                                  matched))
+                requests = players_requests(snapshot, player_rows(members, found.players, matched))
                 if requests:
-                    await asyncio.to_thread(client.http_client.batch_update, sheet,
-                                            {"requests": requests})
+                    await asyncio.to_thread(
+                        client.http_client.batch_update, sheet, {"requests": requests}
+                    )
             except (SheetsError, TabTaken) as error:
-                log.warning("the Discord players tab of %s was not updated: %s", info.name,
-                            error, extra={"guild_id": guild, "spreadsheet": sheet})
+                log.warning(
+                    "the Discord players tab of %s was not updated: %s",
+                    info.name,
+                    error,
+                    extra={"guild_id": guild, "spreadsheet": sheet},
+                )
 
-    async def sheet_name_of(self, guild: str, info: TournamentInfo, player: PlayerInfo
-                            ) -> str:
+    async def sheet_name_of(self, guild: str, info: TournamentInfo, player: PlayerInfo) -> str:
         """How the sheet knows a registered player (``#3 Carol``), or a warning line."""
         try:
             view = await self.view(guild, info)
@@ -170,6 +201,8 @@ class Players(Reading):
         members = await self._members([player], view.input.players)
         number = match_players(members, view.input.players).get(player.id)
         if number is None:
-            return (f"⚠️ {player.name} is not on the Google Sheet: add them to its results tab "
-                    "so their games count there.")
+            return (
+                f"⚠️ {player.name} is not on the Google Sheet: add them to its results tab "
+                "so their games count there."
+            )
         return f"📗 On the Google Sheet: #{number} {view.input.players[number].name}."

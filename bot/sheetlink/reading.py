@@ -56,16 +56,23 @@ class Reading(Conflicts):
             try:
                 snapshot = await asyncio.to_thread(read_snapshot, client, sheet)
             except SheetsError as error:
-                log.warning("cannot read the sheet of %s: %s", info.name, error,
-                            extra={"guild_id": guild, "spreadsheet": sheet})
+                log.warning(
+                    "cannot read the sheet of %s: %s",
+                    info.name,
+                    error,
+                    extra={"guild_id": guild, "spreadsheet": sheet},
+                )
                 if cached is not None:
                     return replace(cached, stale=True)
                 if isinstance(error, SheetsPermissionError):
-                    raise SheetUnreadable(f"the Google Sheet of {info.name} is no longer shared "
-                                          f"with {error.share_with}: a TD shares it again (as "
-                                          "an Editor)") from None
-                raise SheetUnreadable(f"the Google Sheet of {info.name} cannot be read just "
-                                      f"now ({short(error)})") from None
+                    raise SheetUnreadable(
+                        f"the Google Sheet of {info.name} is no longer shared "
+                        f"with {error.share_with}: a TD shares it again (as "
+                        "an Editor)"
+                    ) from None
+                raise SheetUnreadable(
+                    f"the Google Sheet of {info.name} cannot be read just now ({short(error)})"
+                ) from None
             return await self._adopt(guild, info, snapshot)
 
     async def _adopt(self, guild: str, info: TournamentInfo, snapshot: Snapshot) -> SheetView:
@@ -79,8 +86,12 @@ class Reading(Conflicts):
         try:
             await asyncio.to_thread(sync, client, sheet, snapshot=snapshot)
         except SheetsError as error:
-            log.warning("could not update the output tabs of the sheet of %s: %s", info.name,
-                        error, extra={"guild_id": guild, "spreadsheet": sheet})
+            log.warning(
+                "could not update the output tabs of the sheet of %s: %s",
+                info.name,
+                error,
+                extra={"guild_id": guild, "spreadsheet": sheet},
+            )
         await self._tell_conflicts(guild, info, view)
         return view
 
@@ -89,37 +100,44 @@ class Reading(Conflicts):
         are reused."""
         found = read_input(snapshot)
         if previous is not None and previous.input.digest == found.digest:
-            return SheetView(sheet, snapshot.title, self.clock(), found, previous.standings,
-                             previous.held)
+            return SheetView(
+                sheet, snapshot.title, self.clock(), found, previous.standings, previous.held
+            )
         t, profile = found.tournament, found.profile
         if t is not None and profile is not None and t.rounds:
-            return SheetView(sheet, snapshot.title, self.clock(), found,
-                             compute_standings(t, profile))
+            return SheetView(
+                sheet, snapshot.title, self.clock(), found, compute_standings(t, profile)
+            )
         if t is None and previous is not None and previous.standings is not None:
-            return SheetView(sheet, snapshot.title, self.clock(), found, previous.standings,
-                             True)
+            return SheetView(sheet, snapshot.title, self.clock(), found, previous.standings, True)
         return SheetView(sheet, snapshot.title, self.clock(), found, None)
 
-    def standings_view(self, view: SheetView, info: TournamentInfo,
-                       after_round: int | None) -> StandingsView:
+    def standings_view(
+        self, view: SheetView, info: TournamentInfo, after_round: int | None
+    ) -> StandingsView:
         """The sheet's standings (after ``after_round``), shaped for the bot's renderers."""
         standings = view.standings
         if standings is None:
             problems = len(view.input.problems)
             if problems:
-                raise UserError(f"the Google Sheet of {info.name} has {problems} problem(s), so "
-                                "it has no standings yet: a TD sees them on its Errors tab")
+                raise UserError(
+                    f"the Google Sheet of {info.name} has {problems} problem(s), so "
+                    "it has no standings yet: a TD sees them on its Errors tab"
+                )
             raise UserError(f"{info.name} has no results on its Google Sheet yet")
         t = standings.tournament
         k = t.rounds if after_round is None else after_round
         if not 1 <= k <= t.rounds:
-            raise UserError(f"round {k} has no results: the Google Sheet of {info.name} has "
-                            f"results for rounds 1–{t.rounds}")
+            raise UserError(
+                f"round {k} has no results: the Google Sheet of {info.name} has "
+                f"results for rounds 1–{t.rounds}"
+            )
         if k != t.rounds:
             standings = compute_standings(t.after_round(k), standings.profile)
         planned = view.input.settings.rounds or max(info.rounds, t.rounds)
-        state = TournamentState(replace(info, rounds=planned), (), standings.tournament, {}, (),
-                                (), 0)
+        state = TournamentState(
+            replace(info, rounds=planned), (), standings.tournament, {}, (), (), 0
+        )
         return StandingsView(state, standings, k)
 
     @staticmethod

@@ -107,8 +107,9 @@ class GameState(NamedTuple):
         return max([c.seq for c in self.claims] + [self.decided_by or 0])
 
 
-def _side(result: EntryKind, colour: Colour | None, low: int, player: int
-          ) -> tuple[EntryKind, Colour | None]:
+def _side(
+    result: EntryKind, colour: Colour | None, low: int, player: int
+) -> tuple[EntryKind, Colour | None]:
     if player == low:
         return result, colour
     return MIRROR[result], colour.opposite if colour else None
@@ -245,8 +246,7 @@ def reverted_events(events: Sequence[Event]) -> frozenset[int]:
     return frozenset(out)
 
 
-def fold(players: Sequence[PlayerInfo], events: Sequence[Event], info: TournamentInfo
-         ) -> Folded:
+def fold(players: Sequence[PlayerInfo], events: Sequence[Event], info: TournamentInfo) -> Folded:
     """Replay ``events`` (in seq order) for ``players`` into the tournament's state."""
     reverted = reverted_events(events)
     rounds: dict[int, _Round] = {}
@@ -281,8 +281,12 @@ def _apply(r: _Round, e: Event) -> None:
         key, claim = _normalised(e)
         for other in tuple(r.of_player.get(claim.by, ())):
             replaced = r.games[other]
-            if (other != key and replaced.claims.pop(claim.by, None) is not None
-                    and not replaced.claims and replaced.decision is None):
+            if (
+                other != key
+                and replaced.claims.pop(claim.by, None) is not None
+                and not replaced.claims
+                and replaced.decision is None
+            ):
                 r.drop(other)
         game = r.games.get(key)
         if game is None:
@@ -309,12 +313,16 @@ def _apply(r: _Round, e: Event) -> None:
         r.clear(e.player)
 
 
-def _settle(players: Sequence[PlayerInfo], rounds: dict[int, _Round],
-            withdrawn: dict[int, tuple[int, int]], info: TournamentInfo, last: int,
-            reverted: frozenset[int]) -> Folded:
+def _settle(
+    players: Sequence[PlayerInfo],
+    rounds: dict[int, _Round],
+    withdrawn: dict[int, tuple[int, int]],
+    info: TournamentInfo,
+    last: int,
+    reverted: frozenset[int],
+) -> Folded:
     number = {p.id: p.number for p in players}
-    played_rounds = max((r for r, state in rounds.items() if state.games or state.byes),
-                        default=0)
+    played_rounds = max((r for r, state in rounds.items() if state.games or state.byes), default=0)
     total = max(played_rounds, info.rounds if info.status is TournamentStatus.FINISHED else 0)
     out = _Settled({p.id: [None] * total for p in players}, number)
     for r in sorted(rounds):
@@ -322,13 +330,19 @@ def _settle(players: Sequence[PlayerInfo], rounds: dict[int, _Round],
     core_players = [_core_player(p, out.entries[p.id], withdrawn.get(p.id)) for p in players]
     try:
         tournament = Tournament(
-            tuple(sorted(core_players, key=lambda p: p.id)), total, info.name,
-            info.start_date, info.end_date, info.round_robin, info.records,
+            tuple(sorted(core_players, key=lambda p: p.id)),
+            total,
+            info.name,
+            info.start_date,
+            info.end_date,
+            info.round_robin,
+            info.records,
         )
     except HarknessError as error:  # pragma: no cover - the fold builds consistent pairs
         raise AssertionError(f"the fold built an inconsistent tournament: {error}") from error
-    return Folded(tournament, tuple(out.games), tuple(out.byes), withdrawn, out.marks, last,
-                  reverted)
+    return Folded(
+        tournament, tuple(out.games), tuple(out.byes), withdrawn, out.marks, last, reverted
+    )
 
 
 @dataclass(slots=True)
@@ -355,9 +369,19 @@ class _Settled:
             if conflict:
                 status = ResultStatus.DISPUTED
             claims = tuple(sorted(state.games[key].claims.values(), key=lambda c: c.seq))
-            g = GameState(r, low, high, claim.result, claim.colour, status, claims, decided,
-                          state.games[key].decision is not None,
-                          status is not ResultStatus.DISPUTED, conflict)
+            g = GameState(
+                r,
+                low,
+                high,
+                claim.result,
+                claim.colour,
+                status,
+                claims,
+                decided,
+                state.games[key].decision is not None,
+                status is not ResultStatus.DISPUTED,
+                conflict,
+            )
             self.games.append(g)
             if not g.counted:
                 left_out.append(key)
@@ -401,16 +425,32 @@ class _Clashes:
         return not (confirmed and all(self.confirmed[p] == 1 for p in players))
 
 
-def _core_player(p: PlayerInfo, entries: Iterable[RoundEntry | None],
-                 withdrawal: tuple[int, int] | None) -> Player:
+def _core_player(
+    p: PlayerInfo, entries: Iterable[RoundEntry | None], withdrawal: tuple[int, int] | None
+) -> Player:
     first_missed = withdrawal[0] if withdrawal else None
     filled = tuple(
-        e if e is not None
-        else RoundEntry(EntryKind.WITHDRAWN if first_missed and r >= first_missed
-                        else EntryKind.ABSENT)
+        e
+        if e is not None
+        else RoundEntry(
+            EntryKind.WITHDRAWN if first_missed and r >= first_missed else EntryKind.ABSENT
+        )
         for r, e in enumerate(entries, start=1)
     )
-    external = tuple((system, value) for system, value in
-                     (("discord", p.discord_id), ("uscf", p.uscf_id)) if value)
-    return Player(p.number, p.name, filled, p.rating, p.title, p.sex, p.federation,
-                  p.fide_id or "", p.birth_date, external)
+    external = tuple(
+        (system, value)
+        for system, value in (("discord", p.discord_id), ("uscf", p.uscf_id))
+        if value
+    )
+    return Player(
+        p.number,
+        p.name,
+        filled,
+        p.rating,
+        p.title,
+        p.sex,
+        p.federation,
+        p.fide_id or "",
+        p.birth_date,
+        external,
+    )

@@ -92,8 +92,11 @@ def _run(connection: Connection, action: str, *arguments: str) -> None:
 
 def main(argv: Sequence[str] | None = None) -> None:
     """``python -m bot.store.migrate``: upgrade, show the current migration, or write one."""
-    parser = argparse.ArgumentParser(prog="python -m bot.store", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m bot.store",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--url", help="database URL (default: $HARKNESS_DATABASE_URL)")
     actions = parser.add_subparsers(dest="action", required=True)
     actions.add_parser("upgrade", help="bring the database to the newest schema")

@@ -36,8 +36,9 @@ def key(guild: str, tournament: int, seq: int) -> str:
     return f"harkness:{guild}:{tournament}:{seq}"
 
 
-def payload(loaded: Loaded, event: Event, *, reported_by: Sequence[str] = (),
-            confirmed_by: str = "") -> dict[str, Any]:
+def payload(
+    loaded: Loaded, event: Event, *, reported_by: Sequence[str] = (), confirmed_by: str = ""
+) -> dict[str, Any]:
     """The sheet row for ``event``: when, which round, who, what, reported and confirmed by."""
     names = {p.id: p for p in loaded.players}
     row: dict[str, Any] = {
@@ -57,8 +58,11 @@ def payload(loaded: Loaded, event: Event, *, reported_by: Sequence[str] = (),
     if event.result is not None:
         row["result"] = score_text(event.result) if event.opponent else event.result.value
     if event.colour is not None and event.opponent is not None and event.player is not None:
-        white, black = (event.player, event.opponent) if event.colour.value == "w" else (
-            event.opponent, event.player)
+        white, black = (
+            (event.player, event.opponent)
+            if event.colour.value == "w"
+            else (event.opponent, event.player)
+        )
         row["white"], row["black"] = names[white].name, names[black].name
     if event.kind is EventKind.REVERT:
         assert event.refers_to is not None
@@ -66,18 +70,26 @@ def payload(loaded: Loaded, event: Event, *, reported_by: Sequence[str] = (),
     return row
 
 
-async def enqueue(conn: AsyncConnection, loaded: Loaded, event: Event, row: dict[str, Any],
-                  now: datetime) -> bool:
+async def enqueue(
+    conn: AsyncConnection, loaded: Loaded, event: Event, row: dict[str, Any], now: datetime
+) -> bool:
     """Add the outbox row of ``event`` if the tournament is linked to a sheet."""
     sheet = loaded.info.sheet
     if sheet is None:
         return False
     try:
-        await conn.execute(insert(schema.sheet_outbox).values(
-            guild_id=loaded.info.guild, tournament_id=loaded.info.id, event_seq=event.seq,
-            spreadsheet_id=sheet.spreadsheet_id, payload=json.dumps(row, ensure_ascii=False),
-            created_at=now, attempts=0, next_attempt_at=now,
-        ))
+        await conn.execute(
+            insert(schema.sheet_outbox).values(
+                guild_id=loaded.info.guild,
+                tournament_id=loaded.info.id,
+                event_seq=event.seq,
+                spreadsheet_id=sheet.spreadsheet_id,
+                payload=json.dumps(row, ensure_ascii=False),
+                created_at=now,
+                attempts=0,
+                next_attempt_at=now,
+            )
+        )
     except IntegrityError as error:
         raise Conflict from error
     return True
@@ -85,26 +97,46 @@ async def enqueue(conn: AsyncConnection, loaded: Loaded, event: Event, row: dict
 
 async def has_item(conn: AsyncConnection, loaded: Loaded, seq: int) -> bool:
     o = schema.sheet_outbox
-    found = await conn.scalar(select(o.c.id).where(
-        o.c.guild_id == loaded.info.guild, o.c.tournament_id == loaded.info.id,
-        o.c.event_seq == seq))
+    found = await conn.scalar(
+        select(o.c.id).where(
+            o.c.guild_id == loaded.info.guild,
+            o.c.tournament_id == loaded.info.id,
+            o.c.event_seq == seq,
+        )
+    )
     return found is not None
 
 
 def _item(row: Row[Any]) -> OutboxItem:
-    return OutboxItem(row.id, row.guild_id, row.name, row.spreadsheet_id, row.event_seq,
-                      json.loads(row.payload), row.created_at, row.attempts, row.last_error,
-                      row.written_at)
+    return OutboxItem(
+        row.id,
+        row.guild_id,
+        row.name,
+        row.spreadsheet_id,
+        row.event_seq,
+        json.loads(row.payload),
+        row.created_at,
+        row.attempts,
+        row.last_error,
+        row.written_at,
+    )
 
 
 def _joined() -> Any:
     o, t = schema.sheet_outbox, schema.tournaments
-    return select(o, t.c.name).join(t, and_(t.c.id == o.c.tournament_id,
-                                            t.c.guild_id == o.c.guild_id))
+    return select(o, t.c.name).join(
+        t, and_(t.c.id == o.c.tournament_id, t.c.guild_id == o.c.guild_id)
+    )
 
 
-async def claim(conn: AsyncConnection, worker: str, now: datetime, lease: timedelta,
-                limit: int, guild: str | None = None) -> list[OutboxItem]:
+async def claim(
+    conn: AsyncConnection,
+    worker: str,
+    now: datetime,
+    lease: timedelta,
+    limit: int,
+    guild: str | None = None,
+) -> list[OutboxItem]:
     """Lease up to ``limit`` unwritten rows due now to ``worker``, oldest first.
 
     Only rows whose tournament is still linked to the same spreadsheet are due. The
@@ -112,21 +144,32 @@ async def claim(conn: AsyncConnection, worker: str, now: datetime, lease: timede
     for a row the database gives it to one (PostgreSQL re-checks a row it waited for).
     """
     o, t = schema.sheet_outbox, schema.tournaments
-    free = and_(o.c.written_at.is_(None), o.c.next_attempt_at <= now,
-                or_(o.c.claimed_until.is_(None), o.c.claimed_until <= now))
-    due = (select(o.c.id).join(t, and_(t.c.id == o.c.tournament_id,
-                                       t.c.guild_id == o.c.guild_id))
-           .where(free, t.c.sheet_id == o.c.spreadsheet_id).order_by(o.c.id).limit(limit))
+    free = and_(
+        o.c.written_at.is_(None),
+        o.c.next_attempt_at <= now,
+        or_(o.c.claimed_until.is_(None), o.c.claimed_until <= now),
+    )
+    due = (
+        select(o.c.id)
+        .join(t, and_(t.c.id == o.c.tournament_id, t.c.guild_id == o.c.guild_id))
+        .where(free, t.c.sheet_id == o.c.spreadsheet_id)
+        .order_by(o.c.id)
+        .limit(limit)
+    )
     if guild is not None:
         due = due.where(o.c.guild_id == guild)
     ids = list((await conn.execute(due)).scalars())
     if not ids:
         return []
     until = now + lease
-    await conn.execute(update(o).where(o.c.id.in_(ids), free)
-                       .values(claimed_by=worker, claimed_until=until))
-    rows = await conn.execute(_joined().where(o.c.id.in_(ids), o.c.claimed_by == worker,
-                                              o.c.claimed_until == until).order_by(o.c.id))
+    await conn.execute(
+        update(o).where(o.c.id.in_(ids), free).values(claimed_by=worker, claimed_until=until)
+    )
+    rows = await conn.execute(
+        _joined()
+        .where(o.c.id.in_(ids), o.c.claimed_by == worker, o.c.claimed_until == until)
+        .order_by(o.c.id)
+    )
     return [_item(row) for row in rows]
 
 
@@ -135,26 +178,35 @@ async def written(conn: AsyncConnection, item_id: int, worker: str, now: datetim
     written (then the other writer's mark stands)."""
     o = schema.sheet_outbox
     result = await conn.execute(
-        update(o).where(o.c.id == item_id, o.c.claimed_by == worker, o.c.written_at.is_(None))
+        update(o)
+        .where(o.c.id == item_id, o.c.claimed_by == worker, o.c.written_at.is_(None))
         .values(written_at=now, claimed_until=None)
     )
     return result.rowcount == 1
 
 
-async def failed(conn: AsyncConnection, item_id: int, worker: str, error: str,
-                 retry_at: datetime) -> bool:
+async def failed(
+    conn: AsyncConnection, item_id: int, worker: str, error: str, retry_at: datetime
+) -> bool:
     """Give a claimed row back after a failed write, to be retried from ``retry_at``."""
     o = schema.sheet_outbox
     result = await conn.execute(
-        update(o).where(o.c.id == item_id, o.c.claimed_by == worker, o.c.written_at.is_(None))
-        .values(attempts=o.c.attempts + 1, last_error=error[:2000], next_attempt_at=retry_at,
-                claimed_by=None, claimed_until=None)
+        update(o)
+        .where(o.c.id == item_id, o.c.claimed_by == worker, o.c.written_at.is_(None))
+        .values(
+            attempts=o.c.attempts + 1,
+            last_error=error[:2000],
+            next_attempt_at=retry_at,
+            claimed_by=None,
+            claimed_until=None,
+        )
     )
     return result.rowcount == 1
 
 
-async def items(conn: AsyncConnection, guild: str, tournament: int, *, pending: bool
-                ) -> list[OutboxItem]:
+async def items(
+    conn: AsyncConnection, guild: str, tournament: int, *, pending: bool
+) -> list[OutboxItem]:
     o = schema.sheet_outbox
     query = _joined().where(o.c.guild_id == guild, o.c.tournament_id == tournament)
     if pending:

@@ -68,8 +68,10 @@ def resolve(players: Sequence[PlayerInfo], ref: PlayerRef, tournament: str) -> P
     if not found:
         raise StoreError(f"{tournament} has no player called {text!r}", "unknown-player")
     names = ", ".join(p.label for p in found[:5])
-    raise StoreError(f"{text!r} could be {names}: give the starting number "
-                     f"(e.g. #{found[0].number})", "ambiguous-player")
+    raise StoreError(
+        f"{text!r} could be {names}: give the starting number (e.g. #{found[0].number})",
+        "ambiguous-player",
+    )
 
 
 def matching(players: Sequence[PlayerInfo], typed: str, limit: int = 25) -> list[PlayerInfo]:
@@ -80,62 +82,114 @@ def matching(players: Sequence[PlayerInfo], typed: str, limit: int = 25) -> list
     return hits[:limit]
 
 
-async def add_player(conn: AsyncConnection, info: TournamentInfo, players: Sequence[PlayerInfo],
-                     actor: Actor, now: datetime, name: str, *, rating: int | None = None,
-                     discord_id: str | None = None, uscf_id: str | None = None,
-                     fide_id: str | None = None, late_entry_round: int | None = None,
-                     title: str = "", sex: str = "", federation: str = "",
-                     birth_date: str = "") -> PlayerInfo:
+async def add_player(
+    conn: AsyncConnection,
+    info: TournamentInfo,
+    players: Sequence[PlayerInfo],
+    actor: Actor,
+    now: datetime,
+    name: str,
+    *,
+    rating: int | None = None,
+    discord_id: str | None = None,
+    uscf_id: str | None = None,
+    fide_id: str | None = None,
+    late_entry_round: int | None = None,
+    title: str = "",
+    sex: str = "",
+    federation: str = "",
+    birth_date: str = "",
+) -> PlayerInfo:
     """Register a player with the next starting number (the tournament row is locked)."""
     if info.status is TournamentStatus.FINISHED:
         raise StoreError(f"{info.name} is finished: no one can join it now", "finished")
     name = clean_name(name, "player")
     if rating is not None and not 0 <= rating <= 4000:
         raise StoreError(f"a rating is between 0 and 4000 (got {rating})", "bad-rating")
-    for label, value, longest in (("Discord id", discord_id, 32), ("US Chess id", uscf_id, 16),
-                                  ("FIDE id", fide_id, 16)):
+    for label, value, longest in (
+        ("Discord id", discord_id, 32),
+        ("US Chess id", uscf_id, 16),
+        ("FIDE id", fide_id, 16),
+    ):
         if value is not None and len(value) > longest:
             raise StoreError(f"a {label} has at most {longest} characters", "bad-id")
     if discord_id is not None:
         taken = next((p for p in players if p.discord_id == discord_id), None)
         if taken is not None:
-            raise StoreError(f"<@{discord_id}> is already registered in {info.name} as "
-                             f"{taken.label}", "already-registered")
+            raise StoreError(
+                f"<@{discord_id}> is already registered in {info.name} as {taken.label}",
+                "already-registered",
+            )
     number = await next_number(conn, info.guild, info.id)
     values = {
-        "guild_id": info.guild, "tournament_id": info.id, "number": number, "name": name,
-        "rating": rating, "discord_id": discord_id, "uscf_id": uscf_id or None,
-        "fide_id": fide_id or None, "title": title, "sex": sex, "federation": federation,
-        "birth_date": birth_date, "late_entry_round": late_entry_round,
-        "added_by": actor.user, "added_at": now,
+        "guild_id": info.guild,
+        "tournament_id": info.id,
+        "number": number,
+        "name": name,
+        "rating": rating,
+        "discord_id": discord_id,
+        "uscf_id": uscf_id or None,
+        "fide_id": fide_id or None,
+        "title": title,
+        "sex": sex,
+        "federation": federation,
+        "birth_date": birth_date,
+        "late_entry_round": late_entry_round,
+        "added_by": actor.user,
+        "added_at": now,
     }
     try:
-        new_id = (await conn.execute(insert(schema.players).values(**values)
-                                     .returning(schema.players.c.id))).scalar_one()
+        new_id = (
+            await conn.execute(
+                insert(schema.players).values(**values).returning(schema.players.c.id)
+            )
+        ).scalar_one()
     except IntegrityError as error:
         raise Conflict from error
-    return PlayerInfo(new_id, number, name, rating, discord_id, uscf_id or None,
-                      fide_id or None, title, sex, federation, birth_date, late_entry_round)
+    return PlayerInfo(
+        new_id,
+        number,
+        name,
+        rating,
+        discord_id,
+        uscf_id or None,
+        fide_id or None,
+        title,
+        sex,
+        federation,
+        birth_date,
+        late_entry_round,
+    )
 
 
-async def link(conn: AsyncConnection, info: TournamentInfo, players: Sequence[PlayerInfo],
-               player: PlayerInfo, discord_id: str | None) -> PlayerInfo:
+async def link(
+    conn: AsyncConnection,
+    info: TournamentInfo,
+    players: Sequence[PlayerInfo],
+    player: PlayerInfo,
+    discord_id: str | None,
+) -> PlayerInfo:
     """Link a player to a Discord member (or unlink with None)."""
     if discord_id is not None and len(discord_id) > 32:
         raise StoreError("a Discord id has at most 32 characters", "bad-id")
     if discord_id is not None:
-        taken = next((p for p in players if p.discord_id == discord_id and p.id != player.id),
-                     None)
+        taken = next((p for p in players if p.discord_id == discord_id and p.id != player.id), None)
         if taken is not None:
-            raise StoreError(f"<@{discord_id}> is already linked to {taken.label}",
-                             "already-registered")
+            raise StoreError(
+                f"<@{discord_id}> is already linked to {taken.label}", "already-registered"
+            )
     p = schema.players
     try:
-        row = (await conn.execute(
-            update(p).where(p.c.guild_id == info.guild, p.c.tournament_id == info.id,
-                            p.c.id == player.id)
-            .values(discord_id=discord_id).returning(*p.c)
-        )).one()
+        row = (
+            await conn.execute(
+                update(p)
+                .where(
+                    p.c.guild_id == info.guild, p.c.tournament_id == info.id, p.c.id == player.id
+                )
+                .values(discord_id=discord_id)
+                .returning(*p.c)
+            )
+        ).one()
     except IntegrityError as error:
         raise Conflict from error
     return player_info(row)

@@ -61,34 +61,68 @@ def clean_name(name: str, what: str) -> str:
 def tournament_info(row: Row[Any]) -> TournamentInfo:
     sheet = None
     if row.sheet_id is not None:
-        sheet = SheetLink(row.sheet_id, row.sheet_url or "", row.sheet_linked_by or "",
-                          row.sheet_linked_at)
+        sheet = SheetLink(
+            row.sheet_id, row.sheet_url or "", row.sheet_linked_by or "", row.sheet_linked_at
+        )
     records = tuple((str(code), str(value)) for code, value in json.loads(row.records))
     return TournamentInfo(
-        row.id, row.guild_id, row.name, row.profile, row.tiebreaks, row.rounds,
-        TournamentStatus(row.status), row.created_by, row.created_at, row.start_date,
-        row.end_date, row.round_robin, records, sheet,
+        row.id,
+        row.guild_id,
+        row.name,
+        row.profile,
+        row.tiebreaks,
+        row.rounds,
+        TournamentStatus(row.status),
+        row.created_by,
+        row.created_at,
+        row.start_date,
+        row.end_date,
+        row.round_robin,
+        records,
+        sheet,
     )
 
 
 def player_info(row: Row[Any]) -> PlayerInfo:
     return PlayerInfo(
-        row.id, row.number, row.name, row.rating, row.discord_id, row.uscf_id, row.fide_id,
-        row.title, row.sex, row.federation, row.birth_date, row.late_entry_round,
+        row.id,
+        row.number,
+        row.name,
+        row.rating,
+        row.discord_id,
+        row.uscf_id,
+        row.fide_id,
+        row.title,
+        row.sex,
+        row.federation,
+        row.birth_date,
+        row.late_entry_round,
     )
 
 
 def event_of(row: Row[Any]) -> Event:
     return Event(
-        row.seq, EventKind(row.kind), row.actor, row.created_at, row.round, row.player_id,
-        row.opponent_id, EntryKind(row.result) if row.result else None,
-        Colour(row.colour) if row.colour else None, row.refers_to, row.supersedes,
-        row.actor_name, row.td, Source(row.source), row.note,
+        row.seq,
+        EventKind(row.kind),
+        row.actor,
+        row.created_at,
+        row.round,
+        row.player_id,
+        row.opponent_id,
+        EntryKind(row.result) if row.result else None,
+        Colour(row.colour) if row.colour else None,
+        row.refers_to,
+        row.supersedes,
+        row.actor_name,
+        row.td,
+        Source(row.source),
+        row.note,
     )
 
 
-async def find_tournament(conn: AsyncConnection, guild: str, name: str, *,
-                          lock: bool = False) -> TournamentInfo:
+async def find_tournament(
+    conn: AsyncConnection, guild: str, name: str, *, lock: bool = False
+) -> TournamentInfo:
     """The guild's tournament called ``name`` (case and spacing ignored).
 
     With ``lock``, the row is locked until the transaction ends (``SELECT … FOR UPDATE`` on
@@ -101,16 +135,16 @@ async def find_tournament(conn: AsyncConnection, guild: str, name: str, *,
         query = query.with_for_update()
     row = (await conn.execute(query)).first()
     if row is None:
-        raise StoreError(f"there is no tournament called {name.strip()!r} here",
-                         "unknown-tournament")
+        raise StoreError(
+            f"there is no tournament called {name.strip()!r} here", "unknown-tournament"
+        )
     return tournament_info(row)
 
 
 async def load_players(conn: AsyncConnection, guild: str, tournament: int) -> list[PlayerInfo]:
     p = schema.players
     rows = await conn.execute(
-        select(p).where(p.c.guild_id == guild, p.c.tournament_id == tournament)
-        .order_by(p.c.number)
+        select(p).where(p.c.guild_id == guild, p.c.tournament_id == tournament).order_by(p.c.number)
     )
     return [player_info(row) for row in rows]
 
@@ -118,8 +152,7 @@ async def load_players(conn: AsyncConnection, guild: str, tournament: int) -> li
 async def load_events(conn: AsyncConnection, guild: str, tournament: int) -> list[Event]:
     e = schema.events
     rows = await conn.execute(
-        select(e).where(e.c.guild_id == guild, e.c.tournament_id == tournament)
-        .order_by(e.c.seq)
+        select(e).where(e.c.guild_id == guild, e.c.tournament_id == tournament).order_by(e.c.seq)
     )
     return [event_of(row) for row in rows]
 
@@ -150,8 +183,14 @@ async def load(conn: AsyncConnection, guild: str, name: str, *, lock: bool = Fal
     return Loaded(info, tuple(players), tuple(events), fold(players, events, info))
 
 
-async def append_event(conn: AsyncConnection, loaded: Loaded, actor: Actor, now: datetime,
-                       kind: EventKind, **fields: Any) -> Event:
+async def append_event(
+    conn: AsyncConnection,
+    loaded: Loaded,
+    actor: Actor,
+    now: datetime,
+    kind: EventKind,
+    **fields: Any,
+) -> Event:
     """Add the tournament's next event (seq = last + 1).
 
     The seq is unique per tournament: a writer that read a stale log collides with the one
@@ -185,9 +224,21 @@ async def append_event(conn: AsyncConnection, loaded: Loaded, actor: Actor, now:
     except IntegrityError as error:
         raise Conflict from error
     return Event(
-        seq, kind, actor.user, now, values["round"], values["player_id"],
-        values["opponent_id"], result, colour, values["refers_to"], values["supersedes"],
-        values["actor_name"], actor.td, actor.source, values["note"],
+        seq,
+        kind,
+        actor.user,
+        now,
+        values["round"],
+        values["player_id"],
+        values["opponent_id"],
+        result,
+        colour,
+        values["refers_to"],
+        values["supersedes"],
+        values["actor_name"],
+        actor.td,
+        actor.source,
+        values["note"],
     )
 
 

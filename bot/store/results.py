@@ -28,19 +28,39 @@ from core.model import BYES, WITH_OPPONENT, Colour, EntryKind
 
 #: What a member may type for a result, from their own side.
 RESULT_WORDS = {
-    "win": EntryKind.WIN, "w": EntryKind.WIN, "1": EntryKind.WIN, "1-0": EntryKind.WIN,
-    "draw": EntryKind.DRAW, "d": EntryKind.DRAW, "½": EntryKind.DRAW, "=": EntryKind.DRAW,
-    "½-½": EntryKind.DRAW, "0.5": EntryKind.DRAW,
-    "loss": EntryKind.LOSS, "l": EntryKind.LOSS, "0": EntryKind.LOSS, "0-1": EntryKind.LOSS,
-    "forfeit win": EntryKind.FORFEIT_WIN, "x": EntryKind.FORFEIT_WIN, "+": EntryKind.FORFEIT_WIN,
-    "forfeit loss": EntryKind.FORFEIT_LOSS, "f": EntryKind.FORFEIT_LOSS,
+    "win": EntryKind.WIN,
+    "w": EntryKind.WIN,
+    "1": EntryKind.WIN,
+    "1-0": EntryKind.WIN,
+    "draw": EntryKind.DRAW,
+    "d": EntryKind.DRAW,
+    "½": EntryKind.DRAW,
+    "=": EntryKind.DRAW,
+    "½-½": EntryKind.DRAW,
+    "0.5": EntryKind.DRAW,
+    "loss": EntryKind.LOSS,
+    "l": EntryKind.LOSS,
+    "0": EntryKind.LOSS,
+    "0-1": EntryKind.LOSS,
+    "forfeit win": EntryKind.FORFEIT_WIN,
+    "x": EntryKind.FORFEIT_WIN,
+    "+": EntryKind.FORFEIT_WIN,
+    "forfeit loss": EntryKind.FORFEIT_LOSS,
+    "f": EntryKind.FORFEIT_LOSS,
     "-": EntryKind.FORFEIT_LOSS,
 }
 BYE_WORDS = {
-    "full": EntryKind.FULL_BYE, "b": EntryKind.FULL_BYE, "full-point bye": EntryKind.FULL_BYE,
-    "pairing": EntryKind.PAIRING_BYE, "pairing-allocated bye": EntryKind.PAIRING_BYE,
-    "half": EntryKind.HALF_BYE, "h": EntryKind.HALF_BYE, "half-point bye": EntryKind.HALF_BYE,
-    "zero": EntryKind.ZERO_BYE, "u": EntryKind.ZERO_BYE, "zero-point bye": EntryKind.ZERO_BYE,
+    "full": EntryKind.FULL_BYE,
+    "b": EntryKind.FULL_BYE,
+    "full-point bye": EntryKind.FULL_BYE,
+    "pairing": EntryKind.PAIRING_BYE,
+    "pairing-allocated bye": EntryKind.PAIRING_BYE,
+    "half": EntryKind.HALF_BYE,
+    "h": EntryKind.HALF_BYE,
+    "half-point bye": EntryKind.HALF_BYE,
+    "zero": EntryKind.ZERO_BYE,
+    "u": EntryKind.ZERO_BYE,
+    "zero-point bye": EntryKind.ZERO_BYE,
 }
 
 
@@ -52,8 +72,11 @@ def game_result(result: EntryKind | str) -> EntryKind:
     """
     kind = result if isinstance(result, EntryKind) else RESULT_WORDS.get(result.strip().lower())
     if kind is None or kind not in WITH_OPPONENT:
-        raise StoreError(f"a game's result is win, draw or loss (or forfeit win / forfeit "
-                         f"loss), not {getattr(result, 'value', result)!r}", "bad-result")
+        raise StoreError(
+            f"a game's result is win, draw or loss (or forfeit win / forfeit "
+            f"loss), not {getattr(result, 'value', result)!r}",
+            "bad-result",
+        )
     return kind
 
 
@@ -61,9 +84,11 @@ def bye_kind(kind: EntryKind | str) -> EntryKind:
     """A bye: ``full``, ``half``, ``zero`` or ``pairing`` (pairing-allocated, a full point)."""
     found = kind if isinstance(kind, EntryKind) else BYE_WORDS.get(kind.strip().lower())
     if found is None or found not in BYES:
-        raise StoreError("a bye is full (1 point), half (½), zero (0) or pairing "
-                         f"(pairing-allocated, 1 point), not {getattr(kind, 'value', kind)!r}",
-                         "bad-bye")
+        raise StoreError(
+            "a bye is full (1 point), half (½), zero (0) or pairing "
+            f"(pairing-allocated, 1 point), not {getattr(kind, 'value', kind)!r}",
+            "bad-bye",
+        )
     return found
 
 
@@ -103,8 +128,10 @@ class Change:
     def check_round(self, round: int) -> None:
         planned = self.loaded.info.rounds
         if not 1 <= round <= planned:
-            raise StoreError(f"round {round} is out of range: {self.name} has rounds 1–{planned}",
-                             "round-out-of-range")
+            raise StoreError(
+                f"round {round} is out of range: {self.name} has rounds 1–{planned}",
+                "round-out-of-range",
+            )
 
     def is_player(self, player: PlayerInfo) -> bool:
         return player.discord_id is not None and player.discord_id == self.actor.user
@@ -131,8 +158,9 @@ def _same(a: tuple[EntryKind, Colour | None], b: tuple[EntryKind, Colour | None]
     return a[0] is b[0] and (a[1] is None or b[1] is None or a[1] is b[1])
 
 
-def _confirmed_elsewhere(folded: Folded, round: int, player: int, game: GameState | None
-                         ) -> GameState | ByeState | None:
+def _confirmed_elsewhere(
+    folded: Folded, round: int, player: int, game: GameState | None
+) -> GameState | ByeState | None:
     for item in folded.items(round, player):
         if item is game:
             continue
@@ -152,23 +180,35 @@ def _status_message(view: GameView) -> str:
     if view.status is ResultStatus.CONFIRMED:
         return f"Confirmed: {what}."
     if view.status is ResultStatus.PROVISIONAL:
-        return (f"Recorded: {what}. It counts as provisional until {view.opponent.name} "
-                "or a TD confirms it.")
+        return (
+            f"Recorded: {what}. It counts as provisional until {view.opponent.name} "
+            "or a TD confirms it."
+        )
     if view.conflict:
-        return (f"Disputed: {what} clashes with another result reported for round "
-                f"{view.round}; a TD will decide.")
+        return (
+            f"Disputed: {what} clashes with another result reported for round "
+            f"{view.round}; a TD will decide."
+        )
     return f"Disputed: {what}; the players disagree, so a TD will decide."
 
 
-async def report(change: Change, *, round: int, opponent: PlayerRef, result: EntryKind | str,
-                 colour: Colour | str | None = None, player: PlayerRef | None = None) -> Outcome:
+async def report(
+    change: Change,
+    *,
+    round: int,
+    opponent: PlayerRef,
+    result: EntryKind | str,
+    colour: Colour | str | None = None,
+    player: PlayerRef | None = None,
+) -> Outcome:
     """A player's report of their own game (see :mod:`bot.store.fold` for what it does)."""
     info, actor = change.loaded.info, change.actor
     if player is None:
         me = next((p for p in change.loaded.players if change.is_player(p)), None)
         if me is None:
-            raise StoreError(f"you are not registered in {info.name}: join it first",
-                             "not-registered")
+            raise StoreError(
+                f"you are not registered in {info.name}: join it first", "not-registered"
+            )
     else:
         me = change.player(player)
         if not actor.td and not change.is_player(me):
@@ -177,10 +217,12 @@ async def report(change: Change, *, round: int, opponent: PlayerRef, result: Ent
     if other.id == me.id:
         raise StoreError("a player cannot play themselves", "self-pairing")
     if info.status is not TournamentStatus.RUNNING and not actor.td:
-        raise StoreError(f"{info.name} has not started yet" if info.status is
-                         TournamentStatus.REGISTERING else
-                         f"{info.name} is finished: ask a TD to correct a result",
-                         f"tournament-{info.status.value}")
+        raise StoreError(
+            f"{info.name} has not started yet"
+            if info.status is TournamentStatus.REGISTERING
+            else f"{info.name} is finished: ask a TD to correct a result",
+            f"tournament-{info.status.value}",
+        )
     change.check_round(round)
     kind, col = game_result(result), colour_of(colour)
     folded = change.folded
@@ -196,33 +238,50 @@ async def report(change: Change, *, round: int, opponent: PlayerRef, result: Ent
             view = change.view(game, me.id)
             assert view is not None
             if _same(standing, (kind, col)):
-                return Outcome(False, f"Already confirmed: {view.describe()}.", None, view,
-                               view.status)
-            raise StoreError(f"round {round} against {other.label} is already confirmed as "
-                             f"{view.score}: ask a TD to correct it", "already-confirmed")
+                return Outcome(
+                    False, f"Already confirmed: {view.describe()}.", None, view, view.status
+                )
+            raise StoreError(
+                f"round {round} against {other.label} is already confirmed as "
+                f"{view.score}: ask a TD to correct it",
+                "already-confirmed",
+            )
         mine = game.claim_of(me.id)
         if mine is not None and game.claim_seen_by(mine) == (kind, col):
             view = change.view(game, me.id)
             assert view is not None
-            return Outcome(False, f"Already recorded: {view.describe()}.", None, view,
-                           view.status)
+            return Outcome(False, f"Already recorded: {view.describe()}.", None, view, view.status)
     for p in (me, other):
         clash = _confirmed_elsewhere(folded, round, p.id, game)
         if clash is not None:
-            raise StoreError(f"{p.label} already has a confirmed result in round {round} "
-                             f"({_describe(clash, players)}): ask a TD", "already-confirmed")
-    earlier = [c.seq for item in folded.items(round, me.id) if isinstance(item, GameState)
-               for c in item.claims if c.by == me.id]
+            raise StoreError(
+                f"{p.label} already has a confirmed result in round {round} "
+                f"({_describe(clash, players)}): ask a TD",
+                "already-confirmed",
+            )
+    earlier = [
+        c.seq
+        for item in folded.items(round, me.id)
+        if isinstance(item, GameState)
+        for c in item.claims
+        if c.by == me.id
+    ]
     event, after = await change.append(
-        EventKind.REPORT, round=round, player=me.id, opponent=other.id, result=kind,
-        colour=col, supersedes=max(earlier, default=None),
+        EventKind.REPORT,
+        round=round,
+        player=me.id,
+        opponent=other.id,
+        result=kind,
+        colour=col,
+        supersedes=max(earlier, default=None),
     )
     view = change.view(after.game(round, me.id, other.id), me.id)
     assert view is not None
     sent = False
     if view.status is ResultStatus.CONFIRMED:
         sent = await change.send_to_sheet(
-            event, reported_by=[c.by.name for c in view.claims], confirmed_by=other.name)
+            event, reported_by=[c.by.name for c in view.claims], confirmed_by=other.name
+        )
     return Outcome(True, _status_message(view), event, view, view.status, sent)
 
 
@@ -234,15 +293,19 @@ def _report_game(change: Change, seq: int) -> tuple[Event, GameState]:
         raise StoreError(f"report #{seq} was undone by a TD", "stale-report")
     game = change.folded.game_of_report(seq)
     if game is None:
-        raise StoreError(f"report #{seq} has been replaced by a newer report or a TD's "
-                         "decision", "stale-report")
+        raise StoreError(
+            f"report #{seq} has been replaced by a newer report or a TD's decision", "stale-report"
+        )
     return event, game
 
 
 def _last_verdict(change: Change, seq: int) -> EventKind | None:
     for e in reversed(change.loaded.events):
-        if (e.refers_to == seq and e.kind in (EventKind.CONFIRM, EventKind.DISPUTE)
-                and e.seq not in change.folded.reverted):
+        if (
+            e.refers_to == seq
+            and e.kind in (EventKind.CONFIRM, EventKind.DISPUTE)
+            and e.seq not in change.folded.reverted
+        ):
             return e.kind
     return None
 
@@ -254,10 +317,12 @@ def _check_answerer(change: Change, event: Event, game: GameState, verb: str) ->
         return opponent
     reporter = change.loaded.player(event.player)
     if change.is_player(reporter):
-        raise StoreError(f"you cannot {verb} your own report: {opponent.name} or a TD must",
-                         "not-your-game")
-    raise StoreError(f"only {opponent.name} (the opponent) or a TD can {verb} this report",
-                     "not-your-game")
+        raise StoreError(
+            f"you cannot {verb} your own report: {opponent.name} or a TD must", "not-your-game"
+        )
+    raise StoreError(
+        f"only {opponent.name} (the opponent) or a TD can {verb} this report", "not-your-game"
+    )
 
 
 async def confirm(change: Change, seq: int) -> Outcome:
@@ -271,26 +336,34 @@ async def confirm(change: Change, seq: int) -> Outcome:
     agrees = _same(game.claim_seen_by(claim), (view.result, view.colour))
     if game.status is ResultStatus.CONFIRMED and not game.conflict:
         if agrees:
-            return Outcome(False, f"Already confirmed: {view.describe()}.", None, view,
-                           view.status)
+            return Outcome(False, f"Already confirmed: {view.describe()}.", None, view, view.status)
         if not change.actor.td:
-            raise StoreError(f"round {game.round} is already confirmed as {view.score}: ask a "
-                             "TD to correct it", "already-confirmed")
+            raise StoreError(
+                f"round {game.round} is already confirmed as {view.score}: ask a TD to correct it",
+                "already-confirmed",
+            )
     new, after = await change.append(EventKind.CONFIRM, round=game.round, refers_to=seq)
     result = change.view(after.game_of_report(seq), event.player)
     assert result is not None
     sent = False
     if result.status is ResultStatus.CONFIRMED:
         sent = await change.send_to_sheet(
-            _as_result(event, new), reported_by=[c.by.name for c in result.claims],
-            confirmed_by=change.actor.label)
+            _as_result(event, new),
+            reported_by=[c.by.name for c in result.claims],
+            confirmed_by=change.actor.label,
+        )
     return Outcome(True, _status_message(result), new, result, result.status, sent)
 
 
 def _as_result(report_event: Event, confirming: Event) -> Event:
     """The confirming event, carrying the confirmed report's game for the sheet row."""
-    return replace(confirming, player=report_event.player, opponent=report_event.opponent,
-                   result=report_event.result, colour=report_event.colour)
+    return replace(
+        confirming,
+        player=report_event.player,
+        opponent=report_event.opponent,
+        result=report_event.result,
+        colour=report_event.colour,
+    )
 
 
 async def dispute(change: Change, seq: int, note: str = "") -> Outcome:
@@ -301,25 +374,38 @@ async def dispute(change: Change, seq: int, note: str = "") -> Outcome:
     view = change.view(game, event.player)
     assert view is not None
     if game.status is ResultStatus.CONFIRMED and not game.conflict:
-        raise StoreError(f"round {game.round} is already confirmed as {view.score}: ask a TD "
-                         "to correct it", "already-confirmed")
+        raise StoreError(
+            f"round {game.round} is already confirmed as {view.score}: ask a TD to correct it",
+            "already-confirmed",
+        )
     if _last_verdict(change, seq) is EventKind.DISPUTE:
         return Outcome(False, f"Already disputed: {view.describe()}.", None, view, view.status)
-    new, after = await change.append(EventKind.DISPUTE, round=game.round, refers_to=seq,
-                                     note=note[:500])
+    new, after = await change.append(
+        EventKind.DISPUTE, round=game.round, refers_to=seq, note=note[:500]
+    )
     result = change.view(after.game_of_report(seq), event.player)
     assert result is not None
     return Outcome(True, _status_message(result), new, result, result.status)
 
 
 def _latest(folded: Folded, round: int, *players: int) -> int | None:
-    seqs = [item.latest if isinstance(item, GameState) else item.seq
-            for p in players for item in folded.items(round, p)]
+    seqs = [
+        item.latest if isinstance(item, GameState) else item.seq
+        for p in players
+        for item in folded.items(round, p)
+    ]
     return max(seqs, default=None)
 
 
-async def set_result(change: Change, *, round: int, player: PlayerRef, opponent: PlayerRef,
-                     result: EntryKind | str, colour: Colour | str | None = None) -> Outcome:
+async def set_result(
+    change: Change,
+    *,
+    round: int,
+    player: PlayerRef,
+    opponent: PlayerRef,
+    result: EntryKind | str,
+    colour: Colour | str | None = None,
+) -> Outcome:
     """A TD sets a game's result (confirmed at once; replaces what both players had)."""
     change.require_td("set a result")
     change.check_round(round)
@@ -329,26 +415,35 @@ async def set_result(change: Change, *, round: int, player: PlayerRef, opponent:
     kind, col = game_result(result), colour_of(colour)
     folded = change.folded
     game = folded.game(round, me.id, other.id)
-    if (game is not None and game.by_td and not game.conflict
-            and game.seen_by(me.id) == (kind, col)
-            and len(folded.items(round, me.id)) == len(folded.items(round, other.id)) == 1):
+    if (
+        game is not None
+        and game.by_td
+        and not game.conflict
+        and game.seen_by(me.id) == (kind, col)
+        and len(folded.items(round, me.id)) == len(folded.items(round, other.id)) == 1
+    ):
         view = change.view(game, me.id)
         assert view is not None
         return Outcome(False, f"Already set: {view.describe()}.", None, view, view.status)
     reported = [] if game is None else [change.loaded.player(c.by).name for c in game.claims]
     event, after = await change.append(
-        EventKind.SET, round=round, player=me.id, opponent=other.id, result=kind, colour=col,
+        EventKind.SET,
+        round=round,
+        player=me.id,
+        opponent=other.id,
+        result=kind,
+        colour=col,
         supersedes=_latest(folded, round, me.id, other.id),
     )
     view = change.view(after.game(round, me.id, other.id), me.id)
     assert view is not None
-    sent = await change.send_to_sheet(event, reported_by=reported,
-                                      confirmed_by=change.actor.label)
+    sent = await change.send_to_sheet(event, reported_by=reported, confirmed_by=change.actor.label)
     return Outcome(True, f"Set: {view.describe()}.", event, view, view.status, sent)
 
 
-async def set_bye(change: Change, *, round: int, player: PlayerRef,
-                  kind: EntryKind | str = EntryKind.FULL_BYE) -> Outcome:
+async def set_bye(
+    change: Change, *, round: int, player: PlayerRef, kind: EntryKind | str = EntryKind.FULL_BYE
+) -> Outcome:
     """A TD gives a player a bye in a round (replacing what they had in it)."""
     change.require_td("give a bye")
     change.check_round(round)
@@ -356,11 +451,22 @@ async def set_bye(change: Change, *, round: int, player: PlayerRef,
     items = change.folded.items(round, me.id)
     if len(items) == 1 and isinstance(items[0], ByeState) and items[0].kind is bye:
         return Outcome(False, f"{me.label} already has a {bye.value} in round {round}.")
-    event, _ = await change.append(EventKind.BYE, round=round, player=me.id, result=bye,
-                                   supersedes=_latest(change.folded, round, me.id))
+    event, _ = await change.append(
+        EventKind.BYE,
+        round=round,
+        player=me.id,
+        result=bye,
+        supersedes=_latest(change.folded, round, me.id),
+    )
     sent = await change.send_to_sheet(event)
-    return Outcome(True, f"{me.label} has a {bye.value} in round {round}.", event, None,
-                   ResultStatus.CONFIRMED, sent)
+    return Outcome(
+        True,
+        f"{me.label} has a {bye.value} in round {round}.",
+        event,
+        None,
+        ResultStatus.CONFIRMED,
+        sent,
+    )
 
 
 async def clear(change: Change, *, round: int, player: PlayerRef) -> Outcome:
@@ -371,32 +477,32 @@ async def clear(change: Change, *, round: int, player: PlayerRef) -> Outcome:
     latest = _latest(change.folded, round, me.id)
     if latest is None:
         return Outcome(False, f"{me.label} has nothing in round {round} to clear.")
-    event, _ = await change.append(EventKind.CLEAR, round=round, player=me.id,
-                                   supersedes=latest)
+    event, _ = await change.append(EventKind.CLEAR, round=round, player=me.id, supersedes=latest)
     sent = await change.send_to_sheet(event)
     return Outcome(True, f"Cleared round {round} of {me.label}.", event, None, None, sent)
 
 
-async def withdraw(change: Change, *, player: PlayerRef, from_round: int | None = None
-                   ) -> Outcome:
+async def withdraw(change: Change, *, player: PlayerRef, from_round: int | None = None) -> Outcome:
     """A TD withdraws a player: their empty rounds from ``from_round`` on (by default the
     round after the last one played) count as withdrawn."""
     change.require_td("withdraw a player")
     me = change.player(player)
     first = from_round if from_round is not None else change.folded.tournament.rounds + 1
     if first > change.loaded.info.rounds:
-        raise StoreError(f"{change.name} has no rounds left after round "
-                         f"{change.loaded.info.rounds}: give the first round {me.name} misses",
-                         "round-out-of-range")
+        raise StoreError(
+            f"{change.name} has no rounds left after round "
+            f"{change.loaded.info.rounds}: give the first round {me.name} misses",
+            "round-out-of-range",
+        )
     change.check_round(first)
     previous = change.folded.withdrawn.get(me.id)
     if previous is not None and previous[0] == first:
         return Outcome(False, f"{me.label} is already withdrawn from round {first} on.")
-    event, _ = await change.append(EventKind.WITHDRAW, round=first, player=me.id,
-                                   supersedes=previous[1] if previous else None)
+    event, _ = await change.append(
+        EventKind.WITHDRAW, round=first, player=me.id, supersedes=previous[1] if previous else None
+    )
     sent = await change.send_to_sheet(event)
-    return Outcome(True, f"{me.label} is withdrawn from round {first} on.", event, None, None,
-                   sent)
+    return Outcome(True, f"{me.label} is withdrawn from round {first} on.", event, None, None, sent)
 
 
 async def undo(change: Change, seq: int | None = None) -> Outcome:
@@ -405,8 +511,14 @@ async def undo(change: Change, seq: int | None = None) -> Outcome:
     change.require_td("undo a change")
     events, reverted = change.loaded.events, change.folded.reverted
     if seq is None:
-        target = next((e for e in reversed(events)
-                       if e.seq not in reverted and e.kind is not EventKind.REVERT), None)
+        target = next(
+            (
+                e
+                for e in reversed(events)
+                if e.seq not in reverted and e.kind is not EventKind.REVERT
+            ),
+            None,
+        )
         if target is None:
             raise StoreError(f"there is nothing to undo in {change.name}", "nothing-to-undo")
     else:
@@ -418,8 +530,9 @@ async def undo(change: Change, seq: int | None = None) -> Outcome:
         target = found
     event, _ = await change.append(EventKind.REVERT, round=target.round, refers_to=target.seq)
     players = {p.id: p for p in change.loaded.players}
-    described = EventView(target, players.get(target.player or 0),
-                          players.get(target.opponent or 0), False).describe()
+    described = EventView(
+        target, players.get(target.player or 0), players.get(target.opponent or 0), False
+    ).describe()
     sent = False
     if await outbox.has_item(change.conn, change.loaded, target.seq):
         sent = await change.send_to_sheet(event)

@@ -125,9 +125,7 @@ players = Table(
     Column("late_entry_round", Integer, nullable=True),
     Column("added_by", USER, nullable=False),
     Column("added_at", UTCDateTime(), nullable=False),
-    ForeignKeyConstraint(
-        ["guild_id", "tournament_id"], ["tournaments.guild_id", "tournaments.id"]
-    ),
+    ForeignKeyConstraint(["guild_id", "tournament_id"], ["tournaments.guild_id", "tournaments.id"]),
     UniqueConstraint("tournament_id", "number"),
     UniqueConstraint("tournament_id", "discord_id"),
     UniqueConstraint("tournament_id", "id"),
@@ -158,13 +156,9 @@ events = Table(
     Column("source", String(16), nullable=False),
     Column("note", Text, nullable=False),
     Column("created_at", UTCDateTime(), nullable=False),
-    ForeignKeyConstraint(
-        ["guild_id", "tournament_id"], ["tournaments.guild_id", "tournaments.id"]
-    ),
+    ForeignKeyConstraint(["guild_id", "tournament_id"], ["tournaments.guild_id", "tournaments.id"]),
     ForeignKeyConstraint(["tournament_id", "player_id"], ["players.tournament_id", "players.id"]),
-    ForeignKeyConstraint(
-        ["tournament_id", "opponent_id"], ["players.tournament_id", "players.id"]
-    ),
+    ForeignKeyConstraint(["tournament_id", "opponent_id"], ["players.tournament_id", "players.id"]),
     ForeignKeyConstraint(["tournament_id", "refers_to"], ["events.tournament_id", "events.seq"]),
     ForeignKeyConstraint(["tournament_id", "supersedes"], ["events.tournament_id", "events.seq"]),
     UniqueConstraint("tournament_id", "seq"),
@@ -199,9 +193,7 @@ sheet_outbox = Table(
     Column("claimed_by", String(64), nullable=True),
     Column("claimed_until", UTCDateTime(), nullable=True),
     Column("written_at", UTCDateTime(), nullable=True),
-    ForeignKeyConstraint(
-        ["guild_id", "tournament_id"], ["tournaments.guild_id", "tournaments.id"]
-    ),
+    ForeignKeyConstraint(["guild_id", "tournament_id"], ["tournaments.guild_id", "tournaments.id"]),
     ForeignKeyConstraint(["tournament_id", "event_seq"], ["events.tournament_id", "events.seq"]),
     UniqueConstraint("tournament_id", "event_seq"),
     Index(None, "written_at", "next_attempt_at"),

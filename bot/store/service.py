@@ -62,15 +62,19 @@ def check_rules(profile: str, tiebreaks: str | None) -> tuple[str, str | None]:
 
     name = profile.strip().lower()
     if name != "fide" and name not in PROFILES:
-        raise StoreError(f"unknown rule profile {profile!r}: choose one of "
-                         f"{', '.join([*PROFILES, 'fide'])}", "bad-profile")
+        raise StoreError(
+            f"unknown rule profile {profile!r}: choose one of {', '.join([*PROFILES, 'fide'])}",
+            "bad-profile",
+        )
     if tiebreaks is not None and not tiebreaks.strip():
         tiebreaks = None
     try:
         resolved = resolve_for("", name, tiebreaks)
     except HarknessError as error:
-        text = "; ".join(p.message.replace("--tiebreaks: ", "").replace("--rules ", "profile ")
-                         for p in error.problems)
+        text = "; ".join(
+            p.message.replace("--tiebreaks: ", "").replace("--rules ", "profile ")
+            for p in error.problems
+        )
         raise StoreError(f"tiebreaks: {text}", "bad-tiebreaks") from None
     return name, ",".join(resolved.tiebreaks) if tiebreaks is not None else None
 
@@ -94,8 +98,14 @@ class Store:
         self.clock = clock
 
     @classmethod
-    async def open(cls, url: str | None = None, *, migrate: bool = True,
-                   clock: Callable[[], datetime] = utc_now, **engine_options: Any) -> Store:
+    async def open(
+        cls,
+        url: str | None = None,
+        *,
+        migrate: bool = True,
+        clock: Callable[[], datetime] = utc_now,
+        **engine_options: Any,
+    ) -> Store:
         """Connect to ``url`` (default: ``$HARKNESS_DATABASE_URL``, else ``./harkness.db``)
         and, unless ``migrate`` is False, bring the schema up to date."""
         engine = create_engine(url, **engine_options)
@@ -140,8 +150,9 @@ class Store:
                 await asyncio.sleep(random.uniform(0, 0.01 * attempt))
         raise StoreError("the tournament is very busy right now: please try again", "busy")
 
-    async def _change(self, guild: str, tournament: str, actor: Actor,
-                      apply: Callable[[Change], Awaitable[T]]) -> T:
+    async def _change(
+        self, guild: str, tournament: str, actor: Actor, apply: Callable[[Change], Awaitable[T]]
+    ) -> T:
         async def work(conn: AsyncConnection) -> T:
             loaded = await queries.load(conn, guild, tournament, lock=True)
             return await apply(Change(conn, loaded, actor, self.clock()))
@@ -155,8 +166,9 @@ class Store:
         s = schema.guild_settings
 
         async def work(conn: AsyncConnection) -> str | None:
-            value = await conn.scalar(select(s.c.value).where(s.c.guild_id == guild,
-                                                              s.c.key == key))
+            value = await conn.scalar(
+                select(s.c.value).where(s.c.guild_id == guild, s.c.key == key)
+            )
             return None if value is None else str(value)
 
         return await self._read(work)
@@ -171,12 +183,20 @@ class Store:
             if value is None:
                 await conn.execute(s.delete().where(*where))
                 return
-            changed = await conn.execute(update(s).where(*where).values(
-                value=value, updated_by=actor.user, updated_at=now))
+            changed = await conn.execute(
+                update(s).where(*where).values(value=value, updated_by=actor.user, updated_at=now)
+            )
             if changed.rowcount == 0:
                 try:
-                    await conn.execute(insert(s).values(guild_id=guild, key=key, value=value,
-                                                        updated_by=actor.user, updated_at=now))
+                    await conn.execute(
+                        insert(s).values(
+                            guild_id=guild,
+                            key=key,
+                            value=value,
+                            updated_by=actor.user,
+                            updated_at=now,
+                        )
+                    )
                 except IntegrityError as error:
                     raise Conflict from error
 
@@ -192,10 +212,17 @@ class Store:
 
     # -- tournaments ----------------------------------------------------------------------
 
-    async def create_tournament(self, guild: str, name: str, *, rounds: int, actor: Actor,
-                                profile: str = "uscf", tiebreaks: str | None = None,
-                                status: TournamentStatus = TournamentStatus.REGISTERING
-                                ) -> TournamentInfo:
+    async def create_tournament(
+        self,
+        guild: str,
+        name: str,
+        *,
+        rounds: int,
+        actor: Actor,
+        profile: str = "uscf",
+        tiebreaks: str | None = None,
+        status: TournamentStatus = TournamentStatus.REGISTERING,
+    ) -> TournamentInfo:
         """A new tournament; its name must be free in the guild (case and spaces ignored)."""
         name = clean_name(name, "tournament")
         profile, tiebreaks = check_rules(profile, tiebreaks)
@@ -203,40 +230,67 @@ class Store:
         now = self.clock()
 
         async def work(conn: AsyncConnection) -> TournamentInfo:
-            return await self._insert_tournament(conn, guild, name, rounds, actor, now,
-                                                 profile, tiebreaks, status)
+            return await self._insert_tournament(
+                conn, guild, name, rounds, actor, now, profile, tiebreaks, status
+            )
 
         return await self._write(work)
 
-    async def _insert_tournament(self, conn: AsyncConnection, guild: str, name: str,
-                                 rounds: int, actor: Actor, now: datetime, profile: str,
-                                 tiebreaks: str | None, status: TournamentStatus, **extra: Any
-                                 ) -> TournamentInfo:
+    async def _insert_tournament(
+        self,
+        conn: AsyncConnection,
+        guild: str,
+        name: str,
+        rounds: int,
+        actor: Actor,
+        now: datetime,
+        profile: str,
+        tiebreaks: str | None,
+        status: TournamentStatus,
+        **extra: Any,
+    ) -> TournamentInfo:
         t = schema.tournaments
-        taken = await conn.scalar(select(t.c.name).where(t.c.guild_id == guild,
-                                                         t.c.name_key == name_key(name)))
+        taken = await conn.scalar(
+            select(t.c.name).where(t.c.guild_id == guild, t.c.name_key == name_key(name))
+        )
         if taken is not None:
-            raise StoreError(f"there is already a tournament called {taken!r} here",
-                             "name-taken")
-        values = {"guild_id": guild, "name": name, "name_key": name_key(name),
-                  "profile": profile, "tiebreaks": tiebreaks, "rounds": rounds,
-                  "status": status.value, "created_by": actor.user, "created_at": now,
-                  "start_date": "", "end_date": "", "round_robin": None, "records": "[]",
-                  **extra}
+            raise StoreError(f"there is already a tournament called {taken!r} here", "name-taken")
+        values = {
+            "guild_id": guild,
+            "name": name,
+            "name_key": name_key(name),
+            "profile": profile,
+            "tiebreaks": tiebreaks,
+            "rounds": rounds,
+            "status": status.value,
+            "created_by": actor.user,
+            "created_at": now,
+            "start_date": "",
+            "end_date": "",
+            "round_robin": None,
+            "records": "[]",
+            **extra,
+        }
         try:
             row = (await conn.execute(insert(t).values(**values).returning(*t.c))).one()
         except IntegrityError:
-            raise StoreError(f"there is already a tournament called {name!r} here",
-                             "name-taken") from None
+            raise StoreError(
+                f"there is already a tournament called {name!r} here", "name-taken"
+            ) from None
         return queries.tournament_info(row)
 
     async def tournament(self, guild: str, name: str) -> TournamentInfo:
         """The guild's tournament called ``name``."""
         return await self._read(lambda conn: queries.find_tournament(conn, guild, name))
 
-    async def tournaments(self, guild: str, *, typed: str = "",
-                          status: TournamentStatus | None = None, limit: int | None = None
-                          ) -> list[TournamentInfo]:
+    async def tournaments(
+        self,
+        guild: str,
+        *,
+        typed: str = "",
+        status: TournamentStatus | None = None,
+        limit: int | None = None,
+    ) -> list[TournamentInfo]:
         """The guild's tournaments, newest first; ``typed`` keeps names containing it (for
         autocomplete, with ``limit=25``); ``status`` keeps one stage."""
         t = schema.tournaments
@@ -252,24 +306,35 @@ class Store:
 
         return await self._read(work)
 
-    async def _update_tournament(self, guild: str, name: str, actor: Actor, what: str,
-                                 values: Callable[[queries.Loaded], dict[str, Any]]
-                                 ) -> TournamentInfo:
+    async def _update_tournament(
+        self,
+        guild: str,
+        name: str,
+        actor: Actor,
+        what: str,
+        values: Callable[[queries.Loaded], dict[str, Any]],
+    ) -> TournamentInfo:
         if not actor.td:
             raise StoreError(f"only a tournament director can {what}", "not-td")
         t = schema.tournaments
 
         async def work(conn: AsyncConnection) -> TournamentInfo:
             loaded = await queries.load(conn, guild, name, lock=True)
-            row = (await conn.execute(
-                update(t).where(t.c.guild_id == guild, t.c.id == loaded.info.id)
-                .values(**values(loaded)).returning(*t.c))).one()
+            row = (
+                await conn.execute(
+                    update(t)
+                    .where(t.c.guild_id == guild, t.c.id == loaded.info.id)
+                    .values(**values(loaded))
+                    .returning(*t.c)
+                )
+            ).one()
             return queries.tournament_info(row)
 
         return await self._write(work)
 
-    async def set_status(self, guild: str, name: str, status: TournamentStatus, actor: Actor
-                         ) -> TournamentInfo:
+    async def set_status(
+        self, guild: str, name: str, status: TournamentStatus, actor: Actor
+    ) -> TournamentInfo:
         """Start, finish or reopen a tournament (TD). Starting records the start date (if
         none); finishing records the end date and, when fewer rounds were played than
         planned, makes the played rounds the tournament's rounds."""
@@ -287,66 +352,117 @@ class Store:
                     change["rounds"] = played
             return change
 
-        return await self._update_tournament(guild, name, actor, f"mark a tournament "
-                                             f"{status.value}", values)
+        return await self._update_tournament(
+            guild, name, actor, f"mark a tournament {status.value}", values
+        )
 
-    async def set_rules(self, guild: str, name: str, actor: Actor, *, profile: str,
-                        tiebreaks: str | None = None) -> TournamentInfo:
+    async def set_rules(
+        self, guild: str, name: str, actor: Actor, *, profile: str, tiebreaks: str | None = None
+    ) -> TournamentInfo:
         """Change the rule profile and tiebreak order (TD)."""
         profile, tiebreaks = check_rules(profile, tiebreaks)
         return await self._update_tournament(
-            guild, name, actor, "change the tiebreak rules",
-            lambda _: {"profile": profile, "tiebreaks": tiebreaks})
+            guild,
+            name,
+            actor,
+            "change the tiebreak rules",
+            lambda _: {"profile": profile, "tiebreaks": tiebreaks},
+        )
 
-    async def set_rounds(self, guild: str, name: str, actor: Actor, rounds: int
-                         ) -> TournamentInfo:
+    async def set_rounds(self, guild: str, name: str, actor: Actor, rounds: int) -> TournamentInfo:
         """Change the planned number of rounds (TD); never below a round with results."""
         _check_rounds(rounds)
 
         def values(loaded: queries.Loaded) -> dict[str, Any]:
             played = loaded.folded.tournament.rounds
             if rounds < played:
-                raise StoreError(f"{loaded.info.name} already has results in round {played}",
-                                 "round-out-of-range")
+                raise StoreError(
+                    f"{loaded.info.name} already has results in round {played}",
+                    "round-out-of-range",
+                )
             return {"rounds": rounds}
 
         return await self._update_tournament(guild, name, actor, "change the rounds", values)
 
     # -- players --------------------------------------------------------------------------
 
-    async def add_player(self, guild: str, tournament: str, name: str, *, actor: Actor,
-                         rating: int | None = None, discord_id: str | None = None,
-                         uscf_id: str | None = None, fide_id: str | None = None
-                         ) -> PlayerInfo:
+    async def add_player(
+        self,
+        guild: str,
+        tournament: str,
+        name: str,
+        *,
+        actor: Actor,
+        rating: int | None = None,
+        discord_id: str | None = None,
+        uscf_id: str | None = None,
+        fide_id: str | None = None,
+    ) -> PlayerInfo:
         """Register a player (TD), with the next starting number. A player added after
         round 1 has a late entry: their earlier rounds are absent."""
         if not actor.td:
-            raise StoreError("only a tournament director can add other players; use join to "
-                             "register yourself", "not-td")
-        return await self._register(guild, tournament, name, actor, rating=rating,
-                                    discord_id=discord_id, uscf_id=uscf_id, fide_id=fide_id)
+            raise StoreError(
+                "only a tournament director can add other players; use join to register yourself",
+                "not-td",
+            )
+        return await self._register(
+            guild,
+            tournament,
+            name,
+            actor,
+            rating=rating,
+            discord_id=discord_id,
+            uscf_id=uscf_id,
+            fide_id=fide_id,
+        )
 
-    async def join(self, guild: str, tournament: str, actor: Actor, *, name: str | None = None,
-                   rating: int | None = None, uscf_id: str | None = None) -> PlayerInfo:
+    async def join(
+        self,
+        guild: str,
+        tournament: str,
+        actor: Actor,
+        *,
+        name: str | None = None,
+        rating: int | None = None,
+        uscf_id: str | None = None,
+    ) -> PlayerInfo:
         """A member registers themselves (linked to their Discord id ``actor.user``)."""
-        return await self._register(guild, tournament, name or actor.label, actor,
-                                    rating=rating, discord_id=actor.user, uscf_id=uscf_id)
+        return await self._register(
+            guild,
+            tournament,
+            name or actor.label,
+            actor,
+            rating=rating,
+            discord_id=actor.user,
+            uscf_id=uscf_id,
+        )
 
-    async def _register(self, guild: str, tournament: str, name: str, actor: Actor,
-                        **fields: Any) -> PlayerInfo:
+    async def _register(
+        self, guild: str, tournament: str, name: str, actor: Actor, **fields: Any
+    ) -> PlayerInfo:
         async def work(conn: AsyncConnection) -> PlayerInfo:
             loaded = await queries.load(conn, guild, tournament, lock=True)
             played = loaded.folded.tournament.rounds
             late = played + 1 if played and loaded.info.status is TournamentStatus.RUNNING else None
-            return await players.add_player(conn, loaded.info, loaded.players, actor,
-                                            self.clock(), name, late_entry_round=late, **fields)
+            return await players.add_player(
+                conn,
+                loaded.info,
+                loaded.players,
+                actor,
+                self.clock(),
+                name,
+                late_entry_round=late,
+                **fields,
+            )
 
         return await self._write(work)
 
-    async def players(self, guild: str, tournament: str, *, typed: str = "",
-                      limit: int | None = None) -> list[PlayerInfo]:
+    async def players(
+        self, guild: str, tournament: str, *, typed: str = "", limit: int | None = None
+    ) -> list[PlayerInfo]:
         """A tournament's players by starting number; ``typed`` keeps those whose name or
         number contains it, best matches first (for autocomplete, with ``limit=25``)."""
+
         async def work(conn: AsyncConnection) -> list[PlayerInfo]:
             info = await queries.find_tournament(conn, guild, tournament)
             return await queries.load_players(conn, guild, info.id)
@@ -362,8 +478,9 @@ class Store:
         found = await self.players(guild, tournament)
         return players.resolve(found, ref, tournament)
 
-    async def link_player(self, guild: str, tournament: str, ref: PlayerRef,
-                          discord_id: str | None, actor: Actor) -> PlayerInfo:
+    async def link_player(
+        self, guild: str, tournament: str, ref: PlayerRef, discord_id: str | None, actor: Actor
+    ) -> PlayerInfo:
         """Link a player to a Discord member, or unlink with None (TD)."""
         if not actor.td:
             raise StoreError("only a tournament director can link players", "not-td")
@@ -377,52 +494,109 @@ class Store:
 
     # -- results --------------------------------------------------------------------------
 
-    async def report(self, guild: str, tournament: str, actor: Actor, *, round: int,
-                     opponent: PlayerRef, result: EntryKind | str,
-                     colour: Colour | str | None = None, player: PlayerRef | None = None
-                     ) -> Outcome:
+    async def report(
+        self,
+        guild: str,
+        tournament: str,
+        actor: Actor,
+        *,
+        round: int,
+        opponent: PlayerRef,
+        result: EntryKind | str,
+        colour: Colour | str | None = None,
+        player: PlayerRef | None = None,
+    ) -> Outcome:
         """A member reports their own game (``result`` from their side: win/draw/loss or
         a forfeit). A TD may report for ``player``. Provisional until confirmed."""
-        return await self._change(guild, tournament, actor, lambda c: results.report(
-            c, round=round, opponent=opponent, result=result, colour=colour, player=player))
+        return await self._change(
+            guild,
+            tournament,
+            actor,
+            lambda c: results.report(
+                c, round=round, opponent=opponent, result=result, colour=colour, player=player
+            ),
+        )
 
     async def confirm(self, guild: str, tournament: str, actor: Actor, report: int) -> Outcome:
         """The opponent (or a TD) confirms report number ``report`` (an event seq)."""
         return await self._change(guild, tournament, actor, lambda c: results.confirm(c, report))
 
-    async def dispute(self, guild: str, tournament: str, actor: Actor, report: int,
-                      note: str = "") -> Outcome:
+    async def dispute(
+        self, guild: str, tournament: str, actor: Actor, report: int, note: str = ""
+    ) -> Outcome:
         """The opponent (or a TD) disputes report ``report``; a TD will decide."""
-        return await self._change(guild, tournament, actor,
-                                  lambda c: results.dispute(c, report, note))
+        return await self._change(
+            guild, tournament, actor, lambda c: results.dispute(c, report, note)
+        )
 
-    async def set_result(self, guild: str, tournament: str, actor: Actor, *, round: int,
-                         player: PlayerRef, opponent: PlayerRef, result: EntryKind | str,
-                         colour: Colour | str | None = None) -> Outcome:
+    async def set_result(
+        self,
+        guild: str,
+        tournament: str,
+        actor: Actor,
+        *,
+        round: int,
+        player: PlayerRef,
+        opponent: PlayerRef,
+        result: EntryKind | str,
+        colour: Colour | str | None = None,
+    ) -> Outcome:
         """A TD sets a game (``result`` and ``colour`` from ``player``'s side)."""
-        return await self._change(guild, tournament, actor, lambda c: results.set_result(
-            c, round=round, player=player, opponent=opponent, result=result, colour=colour))
+        return await self._change(
+            guild,
+            tournament,
+            actor,
+            lambda c: results.set_result(
+                c, round=round, player=player, opponent=opponent, result=result, colour=colour
+            ),
+        )
 
-    async def set_bye(self, guild: str, tournament: str, actor: Actor, *, round: int,
-                      player: PlayerRef, kind: EntryKind | str = EntryKind.FULL_BYE) -> Outcome:
+    async def set_bye(
+        self,
+        guild: str,
+        tournament: str,
+        actor: Actor,
+        *,
+        round: int,
+        player: PlayerRef,
+        kind: EntryKind | str = EntryKind.FULL_BYE,
+    ) -> Outcome:
         """A TD gives a bye: ``full``, ``half``, ``zero`` or ``pairing``."""
-        return await self._change(guild, tournament, actor, lambda c: results.set_bye(
-            c, round=round, player=player, kind=kind))
+        return await self._change(
+            guild,
+            tournament,
+            actor,
+            lambda c: results.set_bye(c, round=round, player=player, kind=kind),
+        )
 
-    async def clear_result(self, guild: str, tournament: str, actor: Actor, *, round: int,
-                           player: PlayerRef) -> Outcome:
+    async def clear_result(
+        self, guild: str, tournament: str, actor: Actor, *, round: int, player: PlayerRef
+    ) -> Outcome:
         """A TD clears a player's round (their game, both sides, or their bye)."""
-        return await self._change(guild, tournament, actor,
-                                  lambda c: results.clear(c, round=round, player=player))
+        return await self._change(
+            guild, tournament, actor, lambda c: results.clear(c, round=round, player=player)
+        )
 
-    async def withdraw(self, guild: str, tournament: str, actor: Actor, *, player: PlayerRef,
-                       from_round: int | None = None) -> Outcome:
+    async def withdraw(
+        self,
+        guild: str,
+        tournament: str,
+        actor: Actor,
+        *,
+        player: PlayerRef,
+        from_round: int | None = None,
+    ) -> Outcome:
         """A TD withdraws a player from ``from_round`` on (default: the next round)."""
-        return await self._change(guild, tournament, actor, lambda c: results.withdraw(
-            c, player=player, from_round=from_round))
+        return await self._change(
+            guild,
+            tournament,
+            actor,
+            lambda c: results.withdraw(c, player=player, from_round=from_round),
+        )
 
-    async def undo(self, guild: str, tournament: str, actor: Actor, event: int | None = None
-                   ) -> Outcome:
+    async def undo(
+        self, guild: str, tournament: str, actor: Actor, event: int | None = None
+    ) -> Outcome:
         """A TD undoes event ``event`` (default: the newest still in force); the undo is
         itself an event, and undoing an undo redoes."""
         return await self._change(guild, tournament, actor, lambda c: results.undo(c, event))
@@ -439,40 +613,62 @@ class Store:
         """Games waiting for a confirmation (provisional) or a TD (disputed)."""
         return list((await self.state(guild, tournament)).open_games)
 
-    async def standings(self, guild: str, tournament: str, *, after_round: int | None = None
-                        ) -> StandingsView:
+    async def standings(
+        self, guild: str, tournament: str, *, after_round: int | None = None
+    ) -> StandingsView:
         """Standings under the tournament's rules, after the last round with results (or
         ``after_round``); provisional results count and are marked, disputed ones wait."""
         state = await self.state(guild, tournament)
         return standings_of(state, after_round)
 
-    async def history(self, guild: str, tournament: str, *, round: int | None = None,
-                      player: PlayerRef | None = None, limit: int | None = 50
-                      ) -> list[EventView]:
+    async def history(
+        self,
+        guild: str,
+        tournament: str,
+        *,
+        round: int | None = None,
+        player: PlayerRef | None = None,
+        limit: int | None = 50,
+    ) -> list[EventView]:
         """The audit trail, newest first: who changed what, when, from where."""
         loaded = await self._read(lambda conn: queries.load(conn, guild, tournament))
         by_id = {p.id: p for p in loaded.players}
-        who = None if player is None else players.resolve(loaded.players, player,
-                                                          loaded.info.name).id
+        who = (
+            None if player is None else players.resolve(loaded.players, player, loaded.info.name).id
+        )
         out: list[EventView] = []
         for e in reversed(loaded.events):
             if round is not None and e.round != round:
                 continue
             if who is not None and who not in (e.player, e.opponent):
                 continue
-            out.append(EventView(e, by_id.get(e.player or 0), by_id.get(e.opponent or 0),
-                                 e.seq in loaded.folded.reverted))
+            out.append(
+                EventView(
+                    e,
+                    by_id.get(e.player or 0),
+                    by_id.get(e.opponent or 0),
+                    e.seq in loaded.folded.reverted,
+                )
+            )
             if limit is not None and len(out) >= limit:
                 break
         return out
 
     # -- files ----------------------------------------------------------------------------
 
-    async def import_tournament(self, guild: str, name: str, text: str, *, actor: Actor,
-                                filename: str = "upload.txt", profile: str = "uscf",
-                                tiebreaks: str | None = None, rounds: int | None = None,
-                                status: TournamentStatus = TournamentStatus.RUNNING
-                                ) -> TournamentInfo:
+    async def import_tournament(
+        self,
+        guild: str,
+        name: str,
+        text: str,
+        *,
+        actor: Actor,
+        filename: str = "upload.txt",
+        profile: str = "uscf",
+        tiebreaks: str | None = None,
+        rounds: int | None = None,
+        status: TournamentStatus = TournamentStatus.RUNNING,
+    ) -> TournamentInfo:
         """A new tournament from a TRF-16 or crosstable file (TD)."""
         if not actor.td:
             raise StoreError("only a tournament director can import a tournament", "not-td")
@@ -485,16 +681,34 @@ class Store:
 
         async def work(conn: AsyncConnection) -> TournamentInfo:
             info = await self._insert_tournament(
-                conn, guild, name, planned, actor, now, profile, tiebreaks, status,
-                start_date=data.start_date[:10], end_date=data.end_date[:10],
-                round_robin=data.round_robin, records=queries.records_json(data.records))
+                conn,
+                guild,
+                name,
+                planned,
+                actor,
+                now,
+                profile,
+                tiebreaks,
+                status,
+                start_date=data.start_date[:10],
+                end_date=data.end_date[:10],
+                round_robin=data.round_robin,
+                records=queries.records_json(data.records),
+            )
             await transfer.write_import(conn, info, data, source, now)
             return info
 
         return await self._write(work)
 
-    async def export(self, guild: str, tournament: str, form: str = "trf", *,
-                     separator: str = "  ", with_standings: bool = True) -> str:
+    async def export(
+        self,
+        guild: str,
+        tournament: str,
+        form: str = "trf",
+        *,
+        separator: str = "  ",
+        with_standings: bool = True,
+    ) -> str:
         """The tournament as TRF-16 (``form="trf"``) or crosstable text (``"crosstable"``,
         ``separator`` two spaces, ``","`` for CSV or ``"\\t"``), with standings when it has
         results. Provisional results are included; disputed ones are not."""
@@ -506,45 +720,67 @@ class Store:
 
     # -- spreadsheet link (issue 8) -------------------------------------------------------
 
-    async def link_sheet(self, guild: str, tournament: str, actor: Actor, *,
-                         spreadsheet_id: str, url: str = "") -> TournamentInfo:
+    async def link_sheet(
+        self, guild: str, tournament: str, actor: Actor, *, spreadsheet_id: str, url: str = ""
+    ) -> TournamentInfo:
         """Link a tournament to a spreadsheet (TD): final results are queued for it."""
         sheet_id = spreadsheet_id.strip()
         if not sheet_id:
             raise StoreError("give the spreadsheet's id or link", "bad-sheet")
         now = self.clock()
         return await self._update_tournament(
-            guild, tournament, actor, "link a spreadsheet",
-            lambda _: {"sheet_id": sheet_id[:128], "sheet_url": url[:512] or None,
-                       "sheet_linked_by": actor.user, "sheet_linked_at": now})
+            guild,
+            tournament,
+            actor,
+            "link a spreadsheet",
+            lambda _: {
+                "sheet_id": sheet_id[:128],
+                "sheet_url": url[:512] or None,
+                "sheet_linked_by": actor.user,
+                "sheet_linked_at": now,
+            },
+        )
 
     async def unlink_sheet(self, guild: str, tournament: str, actor: Actor) -> TournamentInfo:
         """Unlink the spreadsheet (TD); writes still queued for it stay queued, unsent."""
         return await self._update_tournament(
-            guild, tournament, actor, "unlink a spreadsheet",
-            lambda _: {"sheet_id": None, "sheet_url": None, "sheet_linked_by": None,
-                       "sheet_linked_at": None})
+            guild,
+            tournament,
+            actor,
+            "unlink a spreadsheet",
+            lambda _: {
+                "sheet_id": None,
+                "sheet_url": None,
+                "sheet_linked_by": None,
+                "sheet_linked_at": None,
+            },
+        )
 
     async def sheet_link(self, guild: str, tournament: str) -> SheetLink | None:
         return (await self.tournament(guild, tournament)).sheet
 
     async def pending_writes(self, guild: str, tournament: str) -> list[OutboxItem]:
         """Results of a tournament still to be written to its sheet, oldest first."""
+
         async def work(conn: AsyncConnection) -> list[OutboxItem]:
             info = await queries.find_tournament(conn, guild, tournament)
             return await outbox.items(conn, guild, info.id, pending=True)
 
         return await self._read(work)
 
-    async def claim_writes(self, worker: str, *, limit: int = 20,
-                           lease: timedelta = timedelta(seconds=60), guild: str | None = None
-                           ) -> list[OutboxItem]:
+    async def claim_writes(
+        self,
+        worker: str,
+        *,
+        limit: int = 20,
+        lease: timedelta = timedelta(seconds=60),
+        guild: str | None = None,
+    ) -> list[OutboxItem]:
         """Lease up to ``limit`` due sheet writes to ``worker`` (a name unique to the worker
         process). The sheet worker serves every guild, so ``guild`` is optional here: this
         and the two methods below are the only ones that are not guild-scoped."""
         now = self.clock()
-        return await self._write(
-            lambda conn: outbox.claim(conn, worker, now, lease, limit, guild))
+        return await self._write(lambda conn: outbox.claim(conn, worker, now, lease, limit, guild))
 
     async def mark_written(self, item: OutboxItem | int, worker: str) -> bool:
         """Record that ``worker`` wrote a claimed item (False: its lease was lost)."""
@@ -552,13 +788,18 @@ class Store:
         now = self.clock()
         return await self._write(lambda conn: outbox.written(conn, item_id, worker, now))
 
-    async def mark_failed(self, item: OutboxItem | int, worker: str, error: str, *,
-                          retry_in: timedelta = timedelta(seconds=30)) -> bool:
+    async def mark_failed(
+        self,
+        item: OutboxItem | int,
+        worker: str,
+        error: str,
+        *,
+        retry_in: timedelta = timedelta(seconds=30),
+    ) -> bool:
         """Give a claimed item back after a failed write, due again after ``retry_in``."""
         item_id = item if isinstance(item, int) else item.id
         retry_at = self.clock() + retry_in
-        return await self._write(
-            lambda conn: outbox.failed(conn, item_id, worker, error, retry_at))
+        return await self._write(lambda conn: outbox.failed(conn, item_id, worker, error, retry_at))
 
 
 def standings_of(state: TournamentState, after_round: int | None) -> StandingsView:
@@ -570,8 +811,10 @@ def standings_of(state: TournamentState, after_round: int | None) -> StandingsVi
         raise StoreError(f"{info.name} has no results yet", "no-results")
     k = t.rounds if after_round is None else after_round
     if not 1 <= k <= t.rounds:
-        raise StoreError(f"round {k} has no results: {info.name} has results for rounds "
-                         f"1–{t.rounds}", "round-out-of-range")
+        raise StoreError(
+            f"round {k} has no results: {info.name} has results for rounds 1–{t.rounds}",
+            "round-out-of-range",
+        )
     start = info.start_date or date.today().isoformat()
     profile = resolve_for(start, info.profile, info.tiebreaks)
     return StandingsView(state, compute_standings(t.after_round(k), profile), k)

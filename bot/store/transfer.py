@@ -38,16 +38,24 @@ def read_upload(text: str, filename: str) -> Tournament:
         raise StoreError(f"{filename} cannot be imported:\n{listed}", "bad-file") from None
 
 
-def player_values(info: TournamentInfo, p: Player, actor: Actor, now: datetime
-                  ) -> dict[str, Any]:
+def player_values(info: TournamentInfo, p: Player, actor: Actor, now: datetime) -> dict[str, Any]:
     ids = dict(p.external_ids)
     return {
-        "guild_id": info.guild, "tournament_id": info.id, "number": p.id,
-        "name": " ".join(p.name.split())[:100] or f"Player {p.id}", "rating": p.rating,
-        "discord_id": ids.get("discord"), "uscf_id": ids.get("uscf"),
-        "fide_id": p.fide_id or None, "title": p.title[:3], "sex": p.sex[:1],
-        "federation": p.federation[:3], "birth_date": p.birth_date[:10],
-        "late_entry_round": None, "added_by": actor.user, "added_at": now,
+        "guild_id": info.guild,
+        "tournament_id": info.id,
+        "number": p.id,
+        "name": " ".join(p.name.split())[:100] or f"Player {p.id}",
+        "rating": p.rating,
+        "discord_id": ids.get("discord"),
+        "uscf_id": ids.get("uscf"),
+        "fide_id": p.fide_id or None,
+        "title": p.title[:3],
+        "sex": p.sex[:1],
+        "federation": p.federation[:3],
+        "birth_date": p.birth_date[:10],
+        "late_entry_round": None,
+        "added_by": actor.user,
+        "added_at": now,
     }
 
 
@@ -59,12 +67,20 @@ def result_events(tournament: Tournament, ids: dict[int, int]) -> list[dict[str,
             entry = p.entries[r - 1]
             if entry.kind in WITH_OPPONENT and entry.opponent is not None:
                 if p.id < entry.opponent:
-                    out.append({"kind": "set", "round": r, "player_id": ids[p.id],
-                                "opponent_id": ids[entry.opponent], "result": entry.kind.value,
-                                "colour": entry.colour.value if entry.colour else None})
+                    out.append(
+                        {
+                            "kind": "set",
+                            "round": r,
+                            "player_id": ids[p.id],
+                            "opponent_id": ids[entry.opponent],
+                            "result": entry.kind.value,
+                            "colour": entry.colour.value if entry.colour else None,
+                        }
+                    )
             elif entry.kind in BYES:
-                out.append({"kind": "bye", "round": r, "player_id": ids[p.id],
-                            "result": entry.kind.value})
+                out.append(
+                    {"kind": "bye", "round": r, "player_id": ids[p.id], "result": entry.kind.value}
+                )
     for p in tournament.players:
         after = p.withdrawn_after
         if after is not None:
@@ -72,27 +88,46 @@ def result_events(tournament: Tournament, ids: dict[int, int]) -> list[dict[str,
     return out
 
 
-async def write_import(conn: AsyncConnection, info: TournamentInfo, tournament: Tournament,
-                       actor: Actor, now: datetime) -> None:
+async def write_import(
+    conn: AsyncConnection, info: TournamentInfo, tournament: Tournament, actor: Actor, now: datetime
+) -> None:
     """Insert the players and the result events of an imported tournament."""
     ids: dict[int, int] = {}
     for p in tournament.players:
-        row = await conn.execute(insert(schema.players)
-                                 .values(**player_values(info, p, actor, now))
-                                 .returning(schema.players.c.id))
+        row = await conn.execute(
+            insert(schema.players)
+            .values(**player_values(info, p, actor, now))
+            .returning(schema.players.c.id)
+        )
         ids[p.id] = row.scalar_one()
-    base = {"guild_id": info.guild, "tournament_id": info.id, "actor": actor.user,
-            "actor_name": actor.label[:100], "td": True, "source": "import", "note": "",
-            "created_at": now, "round": None, "player_id": None, "opponent_id": None,
-            "result": None, "colour": None, "refers_to": None, "supersedes": None}
-    rows = [{**base, **event, "seq": seq}
-            for seq, event in enumerate(result_events(tournament, ids), start=1)]
+    base = {
+        "guild_id": info.guild,
+        "tournament_id": info.id,
+        "actor": actor.user,
+        "actor_name": actor.label[:100],
+        "td": True,
+        "source": "import",
+        "note": "",
+        "created_at": now,
+        "round": None,
+        "player_id": None,
+        "opponent_id": None,
+        "result": None,
+        "colour": None,
+        "refers_to": None,
+        "supersedes": None,
+    }
+    rows = [
+        {**base, **event, "seq": seq}
+        for seq, event in enumerate(result_events(tournament, ids), start=1)
+    ]
     if rows:
         await conn.execute(insert(schema.events), rows)
 
 
-def export(tournament: Tournament, standings: Standings | None, form: str,
-           separator: str = "  ") -> str:
+def export(
+    tournament: Tournament, standings: Standings | None, form: str, separator: str = "  "
+) -> str:
     """``tournament`` as TRF-16 (``form="trf"``) or crosstable text (``"crosstable"``)."""
     if form == "trf":
         from core.formats.trf import write_trf
@@ -101,9 +136,9 @@ def export(tournament: Tournament, standings: Standings | None, form: str,
             return write_trf(tournament, standings)
         except HarknessError as error:
             problems = "; ".join(str(p) for p in error.problems[:SHOWN_PROBLEMS])
-            raise StoreError(f"this tournament cannot be written as TRF-16: {problems}",
-                             "bad-format") from None
+            raise StoreError(
+                f"this tournament cannot be written as TRF-16: {problems}", "bad-format"
+            ) from None
     if form == "crosstable":
         return write_crosstable(tournament, standings, separator)
     raise StoreError(f"export as trf or crosstable, not {form!r}", "bad-format")
-

@@ -73,12 +73,13 @@ class GameView:
 
     def describe(self) -> str:
         """``round 3: #1 Ann 1-0 #2 Bob (provisional)``."""
-        return (f"round {self.round}: {self.player.label} {self.score} {self.opponent.label}"
-                f" ({self.status.value})")
+        return (
+            f"round {self.round}: {self.player.label} {self.score} {self.opponent.label}"
+            f" ({self.status.value})"
+        )
 
     @staticmethod
-    def of(game: GameState, players: Mapping[int, PlayerInfo], side: int | None = None
-           ) -> GameView:
+    def of(game: GameState, players: Mapping[int, PlayerInfo], side: int | None = None) -> GameView:
         """The view of a folded game from ``side`` (a player id; the lower id by default)."""
         me = game.low if side is None else side
         result, colour = game.seen_by(me)
@@ -86,9 +87,19 @@ class GameView:
         for c in game.claims:
             r, col = game.claim_seen_by(c)
             claims.append(ClaimView(c.seq, players[c.by], r, col))
-        return GameView(game.round, players[me], players[game.other(me)], result, colour,
-                        game.status, tuple(claims), game.decided_by, game.by_td, game.counted,
-                        game.conflict)
+        return GameView(
+            game.round,
+            players[me],
+            players[game.other(me)],
+            result,
+            colour,
+            game.status,
+            tuple(claims),
+            game.decided_by,
+            game.by_td,
+            game.counted,
+            game.conflict,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,13 +196,15 @@ class TournamentState:
     last_seq: int
 
     @staticmethod
-    def of(info: TournamentInfo, players: tuple[PlayerInfo, ...], folded: Folded
-           ) -> TournamentState:
+    def of(
+        info: TournamentInfo, players: tuple[PlayerInfo, ...], folded: Folded
+    ) -> TournamentState:
         by_id = {p.id: p for p in players}
         games = tuple(GameView.of(g, by_id) for g in folded.games)
         byes = tuple(ByeView.of(b, by_id) for b in folded.byes)
-        return TournamentState(info, players, folded.tournament, dict(folded.marks), games,
-                               byes, folded.last_seq)
+        return TournamentState(
+            info, players, folded.tournament, dict(folded.marks), games, byes, folded.last_seq
+        )
 
     @property
     def open_games(self) -> tuple[GameView, ...]:

@@ -33,6 +33,7 @@ def read_tournament(path: str | Path) -> Tournament:
     except UnicodeDecodeError:
         text = path.read_text(encoding="latin-1")
     except OSError as error:
-        raise HarknessError([Problem(f"cannot read the file: {error.strerror}",
-                                     path=str(path))]) from None
+        raise HarknessError(
+            [Problem(f"cannot read the file: {error.strerror}", path=str(path))]
+        ) from None
     return read_text(text, str(path))

@@ -33,10 +33,20 @@ from core.tiebreaks import tiebreaks_of
 _ROUND_HEADER = re.compile(r"^(?:rd|round|r)\s*\.?\s*(\d+)$", re.IGNORECASE)
 _GAME = re.compile(r"^([wdl½=])\s*(\d+)\s*(?:\(\s*([wb])\s*\)|([wb]))?$", re.IGNORECASE)
 _FORFEIT = re.compile(r"^([xf+])\s*(\d+)$", re.IGNORECASE)
-_GAME_KINDS = {"w": EntryKind.WIN, "d": EntryKind.DRAW, "l": EntryKind.LOSS,
-               "½": EntryKind.DRAW, "=": EntryKind.DRAW}
-_BYES = {"b": EntryKind.FULL_BYE, "h": EntryKind.HALF_BYE, "u": EntryKind.ZERO_BYE,
-         "-": EntryKind.WITHDRAWN, "": EntryKind.ABSENT}
+_GAME_KINDS = {
+    "w": EntryKind.WIN,
+    "d": EntryKind.DRAW,
+    "l": EntryKind.LOSS,
+    "½": EntryKind.DRAW,
+    "=": EntryKind.DRAW,
+}
+_BYES = {
+    "b": EntryKind.FULL_BYE,
+    "h": EntryKind.HALF_BYE,
+    "u": EntryKind.ZERO_BYE,
+    "-": EntryKind.WITHDRAWN,
+    "": EntryKind.ABSENT,
+}
 #: Crosstable headings of the US Chess tiebreaks, as seed 000 prints them.
 TIEBREAK_HEADINGS = {"MM": "M", "SOLK": "S", "CUM": "C", "OCUM": "O"}
 
@@ -65,8 +75,9 @@ RoundEntry(kind=<EntryKind.HALF_BYE: 'half-point bye'>, opponent=None, colour=No
     m = _GAME.match(text)
     if m:
         colour = (m.group(3) or m.group(4) or "").lower()
-        return RoundEntry(_GAME_KINDS[m.group(1).lower()], int(m.group(2)),
-                          Colour(colour) if colour else None)
+        return RoundEntry(
+            _GAME_KINDS[m.group(1).lower()], int(m.group(2)), Colour(colour) if colour else None
+        )
     m = _FORFEIT.match(text)
     if m:
         kind = EntryKind.FORFEIT_LOSS if m.group(1).lower() == "f" else EntryKind.FORFEIT_WIN
@@ -85,7 +96,7 @@ def _split_csv(line: str, number: int) -> list[Cell]:
         if pos < len(line) and line[pos] == '"':
             pos += 1
             while pos < len(line):
-                if line[pos] == '"' and line[pos + 1:pos + 2] == '"':
+                if line[pos] == '"' and line[pos + 1 : pos + 2] == '"':
                     pos += 2
                 elif line[pos] == '"':
                     pos += 1
@@ -144,8 +155,13 @@ def read_crosstable(text: str, path: str = "<input>", name: str = "") -> Tournam
     lines = [(n, line.rstrip("\r\n")) for n, line in enumerate(text.splitlines(), start=1)]
     lines = [(n, line) for n, line in lines if line.strip()]
     if not lines:
-        raise HarknessError([Problem("the file is empty; expected a header row "
-                                     "'#, Name, Rd 1, …'", path=path, line=1)])
+        raise HarknessError(
+            [
+                Problem(
+                    "the file is empty; expected a header row '#, Name, Rd 1, …'", path=path, line=1
+                )
+            ]
+        )
     header_number, header_line = lines[0]
     separator = _separator(header_line)
     header = _split(header_line, header_number, separator)
@@ -161,14 +177,16 @@ def read_crosstable(text: str, path: str = "<input>", name: str = "") -> Tournam
         cells = _split(line, number, separator)
         if separator == "  " and len(cells) != len(header):
             cells = _by_position(cells, header, number)
-        player = _read_row(cells, number, len(line), id_col, name_col, rating_col, round_cols,
-                           path, problems)
+        player = _read_row(
+            cells, number, len(line), id_col, name_col, rating_col, round_cols, path, problems
+        )
         if player is None:
             continue
         row_of[player.id] = cells[id_col]
         for r, col in enumerate(round_cols, start=1):
-            cell_at[(player.id, r)] = (cells[col] if col < len(cells)
-                                       else Cell("", number, len(line) + 1))
+            cell_at[(player.id, r)] = (
+                cells[col] if col < len(cells) else Cell("", number, len(line) + 1)
+            )
         players.append(player)
     if problems:
         raise HarknessError(problems)
@@ -178,8 +196,9 @@ def read_crosstable(text: str, path: str = "<input>", name: str = "") -> Tournam
         raise HarknessError(_locate(error.problems, cell_at, row_of, path)) from None
 
 
-def _header_columns(header: Sequence[Cell], path: str, problems: list[Problem]
-                    ) -> tuple[int, int, int | None, list[int]]:
+def _header_columns(
+    header: Sequence[Cell], path: str, problems: list[Problem]
+) -> tuple[int, int, int | None, list[int]]:
     id_col = name_col = -1
     rating_col: int | None = None
     rounds: list[tuple[int, int]] = []
@@ -195,50 +214,87 @@ def _header_columns(header: Sequence[Cell], path: str, problems: list[Problem]
         elif m:
             rounds.append((int(m.group(1)), i))
     if id_col < 0 or name_col < 0:
-        problems.append(Problem("the header row needs a '#' column and a 'Name' column "
-                                f"(found {', '.join(repr(c.text) for c in header)})",
-                                path=path, line=header[0].line if header else 1, column=1))
+        problems.append(
+            Problem(
+                "the header row needs a '#' column and a 'Name' column "
+                f"(found {', '.join(repr(c.text) for c in header)})",
+                path=path,
+                line=header[0].line if header else 1,
+                column=1,
+            )
+        )
     numbers = [n for n, _ in rounds]
     if numbers != list(range(1, len(numbers) + 1)):
-        problems.append(Problem(f"round columns must be 'Rd 1', 'Rd 2', … in order "
-                                f"(found rounds {numbers or 'none'})",
-                                path=path, line=header[0].line if header else 1, column=1))
+        problems.append(
+            Problem(
+                f"round columns must be 'Rd 1', 'Rd 2', … in order "
+                f"(found rounds {numbers or 'none'})",
+                path=path,
+                line=header[0].line if header else 1,
+                column=1,
+            )
+        )
     return id_col, name_col, rating_col, [i for _, i in rounds]
 
 
-def _read_row(cells: Sequence[Cell], number: int, width: int, id_col: int, name_col: int,
-              rating_col: int | None, round_cols: Sequence[int], path: str,
-              problems: list[Problem]) -> Player | None:
+def _read_row(
+    cells: Sequence[Cell],
+    number: int,
+    width: int,
+    id_col: int,
+    name_col: int,
+    rating_col: int | None,
+    round_cols: Sequence[int],
+    path: str,
+    problems: list[Problem],
+) -> Player | None:
     def cell(i: int) -> Cell:
         return cells[i] if i < len(cells) else Cell("", number, width + 1)
 
     before = len(problems)
     id_cell = cell(id_col)
     if not id_cell.text.isdigit():
-        problems.append(Problem(f"'#' must be a starting number, got {id_cell.text!r}",
-                                path=path, line=number, column=id_cell.column))
+        problems.append(
+            Problem(
+                f"'#' must be a starting number, got {id_cell.text!r}",
+                path=path,
+                line=number,
+                column=id_cell.column,
+            )
+        )
     name = cell(name_col).text
     if not name:
-        problems.append(Problem("the player has no name", path=path, line=number,
-                                column=cell(name_col).column))
+        problems.append(
+            Problem("the player has no name", path=path, line=number, column=cell(name_col).column)
+        )
     rating: int | None = None
     if rating_col is not None and cell(rating_col).text:
         text = cell(rating_col).text.split("/")[0].strip()
         if text.isdigit():
             rating = int(text)
         elif text.lower() not in ("unr", "unr.", "unrated", "-"):
-            problems.append(Problem(f"Rating must be a whole number or empty, got "
-                                    f"{cell(rating_col).text!r}", path=path, line=number,
-                                    column=cell(rating_col).column))
+            problems.append(
+                Problem(
+                    f"Rating must be a whole number or empty, got {cell(rating_col).text!r}",
+                    path=path,
+                    line=number,
+                    column=cell(rating_col).column,
+                )
+            )
     entries: list[RoundEntry] = []
     for r, col in enumerate(round_cols, start=1):
         c = cell(col)
         entry = parse_cell(c.text)
         if entry is None:
-            problems.append(Problem(
-                f"Rd {r}: {c.text!r} is not a round entry; expected e.g. 'W9 (w)', 'D5', 'L3', "
-                "'X9', 'F9', 'B', 'H', 'U', '-' or empty", path=path, line=number,
-                column=c.column))
+            problems.append(
+                Problem(
+                    f"Rd {r}: {c.text!r} is not a round entry; expected e.g. 'W9 (w)', 'D5', 'L3', "
+                    "'X9', 'F9', 'B', 'H', 'U', '-' or empty",
+                    path=path,
+                    line=number,
+                    column=c.column,
+                )
+            )
             entry = RoundEntry(EntryKind.ABSENT)
         entries.append(entry)
     if len(problems) > before:
@@ -256,20 +312,29 @@ def trailing_withdrawal(entries: Sequence[RoundEntry]) -> tuple[RoundEntry, ...]
     return tuple(entries[:last]) + (RoundEntry(EntryKind.WITHDRAWN),) * (len(entries) - last)
 
 
-def _locate(problems: Sequence[Problem], cell_at: dict[tuple[int, int], Cell],
-            row_of: dict[int, Cell], path: str) -> Iterator[Problem]:
+def _locate(
+    problems: Sequence[Problem],
+    cell_at: dict[tuple[int, int], Cell],
+    row_of: dict[int, Cell],
+    path: str,
+) -> Iterator[Problem]:
     """Give tournament problems (player, round) the file position of their cell."""
     for p in problems:
         cell = cell_at.get((p.player or 0, p.round or 0)) or row_of.get(p.player or 0)
         if cell is None:
             yield Problem(p.message, path=path, player=p.player, round=p.round)
         else:
-            yield Problem(p.message, path=path, line=cell.line, column=cell.column,
-                          player=p.player, round=p.round)
+            yield Problem(
+                p.message,
+                path=path,
+                line=cell.line,
+                column=cell.column,
+                player=p.player,
+                round=p.round,
+            )
 
 
-def crosstable_rows(tournament: Tournament, standings: Standings | None = None
-                    ) -> list[list[str]]:
+def crosstable_rows(tournament: Tournament, standings: Standings | None = None) -> list[list[str]]:
     """The crosstable as rows of cells, header first, in standings order when given.
 
     With standings, ``Tot`` and one ``TBrk[X]`` column per tiebreak follow the rounds, as in
@@ -296,8 +361,9 @@ def crosstable_rows(tournament: Tournament, standings: Standings | None = None
     return rows
 
 
-def write_crosstable(tournament: Tournament, standings: Standings | None = None,
-                     separator: str = "  ") -> str:
+def write_crosstable(
+    tournament: Tournament, standings: Standings | None = None, separator: str = "  "
+) -> str:
     """The crosstable as aligned text (``separator="  "``), tab-separated or CSV (``","``).
 
     What it writes reads back as the same tournament.

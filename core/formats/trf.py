@@ -89,33 +89,54 @@ ROUND_WIDTH = 10
 MAX_ROUNDS = 999
 
 _RESULTS: dict[str, EntryKind] = {
-    "1": EntryKind.WIN, "=": EntryKind.DRAW, "0": EntryKind.LOSS,
-    "W": EntryKind.WIN, "D": EntryKind.DRAW, "L": EntryKind.LOSS,
-    "w": EntryKind.WIN, "d": EntryKind.DRAW, "l": EntryKind.LOSS,
-    "+": EntryKind.FORFEIT_WIN, "-": EntryKind.FORFEIT_LOSS,
-    "F": EntryKind.FULL_BYE, "U": EntryKind.PAIRING_BYE,
-    "H": EntryKind.HALF_BYE, "Z": EntryKind.ZERO_BYE,
-    "f": EntryKind.FULL_BYE, "u": EntryKind.PAIRING_BYE,
-    "h": EntryKind.HALF_BYE, "z": EntryKind.ZERO_BYE,
+    "1": EntryKind.WIN,
+    "=": EntryKind.DRAW,
+    "0": EntryKind.LOSS,
+    "W": EntryKind.WIN,
+    "D": EntryKind.DRAW,
+    "L": EntryKind.LOSS,
+    "w": EntryKind.WIN,
+    "d": EntryKind.DRAW,
+    "l": EntryKind.LOSS,
+    "+": EntryKind.FORFEIT_WIN,
+    "-": EntryKind.FORFEIT_LOSS,
+    "F": EntryKind.FULL_BYE,
+    "U": EntryKind.PAIRING_BYE,
+    "H": EntryKind.HALF_BYE,
+    "Z": EntryKind.ZERO_BYE,
+    "f": EntryKind.FULL_BYE,
+    "u": EntryKind.PAIRING_BYE,
+    "h": EntryKind.HALF_BYE,
+    "z": EntryKind.ZERO_BYE,
     " ": EntryKind.ABSENT,
 }
 _CODES = "1 = 0 + - W D L F U H Z"
 _ABSENT = RoundEntry(EntryKind.ABSENT)
 _COLOURS: dict[str, Colour | None] = {
-    "w": Colour.WHITE, "b": Colour.BLACK, "W": Colour.WHITE, "B": Colour.BLACK,
-    "-": None, " ": None,
+    "w": Colour.WHITE,
+    "b": Colour.BLACK,
+    "W": Colour.WHITE,
+    "B": Colour.BLACK,
+    "-": None,
+    " ": None,
 }
 #: Columns 96–99 of a game or forfeit (`` w 1``): what they mean, read once.
 _GAME_SUFFIX: dict[str, tuple[EntryKind, Colour | None]] = {
     f" {c} {code}": (kind, colour)
-    for code, kind in _RESULTS.items() if kind.has_opponent
+    for code, kind in _RESULTS.items()
+    if kind.has_opponent
     for c, colour in _COLOURS.items()
 }
 _RESULT_CODE: dict[EntryKind, str] = {
-    EntryKind.WIN: "1", EntryKind.DRAW: "=", EntryKind.LOSS: "0",
-    EntryKind.FORFEIT_WIN: "+", EntryKind.FORFEIT_LOSS: "-",
-    EntryKind.FULL_BYE: "F", EntryKind.PAIRING_BYE: "U",
-    EntryKind.HALF_BYE: "H", EntryKind.ZERO_BYE: "Z",
+    EntryKind.WIN: "1",
+    EntryKind.DRAW: "=",
+    EntryKind.LOSS: "0",
+    EntryKind.FORFEIT_WIN: "+",
+    EntryKind.FORFEIT_LOSS: "-",
+    EntryKind.FULL_BYE: "F",
+    EntryKind.PAIRING_BYE: "U",
+    EntryKind.HALF_BYE: "H",
+    EntryKind.ZERO_BYE: "Z",
     EntryKind.WITHDRAWN: "Z",  # TRF-16 has no withdrawal code
 }
 #: Record 092 names a round robin (``Round Robin``, ``round-robin``, ``Berger``, ``RR``).
@@ -143,10 +164,17 @@ class _Reading:
     #: A player line whose starting rank is unreadable or taken: who it is, is unknown.
     lost_line: bool = False
 
-    def problem(self, message: str, line: int, column: int, player: int | None = None,
-                round: int | None = None) -> None:
-        self.problems.append(Problem(message, path=self.path, line=line, column=column,
-                                     player=player, round=round))
+    def problem(
+        self,
+        message: str,
+        line: int,
+        column: int,
+        player: int | None = None,
+        round: int | None = None,
+    ) -> None:
+        self.problems.append(
+            Problem(message, path=self.path, line=line, column=column, player=player, round=round)
+        )
 
 
 def read_trf(text: str, path: str = "<input>") -> Tournament:
@@ -192,12 +220,12 @@ def read_trf(text: str, path: str = "<input>") -> Tournament:
         raise HarknessError(sorted(reading.problems, key=_position))
     try:
         return Tournament(
-            tuple(players), rounds,
+            tuple(players),
+            rounds,
             name=fields["012"][0].strip() if "012" in fields else "",
             start_date=fields["042"][0].strip() if "042" in fields else "",
             end_date=fields["052"][0].strip() if "052" in fields else "",
-            round_robin=True if "092" in fields and _ROUND_ROBIN.search(fields["092"][0])
-            else None,
+            round_robin=True if "092" in fields and _ROUND_ROBIN.search(fields["092"][0]) else None,
             records=tuple(records),
         )
     except HarknessError as error:
@@ -208,53 +236,81 @@ def _position(p: Problem) -> tuple[int, int]:
     return (p.line or 0, p.column or 0)
 
 
-def _read_player(line: str, number: int, reading: _Reading, cache: dict[str, RoundEntry]
-                 ) -> None:
+def _read_player(line: str, number: int, reading: _Reading, cache: dict[str, RoundEntry]) -> None:
     """Read one player line (already stripped of trailing blanks) into ``reading``."""
     rank_text = line[4:8].strip()
     player_id = int(rank_text) if _is_number(rank_text) else 0
     if player_id < 1:
         reading.lost_line = True
-        reading.problem(f"expected a starting rank (1–9999) in columns 5–8, got "
-                        f"{rank_text!r}", number, 5)
+        reading.problem(
+            f"expected a starting rank (1–9999) in columns 5–8, got {rank_text!r}", number, 5
+        )
         return
     if player_id in reading.line_of:
         reading.doubtful.add(player_id)
         reading.lost_line = True  # whoever this line was meant to be is unknown
-        reading.problem(f"starting rank {player_id} is used twice (first on line "
-                        f"{reading.line_of[player_id]})", number, 5, player=player_id)
+        reading.problem(
+            f"starting rank {player_id} is used twice (first on line {reading.line_of[player_id]})",
+            number,
+            5,
+            player=player_id,
+        )
         return
     reading.line_of[player_id] = number
     if len(line) < MIN_PLAYER_LINE:
         reading.doubtful.add(player_id)
-        reading.problem(f"the player line is too short ({len(line)} characters): TRF-16 "
-                        "player lines run at least to the points in columns 81–84",
-                        number, len(line) + 1, player=player_id)
+        reading.problem(
+            f"the player line is too short ({len(line)} characters): TRF-16 "
+            "player lines run at least to the points in columns 81–84",
+            number,
+            len(line) + 1,
+            player=player_id,
+        )
         return
     rating_text = line[48:52].strip()
     rating: int | None = None
     if _is_number(rating_text):
         rating = int(rating_text) or None
     elif rating_text:
-        reading.problem(f"expected a rating (digits) or blanks in columns 49–52, got "
-                        f"{rating_text!r}", number, 49, player=player_id)
+        reading.problem(
+            f"expected a rating (digits) or blanks in columns 49–52, got {rating_text!r}",
+            number,
+            49,
+            player=player_id,
+        )
     # Each round is two blanks, then columns 92–99 of round 1 and so on; most blocks repeat
     # (the same opponent, colour and result on another line), so each is read once.
-    blocks = [line[start:start + ROUND_WIDTH]
-              for start in range(FIRST_ROUND - 3, len(line), ROUND_WIDTH)]
+    blocks = [
+        line[start : start + ROUND_WIDTH]
+        for start in range(FIRST_ROUND - 3, len(line), ROUND_WIDTH)
+    ]
     found = [cache.get(block) for block in blocks]
-    entries = cast(list[RoundEntry], found) if None not in found else [
-        entry or _read_new_block(block, number, player_id, r, reading, cache)
-        for r, (block, entry) in enumerate(zip(blocks, found, strict=True), start=1)]
-    reading.players.append(Player(
-        player_id, line[14:47].strip(), tuple(entries), rating,
-        title=line[10:13].strip(), sex=line[9:10].strip(), federation=line[53:56].strip(),
-        fide_id=line[57:68].strip(), birth_date=line[69:79].strip(),
-    ))
+    entries = (
+        cast(list[RoundEntry], found)
+        if None not in found
+        else [
+            entry or _read_new_block(block, number, player_id, r, reading, cache)
+            for r, (block, entry) in enumerate(zip(blocks, found, strict=True), start=1)
+        ]
+    )
+    reading.players.append(
+        Player(
+            player_id,
+            line[14:47].strip(),
+            tuple(entries),
+            rating,
+            title=line[10:13].strip(),
+            sex=line[9:10].strip(),
+            federation=line[53:56].strip(),
+            fide_id=line[57:68].strip(),
+            birth_date=line[69:79].strip(),
+        )
+    )
 
 
-def _read_new_block(block: str, number: int, player_id: int, r: int, reading: _Reading,
-                    cache: dict[str, RoundEntry]) -> RoundEntry:
+def _read_new_block(
+    block: str, number: int, player_id: int, r: int, reading: _Reading, cache: dict[str, RoundEntry]
+) -> RoundEntry:
     """A round block not seen before: a game aligned as it should be takes the fast path."""
     game = _GAME_SUFFIX.get(block[6:])
     if game and block.startswith("  ") and (opponent := _opponent(block[2:6])):
@@ -278,8 +334,9 @@ def _is_number(text: str) -> bool:
     return text.isdecimal() and text.isascii()
 
 
-def _read_block(block: str, number: int, player_id: int, r: int, reading: _Reading
-                ) -> RoundEntry | None:
+def _read_block(
+    block: str, number: int, player_id: int, r: int, reading: _Reading
+) -> RoundEntry | None:
     """One round's 10 columns (two blanks, opponent, blank, colour, blank, result), or None
     after saying what is wrong."""
     start = FIRST_ROUND + ROUND_WIDTH * (r - 1)  # the opponent's first column
@@ -287,10 +344,15 @@ def _read_block(block: str, number: int, player_id: int, r: int, reading: _Readi
     block = block.ljust(ROUND_WIDTH)
     for i in (0, 1, 6, 8):
         if block[i] != " ":
-            reading.problem(f"column {start - 2 + i} should be blank, got {block[i]!r}: each "
-                            "round takes 10 columns (2 blanks, opponent in 4, blank, colour, "
-                            "blank, result); is the line shifted?", number, start - 2 + i,
-                            player_id, r)
+            reading.problem(
+                f"column {start - 2 + i} should be blank, got {block[i]!r}: each "
+                "round takes 10 columns (2 blanks, opponent in 4, blank, colour, "
+                "blank, result); is the line shifted?",
+                number,
+                start - 2 + i,
+                player_id,
+                r,
+            )
             reading.bad_blocks.add((player_id, r))
             return None
     found: list[tuple[str, int]] = []
@@ -298,29 +360,56 @@ def _read_block(block: str, number: int, player_id: int, r: int, reading: _Readi
     opponent_text = opponent_field.strip()
     opponent = int(opponent_text) if _is_number(opponent_text) else 0
     if opponent_text and not _is_number(opponent_text):
-        found.append((f"expected the opponent's starting rank in columns {start}–{start + 3} "
-                      f"(up to 4 digits; 0000 or blank for none), got {opponent_field!r}",
-                      start))
+        found.append(
+            (
+                f"expected the opponent's starting rank in columns {start}–{start + 3} "
+                f"(up to 4 digits; 0000 or blank for none), got {opponent_field!r}",
+                start,
+            )
+        )
     colour = block[7]
     if colour not in _COLOURS:
-        found.append((f"expected the colour w, b or - in column {start + 5}, got "
-                      f"{colour!r}", start + 5))
+        found.append(
+            (f"expected the colour w, b or - in column {start + 5}, got {colour!r}", start + 5)
+        )
     code = block[9]
     kind = _RESULTS.get(code)
     if kind is None:
-        found.append((f"unknown result code {code!r} in column {start + 7}; expected one of "
-                      f"{_CODES}, or blank", start + 7))
+        found.append(
+            (
+                f"unknown result code {code!r} in column {start + 7}; expected one of "
+                f"{_CODES}, or blank",
+                start + 7,
+            )
+        )
     elif kind.has_opponent and not opponent and not found:
-        found.append((f"result {code!r} needs the opponent's starting rank in columns "
-                      f"{start}–{start + 3}, got {opponent_field!r}", start))
+        found.append(
+            (
+                f"result {code!r} needs the opponent's starting rank in columns "
+                f"{start}–{start + 3}, got {opponent_field!r}",
+                start,
+            )
+        )
     elif kind is EntryKind.ABSENT and opponent:
-        why = (f"the line is too short: it ends at column {ends}" if ends < start + 7
-               else f"column {start + 7} is blank")
-        found.append((f"{why}, where the result against {opponent} should be; expected one "
-                      f"of {_CODES}", start + 7))
+        why = (
+            f"the line is too short: it ends at column {ends}"
+            if ends < start + 7
+            else f"column {start + 7} is blank"
+        )
+        found.append(
+            (
+                f"{why}, where the result against {opponent} should be; expected one of {_CODES}",
+                start + 7,
+            )
+        )
     elif not kind.has_opponent and opponent:
-        found.append((f"a {kind.value} ({code!r}) has no opponent: expected 0000 or blanks "
-                      f"in columns {start}–{start + 3}, got {opponent_field!r}", start))
+        found.append(
+            (
+                f"a {kind.value} ({code!r}) has no opponent: expected 0000 or blanks "
+                f"in columns {start}–{start + 3}, got {opponent_field!r}",
+                start,
+            )
+        )
     if found or kind is None:
         for message, column in found:
             reading.problem(message, number, column, player_id, r)
@@ -338,8 +427,11 @@ def _rounds(fields: dict[str, tuple[str, int]], reading: _Reading) -> int:
         return most
     text, number = fields["XXR"]
     if not _is_number(text.strip()) or int(text) > MAX_ROUNDS:
-        reading.problem(f"expected the number of rounds (0–{MAX_ROUNDS}) after 'XXR', got "
-                        f"{text.strip()!r}", number, 5)
+        reading.problem(
+            f"expected the number of rounds (0–{MAX_ROUNDS}) after 'XXR', got {text.strip()!r}",
+            number,
+            5,
+        )
         return most
     return int(text)
 
@@ -350,8 +442,17 @@ def _complete(players: Iterable[Player], rounds: int) -> list[Player]:
     for p in players:
         missing = rounds - len(p.entries)
         if missing > 0:
-            p = Player(p.id, p.name, p.entries + (_ABSENT,) * missing, p.rating, p.title,
-                       p.sex, p.federation, p.fide_id, p.birth_date)
+            p = Player(
+                p.id,
+                p.name,
+                p.entries + (_ABSENT,) * missing,
+                p.rating,
+                p.title,
+                p.sex,
+                p.federation,
+                p.fide_id,
+                p.birth_date,
+            )
         result.append(p)
     return result
 
@@ -371,7 +472,8 @@ def _consistency(players: Sequence[Player], rounds: int, reading: _Reading) -> l
             entries = by_id[p.player].entries
             opponent = entries[p.round - 1].opponent if p.round <= len(entries) else None
             if opponent is not None and (
-                opponent in reading.doubtful or (opponent, p.round) in reading.bad_blocks
+                opponent in reading.doubtful
+                or (opponent, p.round) in reading.bad_blocks
                 or (reading.lost_line and opponent not in by_id)
             ):
                 continue
@@ -407,19 +509,29 @@ def write_trf(tournament: Tournament, standings: Standings | None = None) -> str
     rank or rating of more than four digits, 100 points or more. Longer names and other
     text fields are cut to their columns (the name has 33).
     """
-    problems = [Problem(f"TRF-16 starting ranks have at most 4 digits (got {p.id})",
-                        player=p.id) for p in tournament.players if p.id > 9999]
-    problems += [Problem(f"TRF-16 ratings have at most 4 digits (got {p.rating})",
-                         player=p.id) for p in tournament.players
-                 if p.rating is not None and not 0 <= p.rating <= 9999]
+    problems = [
+        Problem(f"TRF-16 starting ranks have at most 4 digits (got {p.id})", player=p.id)
+        for p in tournament.players
+        if p.id > 9999
+    ]
+    problems += [
+        Problem(f"TRF-16 ratings have at most 4 digits (got {p.rating})", player=p.id)
+        for p in tournament.players
+        if p.rating is not None and not 0 <= p.rating <= 9999
+    ]
     halves = [p.half_points for p in tournament.players]
-    problems += [Problem(f"TRF-16 points have at most 4 columns, 99.5 (got "
-                         f"{half // 2}{'.5' if half % 2 else ''})", player=p.id)
-                 for p, half in zip(tournament.players, halves, strict=True) if half > 199]
+    problems += [
+        Problem(
+            f"TRF-16 points have at most 4 columns, 99.5 (got "
+            f"{half // 2}{'.5' if half % 2 else ''})",
+            player=p.id,
+        )
+        for p, half in zip(tournament.players, halves, strict=True)
+        if half > 199
+    ]
     if problems:
         raise HarknessError(problems)
-    rank_of = ({row.player.id: row.rank for row in standings.rows} if standings is not None
-               else {})
+    rank_of = {row.player.id: row.rank for row in standings.rows} if standings is not None else {}
     header, trailer = _header(tournament)
     lines = header
     block_cache: dict[int, str] = {}  # by id(): the tournament keeps every entry alive
@@ -442,8 +554,11 @@ def _record_rank(code: str) -> int | None:
 
 def _header(t: Tournament) -> tuple[list[str], list[str]]:
     """The lines before the players and after them."""
-    kept = [(_record_rank(code), _record(code, text)) for code, text in t.records
-            if code not in _TRAILER_CODES and code != "XXR"]
+    kept = [
+        (_record_rank(code), _record(code, text))
+        for code, text in t.records
+        if code not in _TRAILER_CODES and code != "XXR"
+    ]
     trailer = [_record(code, text) for code, text in t.records if code in _TRAILER_CODES]
     fields = [("012", t.name), ("042", t.start_date), ("052", t.end_date)]
     if t.round_robin and not any(code == "092" for code, _ in t.records):
@@ -467,9 +582,11 @@ def _record(code: str, text: str) -> str:
 def _player_line(p: Player, half: int, rank: int, cache: dict[int, str]) -> str:
     points = f"{half // 2}.{5 if half % 2 else 0}"
     rating = "" if p.rating is None else str(p.rating)
-    head = (f"{PLAYER} {p.id:>4} {p.sex[:1]:1}{p.title[:3]:>3} {p.name[:33]:<33} "
-            f"{rating:>4} {p.federation[:3]:<3} {p.fide_id[:11]:>11} {p.birth_date[:10]:<10} "
-            f"{points:>4} {rank:>4}")
+    head = (
+        f"{PLAYER} {p.id:>4} {p.sex[:1]:1}{p.title[:3]:>3} {p.name[:33]:<33} "
+        f"{rating:>4} {p.federation[:3]:<3} {p.fide_id[:11]:>11} {p.birth_date[:10]:<10} "
+        f"{points:>4} {rank:>4}"
+    )
     blocks = []
     for e in p.entries:
         block = cache.get(id(e))

@@ -11,8 +11,16 @@ from __future__ import annotations
 from core.tiebreaks import uscf
 from core.tiebreaks.base import Breakdown, Column, Section, Tiebreak
 
-__all__ = ["REGISTRIES", "REGISTRY", "Breakdown", "Column", "Section", "Tiebreak", "register",
-           "tiebreaks_of"]
+__all__ = [
+    "REGISTRIES",
+    "REGISTRY",
+    "Breakdown",
+    "Column",
+    "Section",
+    "Tiebreak",
+    "register",
+    "tiebreaks_of",
+]
 
 REGISTRIES: dict[str, dict[str, Tiebreak]] = {"uscf": {}}
 REGISTRY = REGISTRIES["uscf"]
@@ -39,12 +47,21 @@ for _tb in (
     Tiebreak("KASH", "Kashdan", "US Chess 34E", uscf.kashdan),
     Tiebreak("SB", "Sonneborn-Berger", "US Chess 34E", uscf.sonneborn_berger),
     Tiebreak("BLK", "Most Blacks", "US Chess 34E", uscf.most_blacks),
-    Tiebreak("H2H", "Result between tied players", "US Chess 34E", uscf.head_to_head_column,
-             group=uscf.head_to_head),
-    Tiebreak("AOR", "Average rating of opponents", "US Chess 34E",
-             uscf.average_opponents_rating, digits=0),
-    Tiebreak("PERF", "Performance rating", "US Chess 34E", uscf.performance_rating,
-             digits=0),
+    Tiebreak(
+        "H2H",
+        "Result between tied players",
+        "US Chess 34E",
+        uscf.head_to_head_column,
+        group=uscf.head_to_head,
+    ),
+    Tiebreak(
+        "AOR",
+        "Average rating of opponents",
+        "US Chess 34E",
+        uscf.average_opponents_rating,
+        digits=0,
+    ),
+    Tiebreak("PERF", "Performance rating", "US Chess 34E", uscf.performance_rating, digits=0),
     Tiebreak("COIN", "Coin flip", "US Chess 34E", uscf.coin_flip),
 ):
     register(_tb)

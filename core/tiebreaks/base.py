@@ -84,11 +84,12 @@ class Section:
         self.kinds: Sequence[tuple[EntryKind, ...]] = tournament.kinds
         self.opponents: Sequence[tuple[int, ...]] = tournament.opponents
         self.scores = [sum([k.half_points for k in kinds]) for kinds in self.kinds]
-        self.play_scores = [sum([k.half_points for k in kinds if k.played])
-                            for kinds in self.kinds]
+        self.play_scores = [sum([k.half_points for k in kinds if k.played]) for kinds in self.kinds]
         # RULES.md, adjusted score: every unplayed round of theirs counts ½ (one half-point).
-        self.adjusted = [in_play + opponents.count(-1) for in_play, opponents
-                         in zip(self.play_scores, self.opponents, strict=True)]
+        self.adjusted = [
+            in_play + opponents.count(-1)
+            for in_play, opponents in zip(self.play_scores, self.opponents, strict=True)
+        ]
 
     def memo(self, compute: Callable[[Section], T]) -> T:
         """``compute(self)``, computed once per section (tiebreaks that share work)."""

@@ -61,8 +61,9 @@ TIEBREAKS = (
     Tiebreak("BH/M1", "Median Buchholz-1", "C.07 8.1, 14.3, 16.5", buchholz_median1),
     Tiebreak("BH/M2", "Median Buchholz-2", "C.07 8.1, 14.4, 16.5", buchholz_median2),
     Tiebreak("FB", "Fore Buchholz", "C.07 8.2, 16", fore_buchholz),
-    Tiebreak("AOB", "Average of Opponents' Buchholz", "C.07 8.3", average_of_opponents_buchholz,
-             digits=2),
+    Tiebreak(
+        "AOB", "Average of Opponents' Buchholz", "C.07 8.3", average_of_opponents_buchholz, digits=2
+    ),
     Tiebreak("SB", "Sonneborn-Berger", "C.07 9.1, 16", sonneborn_berger),
     Tiebreak("SB/C1", "Sonneborn-Berger Cut-1", "C.07 9.1, 14.1, 16.5", sonneborn_berger_cut1),
     Tiebreak("KS", "Koya", "C.07 9.2", koya),
@@ -73,22 +74,42 @@ TIEBREAKS = (
     Tiebreak("BPG", "Number of games played with Black", "C.07 7.3", games_with_black),
     Tiebreak("BWG", "Number of games won with Black", "C.07 7.4", wins_with_black),
     Tiebreak("REP", "Rounds one elected to play", "C.07 7, 16.1.2", rounds_elected_to_play),
-    Tiebreak("DE", "Direct encounter", "C.07 6", direct_encounter_column,
-             group=direct_encounter),
-    Tiebreak("ARO", "Average rating of opponents", "C.07 10.1", average_rating_of_opponents,
-             digits=0),
-    Tiebreak("ARO/C1", "Average rating of opponents Cut-1", "C.07 10.1, 14.1",
-             average_rating_of_opponents_cut1, digits=0),
-    Tiebreak("TPR", "Tournament performance rating", "C.07 10.2",
-             tournament_performance_rating, digits=0),
-    Tiebreak("PTP", "Perfect tournament performance", "C.07 10.3",
-             perfect_tournament_performance, digits=0),
-    Tiebreak("APRO", "Average performance rating of opponents", "C.07 10.4",
-             average_performance_of_opponents, digits=0),
-    Tiebreak("APPO", "Average perfect performance of opponents", "C.07 10.5",
-             average_perfect_performance_of_opponents, digits=0),
+    Tiebreak("DE", "Direct encounter", "C.07 6", direct_encounter_column, group=direct_encounter),
+    Tiebreak(
+        "ARO", "Average rating of opponents", "C.07 10.1", average_rating_of_opponents, digits=0
+    ),
+    Tiebreak(
+        "ARO/C1",
+        "Average rating of opponents Cut-1",
+        "C.07 10.1, 14.1",
+        average_rating_of_opponents_cut1,
+        digits=0,
+    ),
+    Tiebreak(
+        "TPR", "Tournament performance rating", "C.07 10.2", tournament_performance_rating, digits=0
+    ),
+    Tiebreak(
+        "PTP",
+        "Perfect tournament performance",
+        "C.07 10.3",
+        perfect_tournament_performance,
+        digits=0,
+    ),
+    Tiebreak(
+        "APRO",
+        "Average performance rating of opponents",
+        "C.07 10.4",
+        average_performance_of_opponents,
+        digits=0,
+    ),
+    Tiebreak(
+        "APPO",
+        "Average perfect performance of opponents",
+        "C.07 10.5",
+        average_perfect_performance_of_opponents,
+        digits=0,
+    ),
 )
 
 for _tiebreak in TIEBREAKS:
     register(_tiebreak, FAMILY)
-

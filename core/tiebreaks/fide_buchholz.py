@@ -74,19 +74,24 @@ def fore_contributions(section: Section) -> list[Contributions]:
     return _all(section.memo(build_fore_view))
 
 
-_MODIFIERS = {(0, 0): "", (1, 0): "Cut-1", (2, 0): "Cut-2", (1, 1): "Median-1",
-              (2, 2): "Median-2"}
+_MODIFIERS = {(0, 0): "", (1, 0): "Cut-1", (2, 0): "Cut-2", (1, 1): "Median-1", (2, 2): "Median-2"}
 
 
-def _buchholz(section: Section, code: str, low: int, high: int,
-              parts: Callable[[Section], list[Contributions]] = section_contributions,
-              name: str = "Buchholz: the sum of the opponents' scores (C.07 8.1)") -> Column:
+def _buchholz(
+    section: Section,
+    code: str,
+    low: int,
+    high: int,
+    parts: Callable[[Section], list[Contributions]] = section_contributions,
+    name: str = "Buchholz: the sum of the opponents' scores (C.07 8.1)",
+) -> Column:
     breakdowns = []
     modifier = _MODIFIERS[low, high]
     for c in section.memo(parts):
         removed = cut(c.scores, [s or 0 for s in c.scores], c.vurs, low, high)
-        kept = sum(s for r, s in enumerate(c.scores, start=1)
-                   if s is not None and r not in removed.rounds)
+        kept = sum(
+            s for r, s in enumerate(c.scores, start=1) if s is not None and r not in removed.rounds
+        )
         note = name + (f"; {modifier} (C.07 14): {removed.note}" if modifier else "")
         breakdowns.append(Breakdown(kept, c.scores, removed.rounds, 0, note, c.notes))
     return Column(code, 2, tuple(breakdowns))
@@ -139,8 +144,14 @@ def fore_buchholz(section: Section) -> Column:
     1's last-round draw stays 3½, 10's last-round loss becomes a draw (1½); the three dummies
     have 9's own 1½ (the pairing-allocated bye was not a pairing): 3½ + 1½ + 3 × 1½ = 9½.
     """
-    return _buchholz(section, "FB", 0, 0, fore_contributions,
-                     "Fore Buchholz: the opponents' scores with the last round drawn (C.07 8.2)")
+    return _buchholz(
+        section,
+        "FB",
+        0,
+        0,
+        fore_contributions,
+        "Fore Buchholz: the opponents' scores with the last round drawn (C.07 8.2)",
+    )
 
 
 def average_of_opponents_buchholz(section: Section) -> Column:
@@ -153,16 +164,24 @@ def average_of_opponents_buchholz(section: Section) -> Column:
     bh = [b.units for b in section.memo(buchholz).breakdowns]
     breakdowns = []
     for i in range(len(view.ids)):
-        per_round = tuple(bh[view.paired[i][r]] if view.counts_as_game(i, r) else None
-                          for r in range(view.rounds))
+        per_round = tuple(
+            bh[view.paired[i][r]] if view.counts_as_game(i, r) else None for r in range(view.rounds)
+        )
         met = [v for v in per_round if v is not None]
         if not met:
             breakdowns.append(Breakdown(None, per_round, note="no game played: undefined"))
             continue
         average = Fraction(sum(int(v) for v in met), len(met))
-        breakdowns.append(Breakdown(average, per_round, (), 0,
-                                    f"average of the Buchholz of {len(met)} opponent"
-                                    f"{'s' if len(met) > 1 else ''} met (C.07 8.3)"))
+        breakdowns.append(
+            Breakdown(
+                average,
+                per_round,
+                (),
+                0,
+                f"average of the Buchholz of {len(met)} opponent"
+                f"{'s' if len(met) > 1 else ''} met (C.07 8.3)",
+            )
+        )
     return Column("AOB", 2, tuple(breakdowns))
 
 
@@ -170,15 +189,17 @@ def _sonneborn_berger(section: Section, code: str, low: int) -> Column:
     view = section.memo(build_view)
     breakdowns = []
     for i, c in enumerate(section.memo(section_contributions)):
-        values = tuple(None if s is None else s * view.points(i, r)
-                       for r, s in enumerate(c.scores))
+        values = tuple(None if s is None else s * view.points(i, r) for r, s in enumerate(c.scores))
         removed = cut(values, [s or 0 for s in c.scores], c.vurs, low, 0)
-        kept = sum(v for r, v in enumerate(values, start=1)
-                   if v is not None and r not in removed.rounds)
+        kept = sum(
+            v for r, v in enumerate(values, start=1) if v is not None and r not in removed.rounds
+        )
         note = "each opponent's score times the points scored against them (C.07 9.1)"
         if low:
-            note += ("; Cut-1 (C.07 14.1): the least significant value is the contribution of "
-                     f"the opponent with the lowest score; {removed.note}")
+            note += (
+                "; Cut-1 (C.07 14.1): the least significant value is the contribution of "
+                f"the opponent with the lowest score; {removed.note}"
+            )
         breakdowns.append(Breakdown(kept, values, removed.rounds, 0, note, c.notes))
     return Column(code, 4, tuple(breakdowns))
 
@@ -222,7 +243,14 @@ def koya(section: Section) -> Column:
             strong = view.counts_as_game(i, r) and view.scores[opponent] >= most_games
             per_round.append(view.points(i, r) if strong else None)
         total = sum(v for v in per_round if v is not None)
-        breakdowns.append(Breakdown(total, tuple(per_round), (), 0,
-                                    f"points against opponents with {half_points(most_games)} "
-                                    f"or more of {most_games} (C.07 9.2)"))
+        breakdowns.append(
+            Breakdown(
+                total,
+                tuple(per_round),
+                (),
+                0,
+                f"points against opponents with {half_points(most_games)} "
+                f"or more of {most_games} (C.07 9.2)",
+            )
+        )
     return Column("KS", 2, tuple(breakdowns))

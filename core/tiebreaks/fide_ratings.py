@@ -25,14 +25,113 @@ from core.numbers import half_points
 from core.tiebreaks.base import Breakdown, Column, Section
 
 #: B.02 8.1.a: ``dp`` for a percentage score p = 0.50, 0.51, …, 1.00 (p < 0.50 mirrors it).
-_DP = (0, 7, 14, 21, 29, 36, 43, 50, 57, 65, 72, 80, 87, 95, 102, 110, 117, 125, 133, 141, 149,
-       158, 166, 175, 184, 193, 202, 211, 220, 230, 240, 251, 262, 273, 284, 296, 309, 322,
-       336, 351, 366, 383, 401, 422, 444, 470, 501, 538, 589, 677, 800)
+_DP = (
+    0,
+    7,
+    14,
+    21,
+    29,
+    36,
+    43,
+    50,
+    57,
+    65,
+    72,
+    80,
+    87,
+    95,
+    102,
+    110,
+    117,
+    125,
+    133,
+    141,
+    149,
+    158,
+    166,
+    175,
+    184,
+    193,
+    202,
+    211,
+    220,
+    230,
+    240,
+    251,
+    262,
+    273,
+    284,
+    296,
+    309,
+    322,
+    336,
+    351,
+    366,
+    383,
+    401,
+    422,
+    444,
+    470,
+    501,
+    538,
+    589,
+    677,
+    800,
+)
 #: B.02 8.1.b: the largest rating difference D of each band; PD is 0.50, 0.51, …, 0.99 for
 #: the bands in order and 1.00 beyond 735 (the lower-rated side has 1 − PD).
-_PD_BANDS = (3, 10, 17, 25, 32, 39, 46, 53, 61, 68, 76, 83, 91, 98, 106, 113, 121, 129, 137,
-             145, 153, 162, 170, 179, 188, 197, 206, 215, 225, 235, 245, 256, 267, 278, 290,
-             302, 315, 328, 344, 357, 374, 391, 411, 432, 456, 484, 517, 559, 619, 735)
+_PD_BANDS = (
+    3,
+    10,
+    17,
+    25,
+    32,
+    39,
+    46,
+    53,
+    61,
+    68,
+    76,
+    83,
+    91,
+    98,
+    106,
+    113,
+    121,
+    129,
+    137,
+    145,
+    153,
+    162,
+    170,
+    179,
+    188,
+    197,
+    206,
+    215,
+    225,
+    235,
+    245,
+    256,
+    267,
+    278,
+    290,
+    302,
+    315,
+    328,
+    344,
+    357,
+    374,
+    391,
+    411,
+    432,
+    456,
+    484,
+    517,
+    559,
+    619,
+    735,
+)
 #: C.07 10.3: beyond a zero or a perfect score, the performance is 800 from the opponents.
 _EDGE = 800
 
@@ -64,13 +163,18 @@ def round_half_up(value: Fraction) -> int:
 
 def unrated_note(section: Section) -> str:
     """Why rating-based tiebreaks are undefined in this section (art. 10), or ""."""
-    unrated = [p.id for p, kinds in zip(section.tournament.players, section.kinds, strict=True)
-               if p.rating is None and any(k.played for k in kinds)]
+    unrated = [
+        p.id
+        for p, kinds in zip(section.tournament.players, section.kinds, strict=True)
+        if p.rating is None and any(k.played for k in kinds)
+    ]
     if not unrated:
         return ""
-    return (f"undefined: player{'s' if len(unrated) > 1 else ''} "
-            f"{', '.join(str(u) for u in unrated)} played without a rating and none is "
-            "assigned to unrated players (C.07 art. 10)")
+    return (
+        f"undefined: player{'s' if len(unrated) > 1 else ''} "
+        f"{', '.join(str(u) for u in unrated)} played without a rating and none is "
+        "assigned to unrated players (C.07 art. 10)"
+    )
 
 
 def _rated_games(section: Section, i: int) -> tuple[int | None, ...]:
@@ -97,13 +201,17 @@ def _average_rating(section: Section, code: str, cut_lowest: bool) -> Column:
             live.remove(lowest)
             dropped = (lowest + 1,)
         if not live:
-            breakdowns.append(Breakdown(None, ratings, dropped, 0,
-                                        "no game played over the board (left): undefined"))
+            breakdowns.append(
+                Breakdown(
+                    None, ratings, dropped, 0, "no game played over the board (left): undefined"
+                )
+            )
             continue
         total = sum(int(ratings[r] or 0) for r in live)
         value = round_half_up(Fraction(total, len(live)))
-        note = (f"{total} / {len(live)} rounded to a whole number (C.07 10.1"
-                + (", Cut-1 14.1: the lowest rating is cut)" if cut_lowest else ")"))
+        note = f"{total} / {len(live)} rounded to a whole number (C.07 10.1" + (
+            ", Cut-1 14.1: the lowest rating is cut)" if cut_lowest else ")"
+        )
         breakdowns.append(Breakdown(value, ratings, dropped, 0, note))
     return Column(code, 1, tuple(breakdowns))
 
@@ -124,8 +232,9 @@ def average_rating_of_opponents_cut1(section: Section) -> Column:
 
 
 def _score_in_games(section: Section, i: int) -> int:
-    return sum(k.half_points for k, o in zip(section.kinds[i], section.opponents[i], strict=True)
-               if o >= 0)
+    return sum(
+        k.half_points for k, o in zip(section.kinds[i], section.opponents[i], strict=True) if o >= 0
+    )
 
 
 def _tpr_one(section: Section, i: int, aro: int | None) -> Breakdown:
@@ -136,9 +245,14 @@ def _tpr_one(section: Section, i: int, aro: int | None) -> Breakdown:
     score = _score_in_games(section, i)
     hundredths = round_half_up(Fraction(100 * score, 2 * games))
     value = aro + dp(hundredths)
-    return Breakdown(value, ratings, (), 0,
-                     f"ARO {aro} {dp(hundredths):+d}, the dp of {half_points(score)} of "
-                     f"{games} ({hundredths}%) (C.07 10.2, B.02 8.1.a)")
+    return Breakdown(
+        value,
+        ratings,
+        (),
+        0,
+        f"ARO {aro} {dp(hundredths):+d}, the dp of {half_points(score)} of "
+        f"{games} ({hundredths}%) (C.07 10.2, B.02 8.1.a)",
+    )
 
 
 def tournament_performance_rating(section: Section) -> Column:
@@ -151,8 +265,11 @@ def tournament_performance_rating(section: Section) -> Column:
     if why:
         return _undefined(section, "TPR", why)
     aro = [b.units for b in section.memo(average_rating_of_opponents).breakdowns]
-    return Column("TPR", 1, tuple(_tpr_one(section, i, None if a is None else int(a))
-                                  for i, a in enumerate(aro)))
+    return Column(
+        "TPR",
+        1,
+        tuple(_tpr_one(section, i, None if a is None else int(a)) for i, a in enumerate(aro)),
+    )
 
 
 def perfect_performance(ratings: list[int], score: int) -> int:
@@ -193,18 +310,27 @@ def perfect_tournament_performance(section: Section) -> Column:
         ratings = _rated_games(section, i)
         rated = [r for r in ratings if r is not None]
         if not rated:
-            breakdowns.append(Breakdown(None, ratings, (), 0,
-                                        "no game played over the board: undefined"))
+            breakdowns.append(
+                Breakdown(None, ratings, (), 0, "no game played over the board: undefined")
+            )
             continue
         score = _score_in_games(section, i)
-        breakdowns.append(Breakdown(perfect_performance(rated, score), ratings, (), 0,
-                                    f"the lowest rating expecting {half_points(score)} of "
-                                    f"{len(rated)} (C.07 10.3, B.02 8.1.b)"))
+        breakdowns.append(
+            Breakdown(
+                perfect_performance(rated, score),
+                ratings,
+                (),
+                0,
+                f"the lowest rating expecting {half_points(score)} of "
+                f"{len(rated)} (C.07 10.3, B.02 8.1.b)",
+            )
+        )
     return Column("PTP", 1, tuple(breakdowns))
 
 
-def _average_of_opponents(section: Section, code: str, of: Callable[[Section], Column],
-                          name: str, article: str) -> Column:
+def _average_of_opponents(
+    section: Section, code: str, of: Callable[[Section], Column], name: str, article: str
+) -> Column:
     why = section.memo(unrated_note)
     if why:
         return _undefined(section, code, why)
@@ -214,14 +340,22 @@ def _average_of_opponents(section: Section, code: str, of: Callable[[Section], C
         per_round = tuple(values[o] if o >= 0 else None for o in opponents)
         known = [int(v) for v in per_round if v is not None]
         if not known:
-            breakdowns.append(Breakdown(None, per_round, (), 0,
-                                        "no game played over the board: undefined"))
+            breakdowns.append(
+                Breakdown(None, per_round, (), 0, "no game played over the board: undefined")
+            )
             continue
         value = round_half_up(Fraction(sum(known), len(known)))
-        breakdowns.append(Breakdown(value, per_round, (), 0,
-                                    f"average of the {name} of {len(known)} opponent"
-                                    f"{'s' if len(known) > 1 else ''}, rounded to a whole "
-                                    f"number ({article})"))
+        breakdowns.append(
+            Breakdown(
+                value,
+                per_round,
+                (),
+                0,
+                f"average of the {name} of {len(known)} opponent"
+                f"{'s' if len(known) > 1 else ''}, rounded to a whole "
+                f"number ({article})",
+            )
+        )
     return Column(code, 1, tuple(breakdowns))
 
 
@@ -230,11 +364,11 @@ def average_performance_of_opponents(section: Section) -> Column:
 
     Exercise 21, player 4 (opponents' TPR 1250, 1781, 2089, 1969): 7089 / 4 → 1772.
     """
-    return _average_of_opponents(section, "APRO", tournament_performance_rating, "TPR",
-                                 "C.07 10.4")
+    return _average_of_opponents(section, "APRO", tournament_performance_rating, "TPR", "C.07 10.4")
 
 
 def average_perfect_performance_of_opponents(section: Section) -> Column:
     """``APPO`` Average of the opponents' PTP (C.07 10.5), over the games played."""
-    return _average_of_opponents(section, "APPO", perfect_tournament_performance, "PTP",
-                                 "C.07 10.5")
+    return _average_of_opponents(
+        section, "APPO", perfect_tournament_performance, "PTP", "C.07 10.5"
+    )

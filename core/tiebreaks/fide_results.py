@@ -16,16 +16,20 @@ from core.tiebreaks.base import Breakdown, Column, Section
 from core.tiebreaks.fide_unplayed import FideView, build_view
 
 
-def _count(section: Section, code: str, note: str, counted: frozenset[EntryKind],
-           colour: Colour | None = None) -> Column:
+def _count(
+    section: Section,
+    code: str,
+    note: str,
+    counted: frozenset[EntryKind],
+    colour: Colour | None = None,
+) -> Column:
     """Rounds of the ``counted`` kinds (and, if given, played with ``colour``), counted."""
     breakdowns = []
     for p, kinds in zip(section.tournament.players, section.kinds, strict=True):
         if colour is None:
             per_round = tuple([int(k in counted) for k in kinds])
         else:
-            per_round = tuple([int(e.kind in counted and e.colour is colour)
-                               for e in p.entries])
+            per_round = tuple([int(e.kind in counted and e.colour is colour) for e in p.entries])
         breakdowns.append(Breakdown(sum(per_round), per_round, (), 0, note))
     return Column(code, 1, tuple(breakdowns))
 
@@ -41,8 +45,7 @@ def wins(section: Section) -> Column:
 
     Exercise 27, player 6 (L, L, pairing-allocated bye, W, W): 3.
     """
-    return _count(section, "WIN", "rounds worth a win, played or not (C.07 7.1)",
-                  _WORTH_A_WIN)
+    return _count(section, "WIN", "rounds worth a win, played or not (C.07 7.1)", _WORTH_A_WIN)
 
 
 def games_won(section: Section) -> Column:
@@ -77,8 +80,11 @@ def rounds_elected_to_play(section: Section) -> Column:
     breakdowns = []
     for i in range(len(view.ids)):
         per_round = tuple(int(not view.is_vur(i, r)) for r in range(view.rounds))
-        breakdowns.append(Breakdown(sum(per_round), per_round, (), 0,
-                                    "rounds not voluntarily unplayed (C.07 7, 16.1.2)"))
+        breakdowns.append(
+            Breakdown(
+                sum(per_round), per_round, (), 0, "rounds not voluntarily unplayed (C.07 7, 16.1.2)"
+            )
+        )
     return Column("REP", 1, tuple(breakdowns))
 
 
@@ -134,8 +140,7 @@ def _encounters(view: FideView, members: Sequence[int]) -> dict[int, _Encounter]
     return table
 
 
-def _split(view: FideView, members: Sequence[int], stages: dict[int, list[str]]
-           ) -> list[list[int]]:
+def _split(view: FideView, members: Sequence[int], stages: dict[int, list[str]]) -> list[list[int]]:
     """One application of DE to ``members``: blocks, best first. A player is ranked above
     another only when their points are more than the other could have had (C.07 6)."""
     table = _encounters(view, members)
@@ -158,8 +163,7 @@ def _split(view: FideView, members: Sequence[int], stages: dict[int, list[str]]
     return blocks
 
 
-def _rank(view: FideView, members: list[int], stages: dict[int, list[str]]
-          ) -> list[list[int]]:
+def _rank(view: FideView, members: list[int], stages: dict[int, list[str]]) -> list[list[int]]:
     """DE applied, then re-applied within every block still tied, until nothing changes."""
     blocks = _split(view, members, stages)
     if len(blocks) == 1:
@@ -193,9 +197,12 @@ def direct_encounter(section: Section, group: Sequence[int]) -> dict[int, Breakd
     for block in ranked:
         below -= len(block)
         for i in block:
-            per_round = tuple(view.points(i, r) if view.paired[i][r] in members
-                              and view.counts_as_game(i, r) else None
-                              for r in range(view.rounds))
+            per_round = tuple(
+                view.points(i, r)
+                if view.paired[i][r] in members and view.counts_as_game(i, r)
+                else None
+                for r in range(view.rounds)
+            )
             others = sorted(view.ids[j] for j in block if j != i)
             if others:
                 said = f"still tied with {', '.join(str(o) for o in others)}"
@@ -210,5 +217,8 @@ def direct_encounter(section: Section, group: Sequence[int]) -> dict[int, Breakd
 
 def direct_encounter_column(section: Section) -> Column:
     """``DE`` has no value outside a tie; the standings fill it in per tied group."""
-    return Column("DE", 2, tuple(Breakdown(None, note="no tie left to break at this point")
-                                 for _ in section.scores))
+    return Column(
+        "DE",
+        2,
+        tuple(Breakdown(None, note="no tie left to break at this point") for _ in section.scores),
+    )

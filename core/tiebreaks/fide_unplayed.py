@@ -133,10 +133,15 @@ class FideView:
         if not self.drawn[j]:
             return ""
         rounds = ", ".join(str(r) for r in self.drawn[j])
-        which = (f"rounds {rounds}, unplayed at the end, count as draws" if len(self.drawn[j]) > 1
-                 else f"round {rounds}, unplayed at the end, counts as a draw")
-        return (f"{self.names[j]} scored {half_points(self.scores[j])}, counted as "
-                f"{half_points(self.adjusted[j])}: {which} (C.07 16.3)")
+        which = (
+            f"rounds {rounds}, unplayed at the end, count as draws"
+            if len(self.drawn[j]) > 1
+            else f"round {rounds}, unplayed at the end, counts as a draw"
+        )
+        return (
+            f"{self.names[j]} scored {half_points(self.scores[j])}, counted as "
+            f"{half_points(self.adjusted[j])}: {which} (C.07 16.3)"
+        )
 
     def dummy(self, i: int, r: int) -> tuple[int, str]:
         """The score of the dummy opponent of the player's own unplayed round ``r+1`` (16.4),
@@ -162,8 +167,7 @@ class FideView:
             reason = "half the maximum score"
         if own <= cap:
             return own, f"{text}, within the cap of {half_points(cap)} (C.07 16.4, 2026 text)"
-        return cap, (f"{text}, capped at {half_points(cap)}, {reason} "
-                     "(C.07 16.4, 2026 text)")
+        return cap, (f"{text}, capped at {half_points(cap)}, {reason} (C.07 16.4, 2026 text)")
 
 
 def _view(section: Section, fore: bool) -> FideView:
@@ -178,8 +182,10 @@ def _view(section: Section, fore: bool) -> FideView:
             if last is not row[-1]:
                 kinds[i] = (*row[:-1], last)
                 scores[i] += last.half_points - row[-1].half_points
-    paired = [tuple([index[e.opponent] if e.opponent is not None else -1
-                     for e in p.entries]) for p in tournament.players]
+    paired = [
+        tuple([index[e.opponent] if e.opponent is not None else -1 for e in p.entries])
+        for p in tournament.players
+    ]
     adjusted = list(scores)
     drawn: list[tuple[int, ...]] = [()] * len(kinds)
     if not round_robin:
@@ -187,18 +193,26 @@ def _view(section: Section, fore: bool) -> FideView:
             if row and row[-1] not in _NOT_VUR:
                 drawn[i] = counted = _drawn_at_the_end(row)
                 adjusted[i] += sum(1 - row[r - 1].half_points for r in counted)
-    return FideView(section.rounds, round_robin, text_of(section), fore,
-                    tuple(p.id for p in tournament.players),
-                    tuple(p.name for p in tournament.players), tuple(kinds), tuple(paired),
-                    tuple(scores), tuple(adjusted), tuple(drawn))
+    return FideView(
+        section.rounds,
+        round_robin,
+        text_of(section),
+        fore,
+        tuple(p.id for p in tournament.players),
+        tuple(p.name for p in tournament.players),
+        tuple(kinds),
+        tuple(paired),
+        tuple(scores),
+        tuple(adjusted),
+        tuple(drawn),
+    )
 
 
 def _drawn_at_the_end(kinds: Sequence[EntryKind]) -> tuple[int, ...]:
     """Rounds (1-based) of category 16.2.5: byes and absences after the last round that was
     not voluntarily unplayed. A forfeit loss there is still a forfeit loss (16.2.4)."""
     last = max((r + 1 for r, k in enumerate(kinds) if k in _NOT_VUR), default=0)
-    return tuple(r + 1 for r, k in enumerate(kinds)
-                 if r + 1 > last and k not in FORFEITS)
+    return tuple(r + 1 for r, k in enumerate(kinds) if r + 1 > last and k not in FORFEITS)
 
 
 def build_view(section: Section) -> FideView:
@@ -219,8 +233,9 @@ class Cut:
     note: str
 
 
-def cut(values: Sequence[int | None], keys: Sequence[int], vurs: Sequence[bool],
-        low: int, high: int) -> Cut:
+def cut(
+    values: Sequence[int | None], keys: Sequence[int], vurs: Sequence[bool], low: int, high: int
+) -> Cut:
     """Apply Cut/Median modifiers (C.07 14.1–14.4) with the VUR exception (16.5).
 
     ``values`` are the rounds' contributions (None: not taking part), ``keys`` what makes a
@@ -252,11 +267,15 @@ def cut(values: Sequence[int | None], keys: Sequence[int], vurs: Sequence[bool],
             lowest = min(voluntary, key=lambda r: (value[r], keys[r], r))
             if value[least] <= value[lowest]:
                 chosen = lowest
-                reason = ("a voluntarily unplayed round, cut before a lower or equal least "
-                          "significant value (C.07 16.5)")
+                reason = (
+                    "a voluntarily unplayed round, cut before a lower or equal least "
+                    "significant value (C.07 16.5)"
+                )
             else:
-                reason = (f"the least significant value, higher than round {lowest + 1}'s, "
-                          "the lowest of a voluntarily unplayed round (C.07 14, 16.5)")
+                reason = (
+                    f"the least significant value, higher than round {lowest + 1}'s, "
+                    "the lowest of a voluntarily unplayed round (C.07 14, 16.5)"
+                )
         live.remove(chosen)
         dropped.append(chosen)
         reasons.append(f"round {chosen + 1} cut: {reason}")

@@ -44,8 +44,9 @@ def median_cuts(own_half_points: int, rounds: int, *, modified: bool) -> tuple[i
     return 0, n, f"minus score: {which[1]} {'are' if n == 2 else 'is'} dropped"
 
 
-def trim(values: Sequence[int], lowest: int, highest: int,
-         played: Sequence[bool] | None = None) -> tuple[int, tuple[int, ...]]:
+def trim(
+    values: Sequence[int], lowest: int, highest: int, played: Sequence[bool] | None = None
+) -> tuple[int, tuple[int, ...]]:
     """Sum of ``values`` without the ``lowest`` smallest and ``highest`` largest.
 
     Returns the sum and the dropped rounds (1-based positions). Among equal values the
@@ -65,13 +66,19 @@ def trim(values: Sequence[int], lowest: int, highest: int,
     drop: list[int] = []
     for value in ordered[:lowest]:
         drop.append(_round_of(values, value, drop, played, lowest=True))
-    for value in ordered[n - highest:]:
+    for value in ordered[n - highest :]:
         drop.append(_round_of(values, value, drop, played, lowest=False))
-    return sum(ordered[lowest:n - highest]), tuple(sorted([r + 1 for r in drop]))
+    return sum(ordered[lowest : n - highest]), tuple(sorted([r + 1 for r in drop]))
 
 
-def _round_of(values: Sequence[int], value: int, taken: list[int],
-              played: Sequence[bool] | None, *, lowest: bool) -> int:
+def _round_of(
+    values: Sequence[int],
+    value: int,
+    taken: list[int],
+    played: Sequence[bool] | None,
+    *,
+    lowest: bool,
+) -> int:
     """The round (0-based) to drop for ``value``: as the lowest, the player's own unplayed
     round first, then the earliest; as the highest, a played round first, then the latest."""
     r = values.index(value)
@@ -139,8 +146,11 @@ def cumulative_breakdowns(section: Section) -> list[Breakdown]:
     for kinds, opponents in zip(section.kinds, section.opponents, strict=True):
         per_round = tuple(accumulate([k.half_points for k in kinds]))
         adjustment = -sum([subtract[k] for k in kinds]) if -1 in opponents else 0
-        result.append(Breakdown(sum(per_round) + adjustment, per_round, (), adjustment,
-                                "running scores added up"))
+        result.append(
+            Breakdown(
+                sum(per_round) + adjustment, per_round, (), adjustment, "running scores added up"
+            )
+        )
     return result
 
 
@@ -269,8 +279,9 @@ def performance_rating(section: Section) -> Column:
         games = len(rated)
         balance = sum(_PLUS_MINUS[k] for _, k in rated)
         units = Fraction(sum(r for r, _ in rated), games) + Fraction(400 * balance, games)
-        column.append(Breakdown(units, ratings, (), 0,
-                                f"{games} rated games, wins − losses = {balance:+d}"))
+        column.append(
+            Breakdown(units, ratings, (), 0, f"{games} rated games, wins − losses = {balance:+d}")
+        )
     return Column("PERF", 1, tuple(column))
 
 
@@ -278,8 +289,10 @@ def coin_seed(section: Section) -> str:
     """The seed of the coin flip: a digest of the tournament's identity (name, players,
     every entry), so the same tournament always flips the same way."""
     t = section.tournament
-    text = "|".join([t.name, str(t.rounds)] + [
-        f"{p.id}:{p.name}:{','.join(str(e) for e in p.entries)}" for p in t.players])
+    text = "|".join(
+        [t.name, str(t.rounds)]
+        + [f"{p.id}:{p.name}:{','.join(str(e) for e in p.entries)}" for p in t.players]
+    )
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 

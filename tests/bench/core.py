@@ -42,11 +42,15 @@ def main() -> None:
     for players, rounds in SIZES:
         tournament = random_swiss(players, rounds, seed=11)
         best, median = best_of(15, lambda t=tournament: compute_standings(t, "uscf"))
-        print(f"{players:>5} × {rounds:<2} MM, SOLK, CUM, OCUM + standings in-process: "
-              f"{best * 1000:7.1f} ms / {median * 1000:7.1f} ms")
+        print(
+            f"{players:>5} × {rounds:<2} MM, SOLK, CUM, OCUM + standings in-process: "
+            f"{best * 1000:7.1f} ms / {median * 1000:7.1f} ms"
+        )
         best, median = best_of(5, lambda t=tournament: compute_standings(t, "mca"))
-        print(f"{players:>5} × {rounds:<2} mca (8 tiebreaks incl. H2H) in-process:      "
-              f"{best * 1000:7.1f} ms / {median * 1000:7.1f} ms")
+        print(
+            f"{players:>5} × {rounds:<2} mca (8 tiebreaks incl. H2H) in-process:      "
+            f"{best * 1000:7.1f} ms / {median * 1000:7.1f} ms"
+        )
         with tempfile.TemporaryDirectory() as folder:
             paths = {"crosstable": Path(folder) / "section.txt"}
             paths["crosstable"].write_text(write_crosstable(tournament))
@@ -59,12 +63,25 @@ def main() -> None:
                 pass
             for kind, path in paths.items():
                 for fmt in ("json", "csv", "table"):
-                    command = [sys.executable, "-m", "core", "standings", str(path),
-                               "--format", fmt]
-                    best, median = best_of(5, lambda c=command: subprocess.run(
-                        c, check=True, stdout=subprocess.DEVNULL, cwd=ROOT))
-                    print(f"{players:>5} × {rounds:<2} harkness standings {kind:<10} "
-                          f"--format {fmt:<5}: {best * 1000:7.1f} ms / {median * 1000:7.1f} ms")
+                    command = [
+                        sys.executable,
+                        "-m",
+                        "core",
+                        "standings",
+                        str(path),
+                        "--format",
+                        fmt,
+                    ]
+                    best, median = best_of(
+                        5,
+                        lambda c=command: subprocess.run(
+                            c, check=True, stdout=subprocess.DEVNULL, cwd=ROOT
+                        ),
+                    )
+                    print(
+                        f"{players:>5} × {rounds:<2} harkness standings {kind:<10} "
+                        f"--format {fmt:<5}: {best * 1000:7.1f} ms / {median * 1000:7.1f} ms"
+                    )
     interpreter, _ = best_of(5, lambda: subprocess.run([sys.executable, "-c", "pass"], check=True))
     print(f"(a bare python start-up here: {interpreter * 1000:.1f} ms)")
 

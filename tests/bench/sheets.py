@@ -38,24 +38,37 @@ from tests.fakes.sheets_api import Op, SheetsFake, generate_service_account  # n
 from tests.generate import random_swiss  # noqa: E402
 
 PLAYERS, ROUNDS = 300, 9
-RESULT = {EntryKind.WIN: "1-0", EntryKind.LOSS: "0-1", EntryKind.DRAW: "½-½",
-          EntryKind.FORFEIT_WIN: "1F-0F", EntryKind.FORFEIT_LOSS: "0F-1F"}
-BYE = {EntryKind.FULL_BYE: "B", EntryKind.PAIRING_BYE: "B", EntryKind.HALF_BYE: "H",
-       EntryKind.ZERO_BYE: "U"}
+RESULT = {
+    EntryKind.WIN: "1-0",
+    EntryKind.LOSS: "0-1",
+    EntryKind.DRAW: "½-½",
+    EntryKind.FORFEIT_WIN: "1F-0F",
+    EntryKind.FORFEIT_LOSS: "0F-1F",
+}
+BYE = {
+    EntryKind.FULL_BYE: "B",
+    EntryKind.PAIRING_BYE: "B",
+    EntryKind.HALF_BYE: "H",
+    EntryKind.ZERO_BYE: "U",
+}
 
 
 def game_list(t: Tournament) -> tuple[list[list[Any]], list[list[Any]]]:
     """The tournament as a game list (one row a game or bye) and its players tab."""
     players: list[list[Any]] = [["#", "Name", "Rating"]] + [
-        [p.id, p.name, p.rating or ""] for p in t]
+        [p.id, p.name, p.rating or ""] for p in t
+    ]
     games: list[list[Any]] = [["Round", "White", "Black", "Result"]]
     for r in range(1, t.rounds + 1):
         for p in t:
             e = p.entries[r - 1]
             if e.kind in BYE:
                 games.append([r, p.id, "", BYE[e.kind]])
-            elif e.kind in RESULT and e.opponent is not None and (
-                    e.colour is Colour.WHITE or (e.colour is None and p.id < e.opponent)):
+            elif (
+                e.kind in RESULT
+                and e.opponent is not None
+                and (e.colour is Colour.WHITE or (e.colour is None and p.id < e.opponent))
+            ):
                 games.append([r, p.id, e.opponent, RESULT[e.kind]])
     return games, players
 
@@ -84,16 +97,19 @@ def report(fake: SheetsFake, sheet_id: str, label: str, seconds: float) -> None:
     fake.reset_calls()
 
 
-def bench(fake: SheetsFake, settings: SheetsSettings, email: str, layout: str,
-          t: Tournament) -> None:
+def bench(
+    fake: SheetsFake, settings: SheetsSettings, email: str, layout: str, t: Tournament
+) -> None:
     if layout == "crosstable":
         rows = crosstable_rows(t)
         tabs: dict[str, list[list[Any]]] = {"Results": rows}
         r, white, black = a_game(t)
         column = 2 + (1 if rows[0][2] == "Rating" else 0) + r - 1
         letter = chr(ord("A") + column)
-        correction = [(f"Results!{letter}{white + 1}", f"L{black} (w)"),
-                      (f"Results!{letter}{black + 1}", f"W{white} (b)")]
+        correction = [
+            (f"Results!{letter}{white + 1}", f"L{black} (w)"),
+            (f"Results!{letter}{black + 1}", f"W{white} (b)"),
+        ]
     else:
         games, players = game_list(t)
         tabs = {"Results": games, "Players": players}
@@ -114,17 +130,21 @@ def bench(fake: SheetsFake, settings: SheetsSettings, email: str, layout: str,
     report(fake, sheet_id, "one game corrected", seconds)
     assert result.published and not result.problems, result.summary
     document = client.http_client.fetch_sheet_metadata(sheet_id, params=dict(READ_PARAMS))
-    print(f"  the read's answer: {len(json.dumps(document)) / 1e6:.2f} MB "
-          f"(every tab, cell text only)")
+    print(
+        f"  the read's answer: {len(json.dumps(document)) / 1e6:.2f} MB (every tab, cell text only)"
+    )
     times = []
     for _ in range(5):
         # As if the input had changed: no stored hash, so everything is ranked and laid out.
-        seconds, decision = timed(lambda: decide(replace(parse_snapshot(document),
-                                                         input_hash=None)))
+        seconds, decision = timed(
+            lambda: decide(replace(parse_snapshot(document), input_hash=None))
+        )
         assert decision.plan is not None
         times.append(seconds)
-    print(f"  between read and write, in-process: best {min(times) * 1000:.1f} ms, "
-          f"median {statistics.median(times) * 1000:.1f} ms")
+    print(
+        f"  between read and write, in-process: best {min(times) * 1000:.1f} ms, "
+        f"median {statistics.median(times) * 1000:.1f} ms"
+    )
 
 
 def main() -> None:
@@ -132,8 +152,9 @@ def main() -> None:
     print(f"python {sys.version.split()[0]}; Sheets fake on 127.0.0.1")
     with SheetsFake() as fake, tempfile.TemporaryDirectory() as folder:
         key = generate_service_account(fake, Path(folder))
-        settings = SheetsSettings(google_application_credentials=key.path,
-                                  api_base=fake.base_url, timeout=60)
+        settings = SheetsSettings(
+            google_application_credentials=key.path, api_base=fake.base_url, timeout=60
+        )
         for layout in ("crosstable", "game list"):
             bench(fake, settings, key.email, layout, t)
 

@@ -45,9 +45,13 @@ from tests.generate import random_swiss  # noqa: E402
 
 PLAYERS, ROUNDS, EVENTS = 500, 9, 10_000
 AT = datetime(2026, 3, 14, tzinfo=UTC)
-WRONG = {EntryKind.WIN: EntryKind.DRAW, EntryKind.DRAW: EntryKind.LOSS,
-         EntryKind.LOSS: EntryKind.DRAW, EntryKind.FORFEIT_WIN: EntryKind.WIN,
-         EntryKind.FORFEIT_LOSS: EntryKind.LOSS}
+WRONG = {
+    EntryKind.WIN: EntryKind.DRAW,
+    EntryKind.DRAW: EntryKind.LOSS,
+    EntryKind.LOSS: EntryKind.DRAW,
+    EntryKind.FORFEIT_WIN: EntryKind.WIN,
+    EntryKind.FORFEIT_LOSS: EntryKind.LOSS,
+}
 
 
 def build_log(t: Tournament, size: int, seed: int = 1) -> list[Event]:
@@ -75,9 +79,14 @@ def build_log(t: Tournament, size: int, seed: int = 1) -> list[Event]:
                     add(EventKind.REPORT, result=WRONG[e.kind], **game)
                 report = add(EventKind.REPORT, result=e.kind, **game)
                 if luck < 0.45:  # the opponent reports the same
-                    add(EventKind.REPORT, round=r, player=e.opponent, opponent=p.id,
+                    add(
+                        EventKind.REPORT,
+                        round=r,
+                        player=e.opponent,
+                        opponent=p.id,
                         result=t.player(e.opponent).entries[r - 1].kind,
-                        colour=e.colour.opposite if e.colour else None)
+                        colour=e.colour.opposite if e.colour else None,
+                    )
                 else:
                     add(EventKind.CONFIRM, round=r, refers_to=report.seq)
             elif e.kind in BYES:
@@ -85,9 +94,14 @@ def build_log(t: Tournament, size: int, seed: int = 1) -> list[Event]:
     for p in t.players:
         if p.withdrawn_after is not None:
             add(EventKind.WITHDRAW, round=p.withdrawn_after + 1, player=p.id)
-    games = [(r, p.id, e) for r in range(1, t.rounds + 1) for p in t.players
-             if (e := p.entries[r - 1]).kind in WITH_OPPONENT and e.opponent is not None
-             and p.id < e.opponent]
+    games = [
+        (r, p.id, e)
+        for r in range(1, t.rounds + 1)
+        for p in t.players
+        if (e := p.entries[r - 1]).kind in WITH_OPPONENT
+        and e.opponent is not None
+        and p.id < e.opponent
+    ]
     while len(log) + 3 <= size:  # TD corrections, none of which changes the result:
         r, player, e = rng.choice(games)
         game = {"round": r, "player": player, "opponent": e.opponent, "colour": e.colour}
@@ -118,8 +132,9 @@ async def best_of_async(runs: int, action: Callable[[], Any]) -> tuple[float, fl
     return min(times), statistics.median(times)
 
 
-async def through_store(url: str, t: Tournament, log: list[Event], runs: int
-                        ) -> tuple[float, float]:
+async def through_store(
+    url: str, t: Tournament, log: list[Event], runs: int
+) -> tuple[float, float]:
     """``Store.standings`` on a tournament whose log is ``log``."""
     store = await Store.open(url)
     td = Actor("td", "Bench TD", td=True)
@@ -130,19 +145,49 @@ async def through_store(url: str, t: Tournament, log: list[Event], runs: int
         async with store.engine.begin() as conn:
             ids = {}
             for p in t.players:
-                row = await conn.execute(insert(schema.players).values(
-                    guild_id="bench", tournament_id=info.id, number=p.id, name=p.name,
-                    rating=p.rating, title="", sex="", federation="", birth_date="",
-                    added_by="td", added_at=AT).returning(schema.players.c.id))
+                row = await conn.execute(
+                    insert(schema.players)
+                    .values(
+                        guild_id="bench",
+                        tournament_id=info.id,
+                        number=p.id,
+                        name=p.name,
+                        rating=p.rating,
+                        title="",
+                        sex="",
+                        federation="",
+                        birth_date="",
+                        added_by="td",
+                        added_at=AT,
+                    )
+                    .returning(schema.players.c.id)
+                )
                 ids[p.id] = row.scalar_one()
-            await conn.execute(insert(schema.events), [{
-                "guild_id": "bench", "tournament_id": info.id, "seq": e.seq,
-                "kind": e.kind.value, "round": e.round,
-                "player_id": ids.get(e.player or 0), "opponent_id": ids.get(e.opponent or 0),
-                "result": e.result.value if e.result else None,
-                "colour": e.colour.value if e.colour else None, "refers_to": e.refers_to,
-                "supersedes": None, "actor": "bench", "actor_name": "", "td": True,
-                "source": "cli", "note": "", "created_at": AT} for e in log])
+            await conn.execute(
+                insert(schema.events),
+                [
+                    {
+                        "guild_id": "bench",
+                        "tournament_id": info.id,
+                        "seq": e.seq,
+                        "kind": e.kind.value,
+                        "round": e.round,
+                        "player_id": ids.get(e.player or 0),
+                        "opponent_id": ids.get(e.opponent or 0),
+                        "result": e.result.value if e.result else None,
+                        "colour": e.colour.value if e.colour else None,
+                        "refers_to": e.refers_to,
+                        "supersedes": None,
+                        "actor": "bench",
+                        "actor_name": "",
+                        "td": True,
+                        "source": "cli",
+                        "note": "",
+                        "created_at": AT,
+                    }
+                    for e in log
+                ],
+            )
         await store.set_status("bench", name, TournamentStatus.RUNNING, td)
         view = await store.standings("bench", name)
         assert view.state.tournament.players == t.players, "the store folded another event"
@@ -160,8 +205,9 @@ def main() -> None:
     t = random_swiss(PLAYERS, ROUNDS, seed=1)
     log = build_log(t, EVENTS)
     roster = [PlayerInfo(p.id, p.id, p.name, p.rating) for p in t.players]
-    info = TournamentInfo(1, "bench", t.name, "uscf", None, t.rounds, TournamentStatus.RUNNING,
-                          "td", AT)
+    info = TournamentInfo(
+        1, "bench", t.name, "uscf", None, t.rounds, TournamentStatus.RUNNING, "td", AT
+    )
     folded = fold(roster, log, info)
     assert folded.tournament.players == t.players, "the fold does not give the tournament back"
     kinds = {k.value: sum(e.kind is k for e in log) for k in EventKind}
@@ -172,17 +218,24 @@ def main() -> None:
 
     rows = [
         ("fold (log → tournament)", best_of(options.runs, lambda: fold(roster, log, info))),
-        ("standings alone (core)", best_of(options.runs,
-                                           lambda: compute_standings(t, "uscf"))),
+        ("standings alone (core)", best_of(options.runs, lambda: compute_standings(t, "uscf"))),
         ("fold + standings", best_of(options.runs, fold_and_standings)),
     ]
     with tempfile.TemporaryDirectory() as folder:
         url = f"sqlite:///{Path(folder) / 'bench.db'}"
-        rows.append(("Store.standings, SQLite (wall)", asyncio.run(
-            through_store(url, t, log, options.runs))))
+        rows.append(
+            (
+                "Store.standings, SQLite (wall)",
+                asyncio.run(through_store(url, t, log, options.runs)),
+            )
+        )
     if options.postgres:
-        rows.append(("Store.standings, PostgreSQL (wall)", asyncio.run(
-            through_store(options.postgres, t, log, options.runs))))
+        rows.append(
+            (
+                "Store.standings, PostgreSQL (wall)",
+                asyncio.run(through_store(options.postgres, t, log, options.runs)),
+            )
+        )
     else:
         print("(PostgreSQL skipped: set HARKNESS_TEST_POSTGRES_URL or pass --postgres URL)")
     for label, (best, median) in rows:

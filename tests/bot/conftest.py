@@ -31,8 +31,13 @@ async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncI
 
 
 @pytest.fixture
-async def club(discord_fake: DiscordFake, run_bot: BotRunner, discord_env: dict[str, str],
-               database_url: str, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Club]:
+async def club(
+    discord_fake: DiscordFake,
+    run_bot: BotRunner,
+    discord_env: dict[str, str],
+    database_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> AsyncIterator[Club]:
     """The Harkness bot, built by ``bot.app.create_bot`` from the environment (the fake's
     token and endpoints, a SQLite file), logged in to the fake and ready."""
     monkeypatch.setenv("HARKNESS_DATABASE_URL", database_url)

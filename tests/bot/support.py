@@ -95,18 +95,21 @@ class Club:
     def _who(self, who: Who | str) -> Who:
         return self.member(who) if isinstance(who, str) else who
 
-    async def run(self, who: Who | str, command: str,
-                  options: Mapping[str, Any] | None = None) -> InteractionRecord:
+    async def run(
+        self, who: Who | str, command: str, options: Mapping[str, Any] | None = None
+    ) -> InteractionRecord:
         """``who`` uses ``/command`` with ``options``; returns the interaction record."""
         return await self.fake.command(self._who(who), command, dict(options or {}))
 
-    async def ok(self, who: Who | str, command: str,
-                 options: Mapping[str, Any] | None = None) -> MessageRecord:
+    async def ok(
+        self, who: Who | str, command: str, options: Mapping[str, Any] | None = None
+    ) -> MessageRecord:
         """The answer to ``/command``, which must not be a refusal."""
         return await self.succeeded(await self.run(who, command, options))
 
-    async def refused(self, who: Who | str, command: str,
-                      options: Mapping[str, Any] | None = None) -> MessageRecord:
+    async def refused(
+        self, who: Who | str, command: str, options: Mapping[str, Any] | None = None
+    ) -> MessageRecord:
         """The ephemeral error ``/command`` is refused with."""
         return await self.failed(await self.run(who, command, options))
 
@@ -123,8 +126,11 @@ class Club:
         first = await record.response()
         if first.type == 4:  # answered at once
             message = await record.reply()
-        elif record.original is not None and record.original.interaction is record and (
-                first.ephemeral):  # deferred privately: the placeholder becomes the error
+        elif (
+            record.original is not None
+            and record.original.interaction is record
+            and (first.ephemeral)
+        ):  # deferred privately: the placeholder becomes the error
             message = await record.reply()
             assert not record.followups, "the error was answered more than once"
         else:  # deferred publicly, or a button: the error is an ephemeral follow-up
@@ -138,12 +144,17 @@ class Club:
         assert not hasattr(refusal, "reference"), f"a bug, not a refusal: {message.text}"
         return message
 
-    async def click(self, who: Who | str, message: MessageRecord, label: str
-                    ) -> InteractionRecord:
+    async def click(self, who: Who | str, message: MessageRecord, label: str) -> InteractionRecord:
         return await self.fake.click(self._who(who), message, label)
 
-    async def choices(self, who: Who | str, command: str, option: str, typed: str = "",
-                      options: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+    async def choices(
+        self,
+        who: Who | str,
+        command: str,
+        option: str,
+        typed: str = "",
+        options: Mapping[str, Any] | None = None,
+    ) -> list[dict[str, Any]]:
         record = await self.fake.autocomplete(self._who(who), command, option, typed, options)
         return await record.choices()
 
@@ -158,9 +169,12 @@ async def appoint_tds(club: Club) -> None:
     await club.ok("owner", "config td-role", {"role": club.fake.role(TD_ROLE)})
 
 
-async def running_tournament(club: Club, name: str = "Club Night", rounds: int = 4,
-                             players: tuple[str, ...] = ("alice", "bob", "carol", "dave")
-                             ) -> None:
+async def running_tournament(
+    club: Club,
+    name: str = "Club Night",
+    rounds: int = 4,
+    players: tuple[str, ...] = ("alice", "bob", "carol", "dave"),
+) -> None:
     """A TD creates ``name``, ``players`` join (starting numbers in that order), it starts."""
     await appoint_tds(club)
     await club.ok("td", "tournament create", {"name": name, "rounds": rounds})
@@ -169,11 +183,9 @@ async def running_tournament(club: Club, name: str = "Club Night", rounds: int =
     await club.ok("td", "tournament start", {"tournament": name})
 
 
-async def reported(club: Club, who: str, round: int, opponent: str, result: str
-                   ) -> MessageRecord:
+async def reported(club: Club, who: str, round: int, opponent: str, result: str) -> MessageRecord:
     """``who`` reports their game; the public message with the opponent's buttons."""
-    return await club.ok(who, "report", {"round": round, "opponent": opponent,
-                                         "result": result})
+    return await club.ok(who, "report", {"round": round, "opponent": opponent, "result": result})
 
 
 async def clicked(club: Club, who: str, message: MessageRecord, label: str) -> MessageRecord:
@@ -181,8 +193,9 @@ async def clicked(club: Club, who: str, message: MessageRecord, label: str) -> M
     return await club.succeeded(await club.click(who, message, label))
 
 
-async def imported_swiss(club: Club, players: int, rounds: int, name: str = "Big Swiss",
-                         seed: int = 7) -> Tournament:
+async def imported_swiss(
+    club: Club, players: int, rounds: int, name: str = "Big Swiss", seed: int = 7
+) -> Tournament:
     """A TD imports a generated Swiss of ``players`` × ``rounds`` (as a TRF-16 upload);
     returns the tournament as core reads it."""
     from core.formats.trf import write_trf

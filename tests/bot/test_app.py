@@ -20,15 +20,20 @@ ROOT = Path(__file__).parents[2]
 
 
 def _clear(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("DISCORD_TOKEN", "HARKNESS_DATABASE_URL", "HARKNESS_DEV_GUILD",
-                 "DISCORD_API_BASE", "DISCORD_GATEWAY_URL"):
+    for name in (
+        "DISCORD_TOKEN",
+        "HARKNESS_DATABASE_URL",
+        "HARKNESS_DEV_GUILD",
+        "DISCORD_API_BASE",
+        "DISCORD_GATEWAY_URL",
+    ):
         monkeypatch.delenv(name, raising=False)
 
 
 @pytest.mark.parametrize("token", [None, "", "   "])
 def test_without_a_token_the_bot_says_how_to_get_one(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-        token: str | None) -> None:
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], token: str | None
+) -> None:
     _clear(monkeypatch)
     if token is not None:
         monkeypatch.setenv("DISCORD_TOKEN", token)
@@ -65,7 +70,8 @@ def test_defaults_are_discords_own_endpoints(monkeypatch: pytest.MonkeyPatch) ->
 
 
 def test_a_wrong_endpoint_is_refused_before_starting(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     _clear(monkeypatch)
     monkeypatch.setenv("DISCORD_TOKEN", "x")
     monkeypatch.setenv("DISCORD_GATEWAY_URL", "http://127.0.0.1:1/not-a-websocket")
@@ -75,26 +81,39 @@ def test_a_wrong_endpoint_is_refused_before_starting(
 
 async def _start(env: dict[str, str]) -> asyncio.subprocess.Process:
     return await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", cwd=ROOT, env={**os.environ, **env},
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        sys.executable,
+        "-m",
+        "bot",
+        cwd=ROOT,
+        env={**os.environ, **env},
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 async def test_the_process_serves_commands_then_stops_cleanly_on_a_signal(
-        discord_fake: DiscordFake, tmp_path: Path, sig: signal.Signals) -> None:
+    discord_fake: DiscordFake, tmp_path: Path, sig: signal.Signals
+) -> None:
     heartbeat = tmp_path / "alive"
-    env = {**discord_fake.env, "HARKNESS_DATABASE_URL": f"sqlite:///{tmp_path / 'club.db'}",
-           "HARKNESS_LOG_FORMAT": "json", "HARKNESS_HEALTH_FILE": str(heartbeat)}
+    env = {
+        **discord_fake.env,
+        "HARKNESS_DATABASE_URL": f"sqlite:///{tmp_path / 'club.db'}",
+        "HARKNESS_LOG_FORMAT": "json",
+        "HARKNESS_HEALTH_FILE": str(heartbeat),
+    }
     process = await _start(env)
     try:
         await discord_fake.wait_until_ready(timeout=30)
         record = await discord_fake.command(discord_fake.member("alice"), "tournament list")
         reply = await record.reply()
         assert "No tournaments yet" in reply.text
-        await discord_fake.wait_for(lambda: True if heartbeat.exists() else None, 10,
-                                    "the heartbeat file")
+        await discord_fake.wait_for(
+            lambda: True if heartbeat.exists() else None, 10, "the heartbeat file"
+        )
         check = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot.health", cwd=ROOT, env={**os.environ, **env})
+            sys.executable, "-m", "bot.health", cwd=ROOT, env={**os.environ, **env}
+        )
         assert await check.wait() == 0
         process.send_signal(sig)
         _, stderr = await asyncio.wait_for(process.communicate(), 20)
@@ -114,9 +133,13 @@ async def test_the_process_serves_commands_then_stops_cleanly_on_a_signal(
 
 
 async def test_a_refused_token_ends_the_process_with_a_message(
-        discord_fake: DiscordFake, tmp_path: Path) -> None:
-    env = {**discord_fake.env, "DISCORD_TOKEN": "not.the.right.token",
-           "HARKNESS_DATABASE_URL": f"sqlite:///{tmp_path / 'club.db'}"}
+    discord_fake: DiscordFake, tmp_path: Path
+) -> None:
+    env = {
+        **discord_fake.env,
+        "DISCORD_TOKEN": "not.the.right.token",
+        "HARKNESS_DATABASE_URL": f"sqlite:///{tmp_path / 'club.db'}",
+    }
     process = await _start(env)
     _, stderr = await asyncio.wait_for(process.communicate(), 30)
     assert process.returncode == 1
@@ -125,7 +148,8 @@ async def test_a_refused_token_ends_the_process_with_a_message(
 
 
 def test_the_healthcheck_fails_without_a_fresh_heartbeat(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from bot import health
 
     path = tmp_path / "alive"
@@ -146,9 +170,12 @@ async def test_an_unreachable_discord_ends_the_process_for_a_restart(tmp_path: P
     with socket.socket() as probe:  # a loopback port nobody listens on
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    env = {"DISCORD_TOKEN": "fake.token", "DISCORD_API_BASE": f"http://127.0.0.1:{port}/api/v10",
-           "DISCORD_GATEWAY_URL": f"ws://127.0.0.1:{port}/gateway",
-           "HARKNESS_DATABASE_URL": f"sqlite:///{tmp_path / 'club.db'}"}
+    env = {
+        "DISCORD_TOKEN": "fake.token",
+        "DISCORD_API_BASE": f"http://127.0.0.1:{port}/api/v10",
+        "DISCORD_GATEWAY_URL": f"ws://127.0.0.1:{port}/gateway",
+        "HARKNESS_DATABASE_URL": f"sqlite:///{tmp_path / 'club.db'}",
+    }
     process = await _start(env)
     _, stderr = await asyncio.wait_for(process.communicate(), 30)
     assert process.returncode == 3  # not 1 or 2: systemd and compose restart it

@@ -10,8 +10,7 @@ TD = Actor("1", "Setup", td=True)
 
 async def test_tournaments_are_filtered_by_what_was_typed_and_capped_at_25(club: Club) -> None:
     for year in range(1990, 2020):
-        await club.store.create_tournament(club.guild, f"Spring Open {year}", rounds=5,
-                                           actor=TD)
+        await club.store.create_tournament(club.guild, f"Spring Open {year}", rounds=5, actor=TD)
     await club.store.create_tournament(club.guild, "Summer Rapid", rounds=7, actor=TD)
     choices = await club.choices("alice", "standings", "tournament", "spring")
     assert len(choices) == 25
@@ -32,13 +31,11 @@ async def test_players_match_by_name_or_starting_number(club: Club) -> None:
     assert [c["value"] for c in everyone] == ["#1", "#2", "#3", "#4", "#5"]
 
 
-async def test_player_choices_follow_the_tournament_chosen_in_the_same_command(
-        club: Club) -> None:
+async def test_player_choices_follow_the_tournament_chosen_in_the_same_command(club: Club) -> None:
     await running_tournament(club, "Club Night", players=("alice", "bob"))
     await club.ok("td", "tournament create", {"name": "Blitz", "rounds": 3})
     await club.ok("carol", "join", {"tournament": "Blitz", "rating": 1720})
-    choices = await club.choices("td", "result set", "player", "",
-                                 {"tournament": "Blitz"})
+    choices = await club.choices("td", "result set", "player", "", {"tournament": "Blitz"})
     assert choices == [{"name": "#1 Carol (1720)", "value": "#1"}]
 
 

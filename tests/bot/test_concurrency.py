@@ -12,8 +12,7 @@ from tests.bot.support import Club, appoint_tds
 REPORTS = 50
 
 
-async def test_fifty_concurrent_reports_none_lost_none_doubled_all_answered(
-        club: Club) -> None:
+async def test_fifty_concurrent_reports_none_lost_none_doubled_all_answered(club: Club) -> None:
     await appoint_tds(club)
     await club.ok("td", "tournament create", {"name": "Club Night", "rounds": 5})
     members = [club.fake.add_member(f"player{n:03d}") for n in range(2 * REPORTS)]
@@ -27,11 +26,20 @@ async def test_fifty_concurrent_reports_none_lost_none_doubled_all_answered(
 
     # Member k reports a win against member k + 50, all fifty at once.
     started = time.monotonic()
-    records = await asyncio.gather(*(
-        club.run(members[k], "report", {
-            "round": 1, "opponent": f"#{number[str(members[k + REPORTS].id)]}",
-            "result": "win"})
-        for k in range(REPORTS)))
+    records = await asyncio.gather(
+        *(
+            club.run(
+                members[k],
+                "report",
+                {
+                    "round": 1,
+                    "opponent": f"#{number[str(members[k + REPORTS].id)]}",
+                    "result": "win",
+                },
+            )
+            for k in range(REPORTS)
+        )
+    )
     replies = await asyncio.gather(*(club.succeeded(r) for r in records))
     elapsed = time.monotonic() - started
 
@@ -41,8 +49,11 @@ async def test_fifty_concurrent_reports_none_lost_none_doubled_all_answered(
     for k, reply in enumerate(replies):
         assert [b["label"] for b in reply.buttons()] == ["Confirm", "Dispute"]
         assert f"<@{members[k + REPORTS].id}>" in reply.text
-    reports = [e for e in await club.store.history(club.guild, "Club Night", limit=None)
-               if e.event.kind is EventKind.REPORT]
+    reports = [
+        e
+        for e in await club.store.history(club.guild, "Club Night", limit=None)
+        if e.event.kind is EventKind.REPORT
+    ]
     assert len(reports) == REPORTS
     assert len({(e.event.player, e.event.opponent) for e in reports}) == REPORTS
     games = (await club.store.state(club.guild, "Club Night")).games
@@ -62,14 +73,23 @@ async def test_fifty_opponents_confirm_at_once(club: Club) -> None:
     await club.ok("td", "tournament start")
     replies = []
     for k in range(REPORTS):
-        replies.append(await club.ok(members[k], "report", {
-            "round": 1, "opponent": f"#{k + REPORTS + 1}", "result": "draw"}))
-    clicks = await asyncio.gather(*(club.click(members[k + REPORTS], replies[k], "Confirm")
-                                    for k in range(REPORTS)))
+        replies.append(
+            await club.ok(
+                members[k],
+                "report",
+                {"round": 1, "opponent": f"#{k + REPORTS + 1}", "result": "draw"},
+            )
+        )
+    clicks = await asyncio.gather(
+        *(club.click(members[k + REPORTS], replies[k], "Confirm") for k in range(REPORTS))
+    )
     answered = await asyncio.gather(*(club.succeeded(c) for c in clicks))
     assert all("✅ Confirmed" in a.text and a.buttons() == [] for a in answered)
     games = (await club.store.state(club.guild, "Club Night")).games
     assert [g.status for g in games] == [ResultStatus.CONFIRMED] * REPORTS
-    confirms = [e for e in await club.store.history(club.guild, "Club Night", limit=None)
-                if e.event.kind is EventKind.CONFIRM]
+    confirms = [
+        e
+        for e in await club.store.history(club.guild, "Club Night", limit=None)
+        if e.event.kind is EventKind.CONFIRM
+    ]
     assert len(confirms) == REPORTS

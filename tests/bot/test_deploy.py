@@ -36,8 +36,7 @@ def test_compose_runs_the_bot_next_to_postgresql_16(compose: dict[str, Any]) -> 
 def test_the_bot_reaches_the_db_service_by_url(compose: dict[str, Any]) -> None:
     bot, db = compose["services"]["bot"], compose["services"]["db"]
     url = bot["environment"]["HARKNESS_DATABASE_URL"]
-    assert re.fullmatch(r"postgresql://harkness:\$\{POSTGRES_PASSWORD[^}]*\}@db:5432/harkness",
-                        url)
+    assert re.fullmatch(r"postgresql://harkness:\$\{POSTGRES_PASSWORD[^}]*\}@db:5432/harkness", url)
     assert db["environment"]["POSTGRES_USER"] == "harkness"
     assert db["environment"]["POSTGRES_DB"] == "harkness"
     assert bot["depends_on"] == {"db": {"condition": "service_healthy"}}
@@ -48,12 +47,15 @@ def test_both_services_have_a_healthcheck_and_restart_policy(compose: dict[str, 
         assert service["restart"] == "unless-stopped", name
         assert service["healthcheck"]["test"][0] in ("CMD", "CMD-SHELL"), name
     assert compose["services"]["bot"]["healthcheck"]["test"] == [
-        "CMD", "python", "-m", "bot.health"]
+        "CMD",
+        "python",
+        "-m",
+        "bot.health",
+    ]
     assert "pg_isready" in compose["services"]["db"]["healthcheck"]["test"][1]
 
 
-def test_the_token_comes_from_an_env_file_that_is_not_committed(
-        compose: dict[str, Any]) -> None:
+def test_the_token_comes_from_an_env_file_that_is_not_committed(compose: dict[str, Any]) -> None:
     bot = compose["services"]["bot"]
     assert bot["env_file"] == [".env"]
     assert "DISCORD_TOKEN" not in bot["environment"]

@@ -12,8 +12,10 @@ import pytest
 import bot
 
 MODULES = sorted(
-    name for _, name, _ in pkgutil.walk_packages(bot.__path__, "bot.")
-    if not name.startswith("bot.store") and name != "bot.__main__")
+    name
+    for _, name, _ in pkgutil.walk_packages(bot.__path__, "bot.")
+    if not name.startswith("bot.store") and name != "bot.__main__"
+)
 
 
 def test_every_bot_module_is_found() -> None:

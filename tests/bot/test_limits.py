@@ -25,8 +25,10 @@ from tests.generate import random_swiss
 TD = Actor("1", "TD", td=True)
 
 
-@given(st.lists(st.text(min_size=0, max_size=300), max_size=60),
-       st.integers(min_value=20, max_value=4096))
+@given(
+    st.lists(st.text(min_size=0, max_size=300), max_size=60),
+    st.integers(min_value=20, max_value=4096),
+)
 def test_lines_within_never_exceeds_the_limit(lines: list[str], limit: int) -> None:
     assert len(render.lines_within(lines, limit)) <= limit
 
@@ -38,21 +40,25 @@ def test_fit_never_exceeds_the_limit(text: str, limit: int) -> None:
     assert fitted == text or fitted.endswith("…")
 
 
-async def _standings_of(tmp_path: Path, players: int, rounds: int, seed: int,
-                        profile: str = "uscf") -> render.StandingsPages:
+async def _standings_of(
+    tmp_path: Path, players: int, rounds: int, seed: int, profile: str = "uscf"
+) -> render.StandingsPages:
     swiss = random_swiss(players, rounds, seed=seed)
     async with await Store.open(f"sqlite:///{tmp_path / f'{seed}-{players}.db'}") as store:
-        await store.import_tournament("g", "Open", write_trf(swiss), actor=TD,
-                                      filename="open.trf", profile=profile)
+        await store.import_tournament(
+            "g", "Open", write_trf(swiss), actor=TD, filename="open.trf", profile=profile
+        )
         view = await store.standings("g", "Open")
         return render.standings_pages(view)
 
 
-@pytest.mark.parametrize(("players", "rounds", "profile"),
-                         [(1, 1, "uscf"), (15, 3, "uscf"), (16, 5, "mca"), (500, 9, "mca"),
-                          (120, 7, "fide-2024")])
-async def test_standings_pages_fit_an_embed(tmp_path: Path, players: int, rounds: int,
-                                            profile: str) -> None:
+@pytest.mark.parametrize(
+    ("players", "rounds", "profile"),
+    [(1, 1, "uscf"), (15, 3, "uscf"), (16, 5, "mca"), (500, 9, "mca"), (120, 7, "fide-2024")],
+)
+async def test_standings_pages_fit_an_embed(
+    tmp_path: Path, players: int, rounds: int, profile: str
+) -> None:
     pages = await _standings_of(tmp_path, players, rounds, seed=players, profile=profile)
     assert len(pages.pages) == -(-players // render.ROWS_PER_PAGE)
     for page in range(len(pages.pages)):
@@ -63,10 +69,14 @@ async def test_standings_pages_fit_an_embed(tmp_path: Path, players: int, rounds
 
 
 @settings(max_examples=15, deadline=None)
-@given(st.integers(min_value=2, max_value=60), st.integers(min_value=1, max_value=11),
-       st.integers(min_value=0, max_value=10_000))
-def test_why_fits_a_message_and_its_details_fit_embeds(players: int, rounds: int,
-                                                       seed: int) -> None:
+@given(
+    st.integers(min_value=2, max_value=60),
+    st.integers(min_value=1, max_value=11),
+    st.integers(min_value=0, max_value=10_000),
+)
+def test_why_fits_a_message_and_its_details_fit_embeds(
+    players: int, rounds: int, seed: int
+) -> None:
     swiss = random_swiss(players, rounds, seed=seed)
     standings = compute_standings(swiss, "mca")
     for row in standings.rows[:3]:
@@ -82,8 +92,19 @@ def test_a_report_message_fits_even_with_the_longest_names() -> None:
     from core.model import EntryKind
 
     long = "N" * 100
-    game = GameView(3, PlayerInfo(1, 1, long), PlayerInfo(2, 2, long, discord_id="9" * 20),
-                    EntryKind.WIN, None, ResultStatus.PROVISIONAL, (), None, False, True, False)
+    game = GameView(
+        3,
+        PlayerInfo(1, 1, long),
+        PlayerInfo(2, 2, long, discord_id="9" * 20),
+        EntryKind.WIN,
+        None,
+        ResultStatus.PROVISIONAL,
+        (),
+        None,
+        False,
+        True,
+        False,
+    )
     outcome = Outcome(True, "x" * 3000, None, game, ResultStatus.PROVISIONAL)
     assert len(render.report_message(outcome, "R" * 300)) <= 2000
 
@@ -100,9 +121,13 @@ async def test_an_answer_after_the_deadline_fails_the_test(tmp_path: Path) -> No
     """With a deadline no bot can meet, the fake refuses the deferral and the test fails:
     the 3-second rule is really enforced in these tests."""
     async with DiscordFake(response_deadline=0.0) as fake:
-        settings = BotSettings(discord_token=fake.token, discord_api_base=fake.api_base,
-                               discord_gateway_url=fake.gateway_url, dev_guild=fake.guild.id,
-                               database_url=f"sqlite:///{tmp_path / 'late.db'}")
+        settings = BotSettings(
+            discord_token=fake.token,
+            discord_api_base=fake.api_base,
+            discord_gateway_url=fake.gateway_url,
+            dev_guild=fake.guild.id,
+            database_url=f"sqlite:///{tmp_path / 'late.db'}",
+        )
         async with running_bot(fake, create_bot(settings), configure_endpoints=False):
             record = await fake.command(fake.member("alice"), "tournament list")
             with pytest.raises(DiscordLimitError) as caught:

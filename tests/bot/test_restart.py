@@ -31,4 +31,3 @@ async def test_standings_pages_turn_after_a_restart(club: Club) -> None:
     await club.restart()
     second = await clicked(club, "alice", first, "Next")
     assert second.embeds[0]["footer"]["text"].startswith("Page 2 of 3 · ")
-

@@ -14,7 +14,8 @@ async def test_a_report_asks_the_opponent_to_confirm_with_buttons(club: Club) ->
     assert not message.ephemeral
     assert message.text.splitlines() == [
         "**Alice** reported round 1: #1 Alice 1-0 #2 Bob (provisional).",
-        f"<@{bob.id}>, please confirm or dispute it with the buttons below."]
+        f"<@{bob.id}>, please confirm or dispute it with the buttons below.",
+    ]
     assert [b["label"] for b in message.buttons()] == ["Confirm", "Dispute"]
     seq = (await club.store.history(club.guild, "Club Night"))[0].seq
     assert message.button("Confirm")["custom_id"].endswith(f":{seq}")
@@ -31,7 +32,8 @@ async def test_the_opponent_confirms_and_the_buttons_go(club: Club) -> None:
     assert after.id == message.id and after.buttons() == []
     assert after.text.splitlines() == [
         "**Alice** reported round 1: #1 Alice 1-0 #2 Bob (provisional).",
-        "✅ Confirmed: round 1, #1 Alice 1-0 #2 Bob. — Bob"]
+        "✅ Confirmed: round 1, #1 Alice 1-0 #2 Bob. — Bob",
+    ]
     game = (await club.store.state(club.guild, "Club Night")).games[0]
     assert game.status is ResultStatus.CONFIRMED
 
@@ -49,8 +51,7 @@ async def test_a_bystander_cannot_confirm_or_dispute(club: Club) -> None:
     message = await reported(club, "alice", 1, "#2", "win")
     for label in ("Confirm", "Dispute"):
         error = await club.failed(await club.click("carol", message, label))
-        assert error.text == (f"Only Bob (the opponent) or a TD can {label.lower()} this "
-                              "report.")
+        assert error.text == (f"Only Bob (the opponent) or a TD can {label.lower()} this report.")
     state = await club.store.state(club.guild, "Club Night")
     assert state.games[0].status is ResultStatus.PROVISIONAL
 
@@ -67,17 +68,20 @@ async def test_a_disputed_result_waits_for_a_td_and_is_listed(club: Club) -> Non
     message = await reported(club, "alice", 1, "#2", "win")
     after = await clicked(club, "bob", message, "Dispute")
     assert after.buttons() == []
-    assert "⚠️ Disputed: round 1, #1 Alice 1-0 #2 Bob; the players disagree, so a TD will " \
-           "decide." in after.text
+    assert (
+        "⚠️ Disputed: round 1, #1 Alice 1-0 #2 Bob; the players disagree, so a TD will "
+        "decide." in after.text
+    )
     listing = await club.ok("td", "result open")
     assert listing.ephemeral
     assert listing.embeds[0]["description"].startswith(
-        "⚠️ round 1: #1 Alice 1-0 #2 Bob (disputed) — reports #")
+        "⚠️ round 1: #1 Alice 1-0 #2 Bob (disputed) — reports #"
+    )
     # The TD decides: a draw.
-    decided = await club.ok("td", "result set", {"round": 1, "player": "#1", "opponent": "#2",
-                                                 "result": "draw"})
-    assert decided.text == "🛠️ Set: round 1: #1 Alice ½-½ #2 Bob (confirmed). (by Tina " \
-                           "Director, TD)"
+    decided = await club.ok(
+        "td", "result set", {"round": 1, "player": "#1", "opponent": "#2", "result": "draw"}
+    )
+    assert decided.text == "🛠️ Set: round 1: #1 Alice ½-½ #2 Bob (confirmed). (by Tina Director, TD)"
     assert "Every result is confirmed" in (await club.ok("td", "result open")).text
 
 
@@ -104,26 +108,25 @@ async def test_reporting_twice_changes_nothing_and_shows_the_buttons_again(club:
     first = await reported(club, "alice", 1, "#2", "win")
     again = await reported(club, "alice", 1, "#2", "win")
     assert again.button("Confirm")["custom_id"] == first.button("Confirm")["custom_id"]
-    reports = [e for e in await club.store.history(club.guild, "Club Night")
-               if e.event.kind is EventKind.REPORT]
+    reports = [
+        e
+        for e in await club.store.history(club.guild, "Club Night")
+        if e.event.kind is EventKind.REPORT
+    ]
     assert len(reports) == 1
 
 
 async def test_a_member_can_only_report_a_tournament_they_play_in(club: Club) -> None:
     await running_tournament(club)
-    error = await club.refused("erin", "report", {"round": 1, "opponent": "#1",
-                                                  "result": "win"})
+    error = await club.refused("erin", "report", {"round": 1, "opponent": "#1", "result": "win"})
     assert error.text == "You are not registered in Club Night: join it first."
 
 
-async def test_a_member_cannot_report_against_themselves_or_outside_the_rounds(
-        club: Club) -> None:
+async def test_a_member_cannot_report_against_themselves_or_outside_the_rounds(club: Club) -> None:
     await running_tournament(club, rounds=4)
-    itself = await club.refused("alice", "report", {"round": 1, "opponent": "#1",
-                                                    "result": "win"})
+    itself = await club.refused("alice", "report", {"round": 1, "opponent": "#1", "result": "win"})
     assert itself.text == "A player cannot play themselves."
-    late = await club.refused("alice", "report", {"round": 5, "opponent": "#2",
-                                                  "result": "win"})
+    late = await club.refused("alice", "report", {"round": 5, "opponent": "#2", "result": "win"})
     assert late.text == "Round 5 is out of range: Club Night has rounds 1–4."
 
 
@@ -141,10 +144,10 @@ async def test_a_confirmed_result_can_only_be_changed_by_a_td(club: Club) -> Non
     await running_tournament(club)
     message = await reported(club, "alice", 1, "#2", "win")
     await clicked(club, "bob", message, "Confirm")
-    error = await club.refused("bob", "report", {"round": 1, "opponent": "#1",
-                                                 "result": "win"})
-    assert error.text == ("Round 1 against #1 Alice is already confirmed as 0-1: ask a TD to "
-                          "correct it.")
+    error = await club.refused("bob", "report", {"round": 1, "opponent": "#1", "result": "win"})
+    assert error.text == (
+        "Round 1 against #1 Alice is already confirmed as 0-1: ask a TD to correct it."
+    )
 
 
 async def test_a_td_gives_byes_and_withdraws_players(club: Club) -> None:
@@ -159,8 +162,9 @@ async def test_a_td_gives_byes_and_withdraws_players(club: Club) -> None:
 
 async def test_undo_takes_back_the_last_change_and_undo_again_redoes(club: Club) -> None:
     await running_tournament(club)
-    await club.ok("td", "result set", {"round": 1, "player": "#1", "opponent": "#2",
-                                       "result": "win"})
+    await club.ok(
+        "td", "result set", {"round": 1, "player": "#1", "opponent": "#2", "result": "win"}
+    )
     undone = await club.ok("td", "result undo")
     assert undone.text.startswith("↩️ Undone: #")
     assert "set #1 Alice 1-0 #2 Bob" in undone.text
@@ -184,8 +188,9 @@ async def test_a_member_joins_once_and_a_td_adds_others(club: Club) -> None:
     joined = await club.ok("bob", "join", {"rating": 1650, "name": "Robert Fischer"})
     assert "#2 Robert Fischer (1650)" in joined.text and "joined **Club Night**" in joined.text
     twice = await club.refused("bob", "join")
-    assert twice.text == (f"<@{club.member('bob').id}> is already registered in Club Night as "
-                          "#2 Robert Fischer.")
+    assert twice.text == (
+        f"<@{club.member('bob').id}> is already registered in Club Night as #2 Robert Fischer."
+    )
     added = await club.ok("td", "player add", {"name": "Guest Player", "rating": 1400})
     assert "#3 Guest Player (1400) is registered in **Club Night**" in added.text
     member = await club.ok("td", "player add", {"name": "Frank", "member": club.member("frank")})

@@ -23,12 +23,21 @@ EXPECTED = crosstable(
 )
 # Each round: (reporter, opponent's number, result from the reporter's side, colour).
 ROUNDS = {
-    1: [("bob", "#1", "loss", "black"), ("carol", "#4", "draw", "white"),
-        ("erin", "#6", "loss", "white")],
-    2: [("carol", "#1", "draw", "black"), ("bob", "#5", "win", "white"),
-        ("frank", "#4", "win", "black")],
-    3: [("alice", "#4", "win", "white"), ("frank", "#2", "win", "black"),
-        ("erin", "#3", "loss", "black")],
+    1: [
+        ("bob", "#1", "loss", "black"),
+        ("carol", "#4", "draw", "white"),
+        ("erin", "#6", "loss", "white"),
+    ],
+    2: [
+        ("carol", "#1", "draw", "black"),
+        ("bob", "#5", "win", "white"),
+        ("frank", "#4", "win", "black"),
+    ],
+    3: [
+        ("alice", "#4", "win", "white"),
+        ("frank", "#2", "win", "black"),
+        ("erin", "#3", "loss", "black"),
+    ],
     4: [("erin", "#1", "win", "black"), ("dave", "#2", "draw", "black")],
 }
 NAMES = {f"#{i}": name for i, name in enumerate(PLAYERS, start=1)}
@@ -42,9 +51,11 @@ async def test_a_four_round_event_played_through_discord(club: Club) -> None:
     await running_tournament(club, "Club Night", rounds=4, players=PLAYERS)
     for round_number, games in ROUNDS.items():
         for reporter, opponent, result, colour in games:
-            message = await club.ok(reporter, "report", {
-                "round": round_number, "opponent": opponent, "result": result,
-                "colour": colour})
+            message = await club.ok(
+                reporter,
+                "report",
+                {"round": round_number, "opponent": opponent, "result": result, "colour": colour},
+            )
             after = await clicked(club, NAMES[opponent], message, "Confirm")
             assert "✅ Confirmed" in after.text
         if round_number == 4:
@@ -54,12 +65,16 @@ async def test_a_four_round_event_played_through_discord(club: Club) -> None:
             assert "⚠️ Disputed" in disputed.text
             open_games = await club.ok("td", "result open")
             assert "(disputed)" in open_games.text
-            await club.ok("td", "result set", {"round": 4, "player": "#3", "opponent": "#6",
-                                               "result": "win", "colour": "white"})
+            await club.ok(
+                "td",
+                "result set",
+                {"round": 4, "player": "#3", "opponent": "#6", "result": "win", "colour": "white"},
+            )
         expected = cells(compute_standings(EXPECTED.after_round(round_number), "uscf"))
         shown = await club.ok("td", "standings", {"after_round": round_number})
-        assert shown.embeds[0]["title"] == (f"Club Night — standings after round "
-                                            f"{round_number} of 4")
+        assert shown.embeds[0]["title"] == (
+            f"Club Night — standings after round {round_number} of 4"
+        )
         assert _rows(shown.embeds[0]["description"]) == expected[1:]
 
     final = compute_standings(EXPECTED, "uscf")
@@ -67,10 +82,11 @@ async def test_a_four_round_event_played_through_discord(club: Club) -> None:
         why = await club.ok(member, "why")
         markdown = to_markdown(explain(final, number))
         assert why.text == markdown.summary
-    details = await club.succeeded(await club.click("carol", await club.ok("carol", "why"),
-                                                    "Show details"))
+    details = await club.succeeded(
+        await club.click("carol", await club.ok("carol", "why"), "Show details")
+    )
     parts = to_markdown(explain(final, 3, 4)).details
-    assert [e["description"] for e in details.embeds] == list(parts[:len(details.embeds)])
+    assert [e["description"] for e in details.embeds] == list(parts[: len(details.embeds)])
 
     finished = await club.ok("td", "tournament finish")
     assert "is finished after 4 rounds" in finished.text

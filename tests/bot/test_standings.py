@@ -25,16 +25,26 @@ async def test_standings_show_places_scores_tiebreaks_and_marks(club: Club) -> N
     embed = standings.embeds[0]
     assert embed["title"] == "Club Night — standings after round 1 of 4"
     assert embed["description"].splitlines()[1].split() == [
-        "Place", "#", "Name", "Score", "MM", "SOLK", "CUM", "OCUM"]
+        "Place",
+        "#",
+        "Name",
+        "Score",
+        "MM",
+        "SOLK",
+        "CUM",
+        "OCUM",
+    ]
     assert _table_rows(embed["description"]) == [
         ["1", "1", "Alice", "1", "0", "0", "1", "0"],
         ["2-3", "3", "Carol", "0.5*", "0", "0.5", "0.5", "0.5"],
         ["2-3", "4", "Dave", "0.5*", "0", "0.5", "0.5", "0.5"],
         ["4", "2", "Bob", "0", "0", "1", "0", "1"],
     ]
-    assert embed["footer"]["text"] == ("MM = Modified Median, SOLK = Solkoff, CUM = Cumulative, "
-                                       "OCUM = Opponents' Cumulative · * provisional result "
-                                       "(not yet confirmed)")
+    assert embed["footer"]["text"] == (
+        "MM = Modified Median, SOLK = Solkoff, CUM = Cumulative, "
+        "OCUM = Opponents' Cumulative · * provisional result "
+        "(not yet confirmed)"
+    )
     assert standings.buttons() == []  # one page: no page buttons
 
 
@@ -46,8 +56,9 @@ async def test_standings_before_any_result_say_so(club: Club) -> None:
 
 async def test_standings_after_a_round_that_has_no_results_are_refused(club: Club) -> None:
     await running_tournament(club)
-    await club.ok("td", "result set", {"round": 1, "player": "#1", "opponent": "#2",
-                                       "result": "win"})
+    await club.ok(
+        "td", "result set", {"round": 1, "player": "#1", "opponent": "#2", "result": "win"}
+    )
     error = await club.refused("alice", "standings", {"after_round": 3})
     assert error.text == "Round 3 has no results: Club Night has results for rounds 1–1."
 
@@ -76,8 +87,7 @@ async def test_a_large_event_is_paginated_with_buttons_that_turn_pages(club: Clu
 
 async def test_standings_after_an_earlier_round(club: Club) -> None:
     swiss = await imported_swiss(club, 12, 4, name="Small Swiss")
-    reply = await club.ok("alice", "standings", {"tournament": "Small Swiss",
-                                                 "after_round": 2})
+    reply = await club.ok("alice", "standings", {"tournament": "Small Swiss", "after_round": 2})
     assert reply.embeds[0]["title"] == "Small Swiss — standings after round 2 of 4"
     leader = compute_standings(swiss.after_round(2), "uscf").rows[0].player
     assert _table_rows(reply.embeds[0]["description"])[0][1] == str(leader.id)
@@ -98,10 +108,14 @@ async def test_a_very_large_event_stays_within_discords_limits(club: Club) -> No
 
 async def test_crosstable_comes_as_text_and_csv_attachments(club: Club) -> None:
     await running_tournament(club)
-    await club.ok("td", "result set", {"round": 1, "player": "#1", "opponent": "#2",
-                                       "result": "win", "colour": "white"})
-    await club.ok("td", "result set", {"round": 1, "player": "#3", "opponent": "#4",
-                                       "result": "draw"})
+    await club.ok(
+        "td",
+        "result set",
+        {"round": 1, "player": "#1", "opponent": "#2", "result": "win", "colour": "white"},
+    )
+    await club.ok(
+        "td", "result set", {"round": 1, "player": "#3", "opponent": "#4", "result": "draw"}
+    )
     reply = await club.ok("bob", "crosstable")
     assert not reply.ephemeral
     assert "Crosstable of **Club Night** after 1 of 4 rounds, 4 players" in reply.text
@@ -115,8 +129,11 @@ async def test_crosstable_comes_as_text_and_csv_attachments(club: Club) -> None:
 async def test_why_explains_you_by_default_and_shows_details_on_request(club: Club) -> None:
     await running_tournament(club)
     for player, opponent, result in (("#1", "#2", "win"), ("#3", "#4", "win")):
-        await club.ok("td", "result set", {"round": 1, "player": player,
-                                           "opponent": opponent, "result": result})
+        await club.ok(
+            "td",
+            "result set",
+            {"round": 1, "player": player, "opponent": opponent, "result": result},
+        )
     summary = await club.ok("carol", "why")
     assert summary.ephemeral
     assert summary.text.splitlines()[0] == "**Carol: 1st–2nd place (shared), 1 point of 1.**"
@@ -129,19 +146,23 @@ async def test_why_explains_you_by_default_and_shows_details_on_request(club: Cl
 
 async def test_why_for_another_player_by_name(club: Club) -> None:
     await running_tournament(club)
-    await club.ok("td", "result set", {"round": 1, "player": "#1", "opponent": "#2",
-                                       "result": "draw"})
+    await club.ok(
+        "td", "result set", {"round": 1, "player": "#1", "opponent": "#2", "result": "draw"}
+    )
     reply = await club.ok("erin", "why", {"player": "bob"})
     assert reply.text.startswith("**Bob: 1st–2nd place (shared), 0.5 points of 1.**")
 
 
 async def test_why_for_a_member_who_does_not_play_asks_for_a_player(club: Club) -> None:
     await running_tournament(club)
-    await club.ok("td", "result set", {"round": 1, "player": "#1", "opponent": "#2",
-                                       "result": "draw"})
+    await club.ok(
+        "td", "result set", {"round": 1, "player": "#1", "opponent": "#2", "result": "draw"}
+    )
     error = await club.refused("erin", "why")
-    assert error.text == ("You are not registered in Club Night: name a player with the "
-                          "player option, or /join the tournament.")
+    assert error.text == (
+        "You are not registered in Club Night: name a player with the "
+        "player option, or /join the tournament."
+    )
 
 
 async def test_tiebreaks_are_named_in_order_with_their_rules(club: Club) -> None:
@@ -159,10 +180,12 @@ async def test_tiebreaks_are_named_in_order_with_their_rules(club: Club) -> None
 
 async def test_a_tds_own_tiebreak_order_is_the_one_shown(club: Club) -> None:
     await running_tournament(club)
-    await club.ok("td", "tournament create", {"name": "Blitz", "rounds": 5,
-                                              "tiebreaks": "solk, h2h"})
+    await club.ok(
+        "td", "tournament create", {"name": "Blitz", "rounds": 5, "tiebreaks": "solk, h2h"}
+    )
     reply = await club.ok("alice", "tiebreaks", {"tournament": "Blitz"})
-    lines = [line for line in reply.embeds[0]["description"].splitlines()
-             if line[:1].isdigit()]
-    assert lines == ["1. **Solkoff** (`SOLK`) — US Chess 34E2",
-                     "2. **Result between tied players** (`H2H`) — US Chess 34E"]
+    lines = [line for line in reply.embeds[0]["description"].splitlines() if line[:1].isdigit()]
+    assert lines == [
+        "1. **Solkoff** (`SOLK`) — US Chess 34E2",
+        "2. **Result between tied players** (`H2H`) — US Chess 34E",
+    ]

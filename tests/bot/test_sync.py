@@ -8,11 +8,30 @@ from typing import Any
 from tests.bot.support import Club
 from tests.fakes.discord_api import Permission
 
-TOP_LEVEL = {"tournament", "config", "join", "player", "report", "result", "standings",
-             "crosstable", "why", "tiebreaks"}
+TOP_LEVEL = {
+    "tournament",
+    "config",
+    "join",
+    "player",
+    "report",
+    "result",
+    "standings",
+    "crosstable",
+    "why",
+    "tiebreaks",
+}
 SUBCOMMANDS = {
-    "tournament": {"create", "list", "info", "start", "finish", "import", "export",
-                   "link-sheet", "unlink-sheet"},
+    "tournament": {
+        "create",
+        "list",
+        "info",
+        "start",
+        "finish",
+        "import",
+        "export",
+        "link-sheet",
+        "unlink-sheet",
+    },
     "config": {"td-role"},
     "player": {"add", "withdraw", "link"},
     "result": {"set", "bye", "undo", "open", "history"},
@@ -74,7 +93,12 @@ async def test_report_takes_round_opponent_result_and_optional_colour(club: Club
     assert report["round"]["min_value"] == 1
     assert report["opponent"]["autocomplete"] is True
     assert [c["value"] for c in report["result"]["choices"]] == [
-        "win", "draw", "loss", "forfeit win", "forfeit loss"]
+        "win",
+        "draw",
+        "loss",
+        "forfeit win",
+        "forfeit loss",
+    ]
     assert [c["value"] for c in report["colour"]["choices"]] == ["white", "black"]
     assert report["tournament"]["autocomplete"] is True
 

@@ -56,21 +56,24 @@ async def test_everyone_cannot_be_the_td_role(club: Club) -> None:
 
 async def test_a_tournament_name_is_unique_in_the_server(club: Club) -> None:
     await club.ok("manager", "tournament create", {"name": "Spring Open", "rounds": 5})
-    error = await club.refused("manager", "tournament create",
-                               {"name": "spring  open", "rounds": 3})
+    error = await club.refused(
+        "manager", "tournament create", {"name": "spring  open", "rounds": 3}
+    )
     assert error.text == "There is already a tournament called 'Spring Open' here."
 
 
 async def test_an_unknown_tiebreak_code_is_refused_with_the_known_ones(club: Club) -> None:
-    error = await club.refused("manager", "tournament create",
-                               {"name": "Spring Open", "rounds": 5, "tiebreaks": "MM,XYZ"})
+    error = await club.refused(
+        "manager", "tournament create", {"name": "Spring Open", "rounds": 5, "tiebreaks": "MM,XYZ"}
+    )
     assert "'XYZ'" in error.text and "SOLK" in error.text
 
 
 async def test_list_and_info_show_stage_rules_and_players(club: Club) -> None:
     await running_tournament(club, "Club Night", rounds=4)
-    await club.ok("td", "tournament create", {"name": "Summer Rapid", "rounds": 7,
-                                              "profile": "fide-2024"})
+    await club.ok(
+        "td", "tournament create", {"name": "Summer Rapid", "rounds": 7, "profile": "fide-2024"}
+    )
     listing = await club.ok("erin", "tournament list")
     assert listing.ephemeral
     assert "**Summer Rapid** — registering players · 7 rounds · fide-2024" in listing.text
@@ -87,8 +90,7 @@ async def test_list_and_info_show_stage_rules_and_players(club: Club) -> None:
 async def test_start_and_finish_move_the_tournament_through_its_stages(club: Club) -> None:
     await appoint_tds(club)
     await club.ok("td", "tournament create", {"name": "Club Night", "rounds": 3})
-    early = await club.refused("alice", "report", {"round": 1, "opponent": "#2",
-                                                   "result": "win"})
+    early = await club.refused("alice", "report", {"round": 1, "opponent": "#2", "result": "win"})
     assert "no running tournament" in early.text
     started = await club.ok("td", "tournament start")  # the one registering players
     assert "has started" in started.text and not started.ephemeral
@@ -144,8 +146,10 @@ async def test_export_attaches_trf_and_crosstable_files(club: Club) -> None:
     await club.ok("td", "tournament import", {"file": upload, "name": "Autumn Swiss"})
     reply = await club.ok("bob", "tournament export", {"tournament": "Autumn Swiss"})
     assert reply.ephemeral
-    assert [a.filename for a in reply.attachments] == ["autumn-swiss.trf",
-                                                       "autumn-swiss-crosstable.txt"]
+    assert [a.filename for a in reply.attachments] == [
+        "autumn-swiss.trf",
+        "autumn-swiss-crosstable.txt",
+    ]
     trf = reply.attachment("autumn-swiss.trf").text()
     assert sum(line.startswith("001") for line in trf.splitlines()) == 12
     assert "Alvarez, Maria" in reply.attachment("autumn-swiss-crosstable.txt").text()
@@ -158,5 +162,6 @@ async def test_an_unknown_tournament_is_named_in_the_error(club: Club) -> None:
 
 async def test_with_no_tournament_at_all_members_are_told_how_one_starts(club: Club) -> None:
     error = await club.refused("alice", "standings")
-    assert error.text == ("There is no tournament here yet: a TD creates one with "
-                          "/tournament create.")
+    assert error.text == (
+        "There is no tournament here yet: a TD creates one with /tournament create."
+    )

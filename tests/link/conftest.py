@@ -89,8 +89,14 @@ def freshness() -> ManualClock:
 class LinkedClub(Club):
     """The club's server with Harkness running, and the TD's spreadsheet in the fake."""
 
-    def __init__(self, fake: DiscordFake, runner: BotRunner, sheets: SheetsFake,
-                 account: ServiceAccountKey, clock: ManualClock) -> None:
+    def __init__(
+        self,
+        fake: DiscordFake,
+        runner: BotRunner,
+        sheets: SheetsFake,
+        account: ServiceAccountKey,
+        clock: ManualClock,
+    ) -> None:
         super().__init__(fake, runner)
         self.sheets = sheets
         self.account = account
@@ -108,13 +114,21 @@ class LinkedClub(Club):
         assert self.bot is not None and self.bot.sheets is not None
         return self.bot.sheets
 
-    def make_sheet(self, tabs: dict[str, list[list[Any]]] | None = None, *,
-                   title: str = "Club Night 2026", shared: bool = True, role: str = "writer"
-                   ) -> str:
+    def make_sheet(
+        self,
+        tabs: dict[str, list[list[Any]]] | None = None,
+        *,
+        title: str = "Club Night 2026",
+        shared: bool = True,
+        role: str = "writer",
+    ) -> str:
         """The TD's spreadsheet (shared with the bot's service account unless told not)."""
         self.sheet_id = self.sheets.create_spreadsheet(
-            title, tabs or {"Results": [list(row) for row in RESULTS]},
-            shared_with=[self.account.email] if shared else [], role=role)
+            title,
+            tabs or {"Results": [list(row) for row in RESULTS]},
+            shared_with=[self.account.email] if shared else [],
+            role=role,
+        )
         return self.sheet_id
 
     @property
@@ -131,13 +145,15 @@ class LinkedClub(Club):
 
     async def link(self, tournament: str = "Club Night") -> MessageRecord:
         """The TD links the tournament to the spreadsheet."""
-        return await self.ok("td", "tournament link-sheet", {"url": self.url,
-                                                             "tournament": tournament})
+        return await self.ok(
+            "td", "tournament link-sheet", {"url": self.url, "tournament": tournament}
+        )
 
     async def settled(self, tournament: str = "Club Night", timeout: float = 30.0) -> None:
         """Wait (at most ``timeout`` seconds) until no result waits to be written."""
-        await eventually(lambda: _nothing_pending(self, tournament), timeout,
-                         "every result written to the sheet")
+        await eventually(
+            lambda: _nothing_pending(self, tournament), timeout, "every result written to the sheet"
+        )
 
     def refresh(self) -> None:
         """Let the bot's last read of the sheet go stale (its freshness clock moves on)."""
@@ -158,11 +174,17 @@ async def eventually(probe: Callable[[], Awaitable[bool]], timeout: float, what:
 
 
 @pytest.fixture
-async def club(discord_fake: DiscordFake, run_bot: BotRunner, discord_env: dict[str, str],
-               sheets_env: dict[str, str], sheets_fake: SheetsFake,
-               service_account_file: ServiceAccountKey, database_url: str,
-               freshness: ManualClock, monkeypatch: pytest.MonkeyPatch
-               ) -> AsyncIterator[LinkedClub]:
+async def club(
+    discord_fake: DiscordFake,
+    run_bot: BotRunner,
+    discord_env: dict[str, str],
+    sheets_env: dict[str, str],
+    sheets_fake: SheetsFake,
+    service_account_file: ServiceAccountKey,
+    database_url: str,
+    freshness: ManualClock,
+    monkeypatch: pytest.MonkeyPatch,
+) -> AsyncIterator[LinkedClub]:
     """Harkness logged in to the fake Discord, set up for the fake Google Sheets (from the
     environment), with a store of its own; no tournament yet."""
     monkeypatch.setenv("HARKNESS_DATABASE_URL", database_url)
@@ -184,9 +206,13 @@ async def linked(club: LinkedClub) -> LinkedClub:
 
 
 @pytest.fixture
-async def unconfigured(discord_fake: DiscordFake, run_bot: BotRunner, discord_env: dict[str, str],
-                       database_url: str, monkeypatch: pytest.MonkeyPatch
-                       ) -> AsyncIterator[Club]:
+async def unconfigured(
+    discord_fake: DiscordFake,
+    run_bot: BotRunner,
+    discord_env: dict[str, str],
+    database_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> AsyncIterator[Club]:
     """Harkness without any Google Sheets settings (no ``GOOGLE_APPLICATION_CREDENTIALS``)."""
     monkeypatch.setenv("HARKNESS_DATABASE_URL", database_url)
     monkeypatch.delenv("GOOGLE_APPLICATION_CREDENTIALS", raising=False)

@@ -40,7 +40,8 @@ def places_on_the_sheet(club: LinkedClub) -> dict[str, tuple[str, str]]:
 
 
 async def test_a_result_confirmed_in_discord_lands_in_the_sheet_which_stays_the_record(
-        club: LinkedClub) -> None:
+    club: LinkedClub,
+) -> None:
     await running_tournament(club, rounds=3)
     club.make_sheet()
 
@@ -54,17 +55,25 @@ async def test_a_result_confirmed_in_discord_lands_in_the_sheet_which_stays_the_
     confirmed = await clicked(club, "bob", message, "Confirm")
     assert confirmed.text.splitlines()[1:] == [
         "✅ Confirmed: round 1, #1 Alice 1-0 #2 Bob. — Bob",
-        "📗 Written to the Google Sheet (its Discord reports tab); its Standings tab is "
-        "updated."]
+        "📗 Written to the Google Sheet (its Discord reports tab); its Standings tab is updated.",
+    ]
 
     # The report is in the bot's tab, once, with who reported and who confirmed it.
     header, row = club.tab("Discord reports")
     assert header == REPORT_HEADER
     cells = dict(zip(header, row, strict=False))
     assert cells | {"Time": "…", "Key": "…"} == {
-        "Time": "…", "Round": "1", "Player": "#1 Alice", "Result": "1-0", "Opponent": "#2 Bob",
-        "Colour": "", "Action": "confirmed", "Reported by": "Alice", "Confirmed by": "Bob",
-        "Key": "…"}
+        "Time": "…",
+        "Round": "1",
+        "Player": "#1 Alice",
+        "Result": "1-0",
+        "Opponent": "#2 Bob",
+        "Colour": "",
+        "Action": "confirmed",
+        "Reported by": "Alice",
+        "Confirmed by": "Bob",
+        "Key": "…",
+    }
     assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", cells["Time"])
     first_key = row[KEY]
     assert first_key.startswith(f"harkness:{club.guild}:")
@@ -102,10 +111,12 @@ async def test_a_result_confirmed_in_discord_lands_in_the_sheet_which_stays_the_
     # ... and told to the TD who linked the sheet, once, in a direct message ...
     told = club.fake.messages_in(club.fake.dm_channel(club.member("td")))
     assert len(told) == 1
-    assert told[0].text.startswith("⚠️ **Club Night**: 1 result reported in Discord disagrees "
-                                   "with your Google Sheet.")
-    assert "• Results!E2 says “L2 (b)”, but Discord has round 1: #1 Alice 1-0 #2 Bob" in \
-        told[0].text
+    assert told[0].text.startswith(
+        "⚠️ **Club Night**: 1 result reported in Discord disagrees with your Google Sheet."
+    )
+    assert (
+        "• Results!E2 says “L2 (b)”, but Discord has round 1: #1 Alice 1-0 #2 Bob" in told[0].text
+    )
     # ... and listed for the TDs with the open games.
     assert "Results!E2 says “L2 (b)”" in (await club.ok("td", "result open")).text
     club.refresh()
@@ -120,7 +131,8 @@ async def test_a_result_confirmed_in_discord_lands_in_the_sheet_which_stays_the_
     confirmed = await clicked(club, "carol", message, "Confirm")
     assert confirmed.text.splitlines()[-1] == (
         "⏳ Saved. Google Sheets is not answering just now, so it will be written to the sheet "
-        "as soon as it does (pending); nothing is lost.")
+        "as soon as it does (pending); nothing is lost."
+    )
     [pending] = await club.store.pending_writes(club.guild, "Club Night")
     await club.settled()
     assert club.sheets.call_count(club.sheet_id, status=429) > 0

@@ -18,28 +18,36 @@ async def registering(club: LinkedClub, rows: list[list[object]]) -> None:
 
 
 async def test_join_makes_the_member_the_sheets_player_and_says_so_on_the_bots_tab(
-        club: LinkedClub) -> None:
+    club: LinkedClub,
+) -> None:
     await registering(club, [list(r) for r in RESULTS])
     # The sheet's players were registered when the TD linked it; Carol claims hers.
     joined = await club.ok("carol", "join")
     assert joined.text.splitlines() == [
         f"✍️ #3 Carol (1700) <@{club.member('carol').id}> joined **Club Night**.",
-        "📗 On the Google Sheet you are #3 Carol."]
+        "📗 On the Google Sheet you are #3 Carol.",
+    ]
     assert len(await club.store.players(club.guild, "Club Night")) == 4
     assert club.tab("Discord players") == [
-        PLAYERS_HEADER, ["3", "Carol", str(club.member("carol").id), "@carol"]]
+        PLAYERS_HEADER,
+        ["3", "Carol", str(club.member("carol").id), "@carol"],
+    ]
     assert club.values("Results!A1:G5") == as_shown(RESULTS)  # the TD's tab: untouched
 
 
 async def test_join_by_someone_the_sheet_does_not_list_is_registered_with_a_warning(
-        club: LinkedClub) -> None:
+    club: LinkedClub,
+) -> None:
     await registering(club, [list(r) for r in RESULTS])
     joined = await club.ok("erin", "join")
     assert joined.text.splitlines()[-1] == (
         "⚠️ The Google Sheet has no player called Erin: ask a TD to add you to its results "
-        "tab, or to link you with /player link.")
+        "tab, or to link you with /player link."
+    )
     assert club.tab("Discord players") == [
-        PLAYERS_HEADER, ["", "Erin", str(club.member("erin").id), "@erin"]]
+        PLAYERS_HEADER,
+        ["", "Erin", str(club.member("erin").id), "@erin"],
+    ]
 
 
 async def test_player_link_says_which_member_a_sheet_player_is(club: LinkedClub) -> None:
@@ -50,7 +58,8 @@ async def test_player_link_says_which_member_a_sheet_player_is(club: LinkedClub)
     answer = await club.ok("td", "player link", {"player": "Robert Smith", "member": bob})
     assert answer.text.splitlines() == [
         f"🔗 #2 Robert Smith is <@{bob.id}> in **Club Night**.",
-        "📗 On the Google Sheet: #2 Robert Smith."]
+        "📗 On the Google Sheet: #2 Robert Smith.",
+    ]
     assert ["2", "Robert Smith", str(bob.id), "Robert Smith"] in club.tab("Discord players")
     await club.ok("alice", "join")
     await club.ok("td", "tournament start")
@@ -62,8 +71,7 @@ async def test_player_link_says_which_member_a_sheet_player_is(club: LinkedClub)
     assert why.text.startswith("**Robert Smith:")
 
 
-async def test_player_link_adds_a_sheet_player_discord_does_not_know_yet(
-        club: LinkedClub) -> None:
+async def test_player_link_adds_a_sheet_player_discord_does_not_know_yet(club: LinkedClub) -> None:
     await running_tournament(club, rounds=3)
     club.make_sheet()
     await club.link()
@@ -73,7 +81,8 @@ async def test_player_link_adds_a_sheet_player_discord_does_not_know_yet(
     answer = await club.ok("td", "player link", {"player": "Frank Late", "member": frank})
     assert answer.text.splitlines() == [
         f"🔗 #5 Frank Late is <@{frank.id}> in **Club Night**.",
-        "📗 On the Google Sheet: #5 Frank Late."]
+        "📗 On the Google Sheet: #5 Frank Late.",
+    ]
     assert ["5", "Frank Late", str(frank.id), "Frank Late"] in club.tab("Discord players")
 
 
@@ -90,8 +99,7 @@ async def test_the_tds_discord_column_names_a_member_by_at_name(club: LinkedClub
     await clicked(club, "bob", message, "Confirm")
     assert club.tab("Discord reports")[1][1:5] == ["2", "#1 Alice", "1-0", "#2 Robert Smith"]
     # The bot's tab repeats the link; the TD's column keeps what the TD typed.
-    assert ["2", "Robert Smith", str(club.member("bob").id), "@bob"] in club.tab(
-        "Discord players")
+    assert ["2", "Robert Smith", str(club.member("bob").id), "@bob"] in club.tab("Discord players")
     assert club.values("Results!D3") == [["@bob"]]
 
 

@@ -32,16 +32,20 @@ def sheets_fake(freshness: ManualClock) -> Iterator[SheetsFake]:
 
 def calls(club: LinkedClub) -> tuple[int, int]:
     """(reads, writes) of the sheet since the last reset."""
-    return (club.sheets.call_count(club.sheet_id, kind="read"),
-            club.sheets.call_count(club.sheet_id, kind="write"))
+    return (
+        club.sheets.call_count(club.sheet_id, kind="read"),
+        club.sheets.call_count(club.sheet_id, kind="write"),
+    )
 
 
 async def test_twenty_members_asking_for_the_standings_within_a_minute_cost_ten_reads(
-        linked: LinkedClub) -> None:
+    linked: LinkedClub,
+) -> None:
     club = linked
     members = [club.fake.add_member(f"member{n:02d}") for n in range(20)]
-    club.sheets.enforce_quotas(reads_per_minute=GOOGLE_PER_MINUTE,
-                               writes_per_minute=GOOGLE_PER_MINUTE)
+    club.sheets.enforce_quotas(
+        reads_per_minute=GOOGLE_PER_MINUTE, writes_per_minute=GOOGLE_PER_MINUTE
+    )
     club.sheets.reset_calls()
     for member in members:  # one every 3 seconds: 20 in a minute
         club.clock.advance(3)
@@ -53,8 +57,7 @@ async def test_twenty_members_asking_for_the_standings_within_a_minute_cost_ten_
     assert club.sheets.call_count(status=429) == 0
 
 
-async def test_twenty_members_asking_at_the_same_moment_cost_one_read(
-        linked: LinkedClub) -> None:
+async def test_twenty_members_asking_at_the_same_moment_cost_one_read(linked: LinkedClub) -> None:
     club = linked
     members = [club.fake.add_member(f"member{n:02d}") for n in range(20)]
     club.refresh()
@@ -65,14 +68,20 @@ async def test_twenty_members_asking_at_the_same_moment_cost_one_read(
 
 
 async def test_a_busy_minute_of_reports_and_questions_stays_within_googles_limits(
-        linked: LinkedClub) -> None:
+    linked: LinkedClub,
+) -> None:
     club = linked
     members = [club.fake.add_member(f"member{n:02d}") for n in range(20)]
-    club.sheets.enforce_quotas(reads_per_minute=GOOGLE_PER_MINUTE,
-                               writes_per_minute=GOOGLE_PER_MINUTE)
+    club.sheets.enforce_quotas(
+        reads_per_minute=GOOGLE_PER_MINUTE, writes_per_minute=GOOGLE_PER_MINUTE
+    )
     club.sheets.reset_calls()
-    games = [(2, "alice", "#2", "bob"), (2, "carol", "#4", "dave"),
-             (3, "alice", "#3", "carol"), (3, "bob", "#4", "dave")]
+    games = [
+        (2, "alice", "#2", "bob"),
+        (2, "carol", "#4", "dave"),
+        (3, "alice", "#3", "carol"),
+        (3, "bob", "#4", "dave"),
+    ]
     asked = iter(members)
     for round_number, reporter, opponent, confirmer in games:
         club.clock.advance(3)

@@ -29,8 +29,9 @@ POSTGRES_ENV = "HARKNESS_TEST_POSTGRES_URL"
 GUILD = "guild-1"
 OTHER_GUILD = "guild-2"
 TD = Actor("900", "Tess (TD)", td=True)
-ANN, BOB, CAT, DAN = (Actor(str(n), name) for n, name in
-                      ((901, "Ann"), (902, "Bob"), (903, "Cat"), (904, "Dan")))
+ANN, BOB, CAT, DAN = (
+    Actor(str(n), name) for n, name in ((901, "Ann"), (902, "Bob"), (903, "Cat"), (904, "Dan"))
+)
 EVE = Actor("905", "Eve")  # a member of the guild who is not in the tournament
 
 
@@ -44,10 +45,14 @@ def postgres_server() -> str:
     if server:
         return server
     if os.environ.get("CI"):
-        pytest.fail(f"CI is set but {POSTGRES_ENV} is not: the PostgreSQL leg must run in CI "
-                    "(.ci/postgres.sh starts a server and exports it)", pytrace=False)
-    pytest.skip(f"PostgreSQL leg: set {POSTGRES_ENV} to run it "
-                "(. .ci/postgres.sh && start_postgres)")
+        pytest.fail(
+            f"CI is set but {POSTGRES_ENV} is not: the PostgreSQL leg must run in CI "
+            "(.ci/postgres.sh starts a server and exports it)",
+            pytrace=False,
+        )
+    pytest.skip(
+        f"PostgreSQL leg: set {POSTGRES_ENV} to run it (. .ci/postgres.sh && start_postgres)"
+    )
 
 
 @asynccontextmanager
@@ -114,10 +119,18 @@ class Club:
     cat: PlayerInfo
     dan: PlayerInfo
 
-    async def report(self, actor: Actor, round: int, opponent: Actor, result: str,
-                     colour: str | None = None) -> Outcome:
-        return await self.store.report(GUILD, self.name, actor, round=round,
-                                       opponent=user(opponent), result=result, colour=colour)
+    async def report(
+        self, actor: Actor, round: int, opponent: Actor, result: str, colour: str | None = None
+    ) -> Outcome:
+        return await self.store.report(
+            GUILD,
+            self.name,
+            actor,
+            round=round,
+            opponent=user(opponent),
+            result=result,
+            colour=colour,
+        )
 
     async def entries(self, number: int) -> list[str]:
         state = await self.store.state(GUILD, self.name)

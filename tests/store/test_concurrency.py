@@ -27,8 +27,9 @@ def race(url: str, calls: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, A
     context.set_forkserver_preload(["tests.store.workers"])
     barrier = context.Barrier(len(calls))
     results = context.Queue()
-    processes = [context.Process(target=workers.call, args=(url, barrier, results, m, a))
-                 for m, a in calls]
+    processes = [
+        context.Process(target=workers.call, args=(url, barrier, results, m, a)) for m, a in calls
+    ]
     for p in processes:
         p.start()
     for p in processes:
@@ -42,8 +43,17 @@ async def run_race(url: str, calls: list[tuple[str, dict[str, Any]]]) -> list[tu
 
 
 def report(actor, opponent, result: str, round: int = 1) -> tuple[str, dict[str, Any]]:
-    return ("report", {"guild": GUILD, "tournament": "Club Night", "actor": actor,
-                       "round": round, "opponent": user(opponent), "result": result})
+    return (
+        "report",
+        {
+            "guild": GUILD,
+            "tournament": "Club Night",
+            "actor": actor,
+            "round": round,
+            "opponent": user(opponent),
+            "result": result,
+        },
+    )
 
 
 async def test_the_same_report_from_six_processes_is_recorded_once(club: Club, db_url: str):
@@ -54,8 +64,7 @@ async def test_the_same_report_from_six_processes_is_recorded_once(club: Club, d
     assert [(h.seq, h.event.kind) for h in history] == [(1, EventKind.REPORT)]
 
 
-async def test_both_players_reporting_the_same_result_at_once_confirm_it(club: Club,
-                                                                          db_url: str):
+async def test_both_players_reporting_the_same_result_at_once_confirm_it(club: Club, db_url: str):
     outcomes = await run_race(db_url, [report(ANN, BOB, "win"), report(BOB, ANN, "loss")])
     assert sorted(o[1][1] for o in outcomes) == ["confirmed", "provisional"]
     state = await club.store.state(GUILD, club.name)
@@ -70,8 +79,9 @@ async def test_both_players_claiming_the_win_at_once_is_one_dispute(club: Club, 
     assert [g.status for g in state.games] == [ResultStatus.DISPUTED]
 
 
-async def test_many_games_reported_at_once_are_all_kept_in_one_unbroken_log(store: Store,
-                                                                            db_url: str):
+async def test_many_games_reported_at_once_are_all_kept_in_one_unbroken_log(
+    store: Store, db_url: str
+):
     from bot.store import Actor, TournamentStatus
 
     members = [Actor(str(1000 + n), f"Player {n}") for n in range(16)]
@@ -79,9 +89,20 @@ async def test_many_games_reported_at_once_are_all_kept_in_one_unbroken_log(stor
     for m in members:
         await store.join(GUILD, "Blitz", m)
     await store.set_status(GUILD, "Blitz", TournamentStatus.RUNNING, TD)
-    calls = [("report", {"guild": GUILD, "tournament": "Blitz", "actor": members[2 * n],
-                         "round": 1, "opponent": user(members[2 * n + 1]), "result": "draw"})
-             for n in range(8)]
+    calls = [
+        (
+            "report",
+            {
+                "guild": GUILD,
+                "tournament": "Blitz",
+                "actor": members[2 * n],
+                "round": 1,
+                "opponent": user(members[2 * n + 1]),
+                "result": "draw",
+            },
+        )
+        for n in range(8)
+    ]
     outcomes = await run_race(db_url, calls)
     assert [o[0] for o in outcomes] == ["ok"] * 8
     history = await store.history(GUILD, "Blitz", limit=None)
@@ -93,8 +114,13 @@ async def test_members_joining_at_once_get_distinct_starting_numbers(store: Stor
     from bot.store import Actor
 
     await store.create_tournament(GUILD, "Open", rounds=3, actor=TD)
-    calls = [("join", {"guild": GUILD, "tournament": "Open",
-                       "actor": Actor(str(2000 + n), f"Member {n}")}) for n in range(6)]
+    calls = [
+        (
+            "join",
+            {"guild": GUILD, "tournament": "Open", "actor": Actor(str(2000 + n), f"Member {n}")},
+        )
+        for n in range(6)
+    ]
     outcomes = await run_race(db_url, calls)
     assert [o[0] for o in outcomes] == ["ok"] * 6
     players = await store.players(GUILD, "Open")
@@ -120,6 +146,7 @@ async def test_a_writer_with_a_stale_log_collides_on_the_sequence_number(club: C
     await club.report(ANN, 1, BOB, "win")
     with pytest.raises(Conflict):
         async with club.store.engine.begin() as conn:
-            await append_event(conn, stale, TD, club.store.clock(), Kind.CLEAR, round=1,
-                               player=club.ann.id)
+            await append_event(
+                conn, stale, TD, club.store.clock(), Kind.CLEAR, round=1, player=club.ann.id
+            )
     assert len(await club.store.history(GUILD, club.name)) == 1

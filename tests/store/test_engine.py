@@ -9,13 +9,18 @@ from bot.store import StoreError
 from bot.store.engine import DEFAULT_URL, database_url
 
 
-@pytest.mark.parametrize(("given", "used"), [
-    ("sqlite:///club.db", "sqlite+aiosqlite:///club.db"),
-    ("sqlite+aiosqlite:////srv/harkness.db", "sqlite+aiosqlite:////srv/harkness.db"),
-    ("postgresql://td:secret@127.0.0.1:5432/harkness",
-     "postgresql+asyncpg://td:secret@127.0.0.1:5432/harkness"),
-    ("postgres://td@127.0.0.1/harkness", "postgresql+asyncpg://td@127.0.0.1/harkness"),
-])
+@pytest.mark.parametrize(
+    ("given", "used"),
+    [
+        ("sqlite:///club.db", "sqlite+aiosqlite:///club.db"),
+        ("sqlite+aiosqlite:////srv/harkness.db", "sqlite+aiosqlite:////srv/harkness.db"),
+        (
+            "postgresql://td:secret@127.0.0.1:5432/harkness",
+            "postgresql+asyncpg://td:secret@127.0.0.1:5432/harkness",
+        ),
+        ("postgres://td@127.0.0.1/harkness", "postgresql+asyncpg://td@127.0.0.1/harkness"),
+    ],
+)
 def test_plain_urls_get_their_async_driver(given: str, used: str):
     assert database_url(given).render_as_string(hide_password=False) == used
 
@@ -27,10 +32,13 @@ def test_the_environment_names_the_database_else_the_sqlite_file(monkeypatch):
     assert database_url().render_as_string() == "postgresql+asyncpg://bot@127.0.0.1/league"
 
 
-@pytest.mark.parametrize(("given", "words"), [
-    ("mysql://root@127.0.0.1/chess", "the database 'mysql' is not supported"),
-    ("not a url", "HARKNESS_DATABASE_URL is not a database URL"),
-])
+@pytest.mark.parametrize(
+    ("given", "words"),
+    [
+        ("mysql://root@127.0.0.1/chess", "the database 'mysql' is not supported"),
+        ("not a url", "HARKNESS_DATABASE_URL is not a database URL"),
+    ],
+)
 def test_other_databases_are_refused_in_words(given: str, words: str):
     with pytest.raises(StoreError) as error:
         database_url(given)

@@ -44,8 +44,7 @@ def test_a_revert_of_a_revert_restores_the_original_and_a_third_undoes_it_again(
 
 def test_a_finished_tournament_has_its_planned_rounds_even_when_the_last_is_empty():
     log = [event(1, EventKind.BYE, round=1, player=11, result=EntryKind.FULL_BYE)]
-    finished = TournamentInfo(1, "g", "Club", "uscf", None, 3, TournamentStatus.FINISHED,
-                              "td", AT)
+    finished = TournamentInfo(1, "g", "Club", "uscf", None, 3, TournamentStatus.FINISHED, "td", AT)
     assert fold(ROSTER, log, INFO).tournament.rounds == 1
     assert fold(ROSTER, log, finished).tournament.rounds == 3
 
@@ -66,17 +65,32 @@ def logs(draw) -> list[Event]:
         if kind in (EventKind.REPORT, EventKind.SET):
             if player == opponent:
                 continue
-            out.append(event(seq, kind, round=r, player=player, opponent=opponent,
-                             result=draw(st.sampled_from(sorted(WITH_OPPONENT, key=str))),
-                             colour=draw(st.sampled_from([None, Colour.WHITE, Colour.BLACK]))))
+            out.append(
+                event(
+                    seq,
+                    kind,
+                    round=r,
+                    player=player,
+                    opponent=opponent,
+                    result=draw(st.sampled_from(sorted(WITH_OPPONENT, key=str))),
+                    colour=draw(st.sampled_from([None, Colour.WHITE, Colour.BLACK])),
+                )
+            )
         elif kind in (EventKind.CONFIRM, EventKind.DISPUTE, EventKind.REVERT):
             if not out:
                 continue
             target = draw(st.sampled_from([e.seq for e in out]))
             out.append(event(seq, kind, round=r, refers_to=target))
         elif kind is EventKind.BYE:
-            out.append(event(seq, kind, round=r, player=player,
-                             result=draw(st.sampled_from(sorted(BYES, key=str)))))
+            out.append(
+                event(
+                    seq,
+                    kind,
+                    round=r,
+                    player=player,
+                    result=draw(st.sampled_from(sorted(BYES, key=str))),
+                )
+            )
         else:
             out.append(event(seq, kind, round=r, player=player))
     return out
@@ -88,8 +102,9 @@ def test_any_log_folds_into_a_consistent_tournament_with_honest_marks(log: list[
     state = fold(ROSTER, log, INFO)  # Tournament() validates both sides of every game
     t = state.tournament
     for g in state.games:
-        low, high = (t.player(ROSTER[[p.id for p in ROSTER].index(x)].number)
-                     for x in (g.low, g.high))
+        low, high = (
+            t.player(ROSTER[[p.id for p in ROSTER].index(x)].number) for x in (g.low, g.high)
+        )
         entry = low.entries[g.round - 1]
         assert g.counted == (entry.opponent == high.id and entry.kind is g.result)
         marks = {state.marks.get((low.id, g.round)), state.marks.get((high.id, g.round))}
@@ -99,15 +114,27 @@ def test_any_log_folds_into_a_consistent_tournament_with_honest_marks(log: list[
             assert g.status is ResultStatus.DISPUTED
     for (number, r), mark in state.marks.items():
         entry = t.player(number).entries[r - 1]
-        assert (mark is ResultStatus.DISPUTED) == (entry.kind in (EntryKind.ABSENT,
-                                                                  EntryKind.WITHDRAWN))
+        assert (mark is ResultStatus.DISPUTED) == (
+            entry.kind in (EntryKind.ABSENT, EntryKind.WITHDRAWN)
+        )
 
 
-@pytest.mark.parametrize("module", ["bot.store", "bot.store.errors", "bot.store.engine",
-                                    "bot.store.fold", "bot.store.model", "bot.store.players",
-                                    "bot.store.queries", "bot.store.results",
-                                    "bot.store.views"])
+@pytest.mark.parametrize(
+    "module",
+    [
+        "bot.store",
+        "bot.store.errors",
+        "bot.store.engine",
+        "bot.store.fold",
+        "bot.store.model",
+        "bot.store.players",
+        "bot.store.queries",
+        "bot.store.results",
+        "bot.store.views",
+    ],
+)
 def test_the_examples_in_the_docstrings_run(module: str):
-    failures, tried = doctest.testmod(importlib.import_module(module),
-                                      optionflags=doctest.NORMALIZE_WHITESPACE)
+    failures, tried = doctest.testmod(
+        importlib.import_module(module), optionflags=doctest.NORMALIZE_WHITESPACE
+    )
     assert tried > 0 and failures == 0

@@ -15,8 +15,7 @@ from bot.store import Store, schema
 from bot.store.engine import create_engine
 from bot.store.migrate import alembic_config, current_revision, head_revision, upgrade
 
-TABLES = {"alembic_version", "events", "guild_settings", "players", "sheet_outbox",
-          "tournaments"}
+TABLES = {"alembic_version", "events", "guild_settings", "players", "sheet_outbox", "tournaments"}
 
 
 async def test_opening_an_empty_database_migrates_it_to_the_newest_schema(db_url: str):
@@ -40,8 +39,11 @@ async def test_the_tables_in_code_match_the_migrations(db_url: str):
     store = await Store.open(db_url)
     try:
         async with store.engine.connect() as conn:
-            differences = await conn.run_sync(lambda c: compare_metadata(
-                MigrationContext.configure(c, opts={"compare_type": True}), schema.metadata))
+            differences = await conn.run_sync(
+                lambda c: compare_metadata(
+                    MigrationContext.configure(c, opts={"compare_type": True}), schema.metadata
+                )
+            )
         assert differences == []
     finally:
         await store.close()
@@ -70,9 +72,18 @@ async def test_migrating_again_changes_nothing_and_down_and_up_again_works(db_ur
 async def test_the_database_refuses_a_player_of_a_tournament_that_does_not_exist(db_url: str):
     store = await Store.open(db_url)
     try:
-        row = {"guild_id": "g", "tournament_id": 99, "number": 1, "name": "Ann", "title": "",
-               "sex": "", "federation": "", "birth_date": "", "added_by": "td",
-               "added_at": datetime(2026, 1, 1, tzinfo=UTC)}
+        row = {
+            "guild_id": "g",
+            "tournament_id": 99,
+            "number": 1,
+            "name": "Ann",
+            "title": "",
+            "sex": "",
+            "federation": "",
+            "birth_date": "",
+            "added_by": "td",
+            "added_at": datetime(2026, 1, 1, tzinfo=UTC),
+        }
         with pytest.raises(IntegrityError):
             async with store.engine.begin() as conn:
                 await conn.execute(insert(schema.players).values(**row))

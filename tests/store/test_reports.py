@@ -69,8 +69,7 @@ async def test_confirming_twice_or_reporting_a_confirmed_result_again_writes_not
     assert len(await club.store.history(GUILD, club.name)) == 2
 
 
-async def test_a_player_may_correct_their_provisional_report_which_supersedes_the_first(
-        club: Club):
+async def test_a_player_may_correct_their_provisional_report_which_supersedes_the_first(club: Club):
     first = await club.report(ANN, 1, BOB, "win")
     fixed = await club.report(ANN, 1, BOB, "draw")
     assert fixed.event.supersedes == first.event.seq
@@ -107,8 +106,9 @@ async def test_two_opponents_claiming_one_player_is_a_pairing_conflict(club: Clu
 
 async def test_a_member_cannot_report_a_game_they_did_not_play(club: Club):
     with pytest.raises(StoreError) as other:
-        await club.store.report(GUILD, club.name, CAT, round=1, player=user(ANN),
-                                opponent=user(BOB), result="win")
+        await club.store.report(
+            GUILD, club.name, CAT, round=1, player=user(ANN), opponent=user(BOB), result="win"
+        )
     with pytest.raises(StoreError) as outsider:
         await club.report(EVE, 1, BOB, "win")
     assert other.value.code == "not-your-game"
@@ -133,8 +133,9 @@ async def test_a_dispute_waits_for_a_td_who_sets_the_result(club: Club):
     disputed = await club.store.dispute(GUILD, club.name, BOB, said.event.seq, "I won")
     assert disputed.status is ResultStatus.DISPUTED and disputed.event.note == "I won"
     assert not (await club.store.dispute(GUILD, club.name, BOB, said.event.seq)).changed
-    decided = await club.store.set_result(GUILD, club.name, TD, round=1, player=2, opponent=1,
-                                          result="win")
+    decided = await club.store.set_result(
+        GUILD, club.name, TD, round=1, player=2, opponent=1, result="win"
+    )
     assert decided.status is ResultStatus.CONFIRMED
     assert await club.entries(2) == ["W1"]
 
@@ -150,8 +151,9 @@ async def test_a_confirmed_result_can_only_be_changed_by_a_td(club: Club):
     assert "#1 Ann already has a confirmed result in round 1" in str(elsewhere.value)
 
 
-@pytest.mark.parametrize(("round", "words"), [(0, "round 0 is out of range"),
-                                              (4, "round 4 is out of range")])
+@pytest.mark.parametrize(
+    ("round", "words"), [(0, "round 0 is out of range"), (4, "round 4 is out of range")]
+)
 async def test_a_round_outside_the_tournament_is_refused(club: Club, round: int, words: str):
     with pytest.raises(StoreError) as error:
         await club.report(ANN, round, BOB, "win")
@@ -195,6 +197,5 @@ async def test_a_withdrawn_player_cannot_be_reported_against_after_withdrawing(c
 
 async def test_players_are_named_by_number_name_or_mention(club: Club):
     for ref in (2, "#2", "bob", "<@902>"):
-        said = await club.store.report(GUILD, club.name, ANN, round=1, opponent=ref,
-                                       result="draw")
+        said = await club.store.report(GUILD, club.name, ANN, round=1, opponent=ref, result="draw")
         assert said.game.opponent.name == "Bob"

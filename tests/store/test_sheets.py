@@ -13,8 +13,13 @@ from tests.store.conftest import ANN, BOB, CAT, DAN, GUILD, OTHER_GUILD, TD, Clu
 
 @pytest.fixture
 async def linked(club: Club) -> Club:
-    await club.store.link_sheet(GUILD, club.name, TD, spreadsheet_id="sheet-abc",
-                                url="https://docs.google.com/spreadsheets/d/sheet-abc")
+    await club.store.link_sheet(
+        GUILD,
+        club.name,
+        TD,
+        spreadsheet_id="sheet-abc",
+        url="https://docs.google.com/spreadsheets/d/sheet-abc",
+    )
     return club
 
 
@@ -43,15 +48,22 @@ async def test_a_result_is_queued_once_when_it_is_confirmed_not_before(linked: C
     assert item.event_seq == done.event.seq and item.spreadsheet_id == "sheet-abc"
     assert item.payload == {
         "key": f"harkness:{GUILD}:{item.payload['key'].split(':')[2]}:2",
-        "action": "confirm", "time": "2026-03-14T18:30:00+00:00", "round": 1,
-        "player": "Ann", "player_number": 1, "opponent": "Bob", "opponent_number": 2,
-        "result": "1-0", "white": "Bob", "black": "Ann", "reported_by": "Ann",
+        "action": "confirm",
+        "time": "2026-03-14T18:30:00+00:00",
+        "round": 1,
+        "player": "Ann",
+        "player_number": 1,
+        "opponent": "Bob",
+        "opponent_number": 2,
+        "result": "1-0",
+        "white": "Bob",
+        "black": "Ann",
+        "reported_by": "Ann",
         "confirmed_by": "Bob",
     }
 
 
-async def test_agreeing_reports_td_decisions_byes_withdrawals_and_undos_are_queued(
-        linked: Club):
+async def test_agreeing_reports_td_decisions_byes_withdrawals_and_undos_are_queued(linked: Club):
     store, name = linked.store, linked.name
     await linked.report(ANN, 1, BOB, "draw")
     await linked.report(BOB, 1, ANN, "draw")
@@ -63,8 +75,7 @@ async def test_agreeing_reports_td_decisions_byes_withdrawals_and_undos_are_queu
     assert actions == ["report", "set", "bye", "withdraw", "revert"]
 
 
-async def test_a_worker_leases_writes_and_marks_and_no_one_writes_it_again(linked: Club,
-                                                                           clock):
+async def test_a_worker_leases_writes_and_marks_and_no_one_writes_it_again(linked: Club, clock):
     store = linked.store
     said = await linked.report(ANN, 1, BOB, "win")
     await store.confirm(GUILD, linked.name, TD, said.event.seq)
@@ -92,8 +103,9 @@ async def test_a_failed_write_is_retried_later_with_the_error_kept(linked: Club,
     store = linked.store
     await store.set_bye(GUILD, linked.name, TD, round=1, player=1)
     [item] = await store.claim_writes("worker-a")
-    assert await store.mark_failed(item, "worker-a", "429 quota exceeded",
-                                   retry_in=timedelta(seconds=60))
+    assert await store.mark_failed(
+        item, "worker-a", "429 quota exceeded", retry_in=timedelta(seconds=60)
+    )
     assert await store.claim_writes("worker-a") == []
     clock.advance(60)
     [again] = await store.claim_writes("worker-b")
@@ -120,5 +132,7 @@ async def test_claims_take_the_oldest_first_and_can_keep_to_one_guild(linked: Cl
     only_here = await store.claim_writes("worker-a", guild=GUILD, limit=1)
     assert [(i.guild, i.payload["player"]) for i in only_here] == [(GUILD, "Cat")]
     rest = await store.claim_writes("worker-b")
-    assert [(i.guild, i.tournament) for i in rest] == [(OTHER_GUILD, "Elsewhere"),
-                                                       (GUILD, "Club Night")]
+    assert [(i.guild, i.tournament) for i in rest] == [
+        (OTHER_GUILD, "Elsewhere"),
+        (GUILD, "Club Night"),
+    ]

@@ -11,8 +11,16 @@ from tests.store.conftest import ANN, BOB, CAT, DAN, GUILD, TD, Club, user
 
 async def test_a_td_sets_a_result_over_the_players_reports_and_the_log_says_so(club: Club):
     said = await club.report(ANN, 1, BOB, "win")
-    corrected = await club.store.set_result(GUILD, club.name, TD, round=1, player=user(ANN),
-                                            opponent=user(BOB), result="draw", colour="black")
+    corrected = await club.store.set_result(
+        GUILD,
+        club.name,
+        TD,
+        round=1,
+        player=user(ANN),
+        opponent=user(BOB),
+        result="draw",
+        colour="black",
+    )
     assert corrected.status is ResultStatus.CONFIRMED and corrected.game.by_td
     assert corrected.event.supersedes == said.event.seq
     assert await club.entries(1) == ["D2 (b)"]
@@ -23,18 +31,19 @@ async def test_a_td_sets_a_result_over_the_players_reports_and_the_log_says_so(c
 
 
 async def test_setting_the_same_result_again_writes_nothing(club: Club):
-    first = await club.store.set_result(GUILD, club.name, TD, round=2, player=1, opponent=3,
-                                        result="loss")
-    again = await club.store.set_result(GUILD, club.name, TD, round=2, player=3, opponent=1,
-                                        result="win")
+    first = await club.store.set_result(
+        GUILD, club.name, TD, round=2, player=1, opponent=3, result="loss"
+    )
+    again = await club.store.set_result(
+        GUILD, club.name, TD, round=2, player=3, opponent=1, result="win"
+    )
     assert first.changed and not again.changed
 
 
 async def test_a_td_set_replaces_both_players_other_games_in_that_round(club: Club):
     await club.report(ANN, 1, BOB, "win")
     await club.report(CAT, 1, DAN, "win")
-    await club.store.set_result(GUILD, club.name, TD, round=1, player=1, opponent=3,
-                                result="win")
+    await club.store.set_result(GUILD, club.name, TD, round=1, player=1, opponent=3, result="win")
     assert [await club.entries(n) for n in (1, 2, 3, 4)] == [["W3"], [""], ["L1"], [""]]
 
 
@@ -54,8 +63,10 @@ async def test_only_a_td_sets_results_gives_byes_withdraws_clears_and_undoes(clu
         assert str(error.value).startswith("only a tournament director can ")
 
 
-@pytest.mark.parametrize(("kind", "cell", "points"), [("full", "B", 2), ("half", "H", 1),
-                                                      ("zero", "U", 0), ("pairing", "B", 2)])
+@pytest.mark.parametrize(
+    ("kind", "cell", "points"),
+    [("full", "B", 2), ("half", "H", 1), ("zero", "U", 0), ("pairing", "B", 2)],
+)
 async def test_byes_of_each_kind(club: Club, kind: str, cell: str, points: int):
     given = await club.store.set_bye(GUILD, club.name, TD, round=1, player=4, kind=kind)
     assert given.changed and given.status is ResultStatus.CONFIRMED
@@ -80,10 +91,8 @@ async def test_a_member_cannot_report_over_a_bye(club: Club):
 
 
 async def test_a_withdrawn_players_later_rounds_are_withdrawn_in_the_tournament(club: Club):
-    await club.store.set_result(GUILD, club.name, TD, round=1, player=1, opponent=4,
-                                result="win")
-    await club.store.set_result(GUILD, club.name, TD, round=3, player=2, opponent=3,
-                                result="win")
+    await club.store.set_result(GUILD, club.name, TD, round=1, player=1, opponent=4, result="win")
+    await club.store.set_result(GUILD, club.name, TD, round=3, player=2, opponent=3, result="win")
     gone = await club.store.withdraw(GUILD, club.name, TD, player="Dan", from_round=2)
     assert gone.changed and "from round 2 on" in gone.message
     assert await club.entries(4) == ["L1", "-", "-"]
@@ -92,8 +101,7 @@ async def test_a_withdrawn_players_later_rounds_are_withdrawn_in_the_tournament(
 
 
 async def test_withdrawing_by_default_starts_with_the_next_round(club: Club):
-    await club.store.set_result(GUILD, club.name, TD, round=1, player=1, opponent=4,
-                                result="win")
+    await club.store.set_result(GUILD, club.name, TD, round=1, player=1, opponent=4, result="win")
     gone = await club.store.withdraw(GUILD, club.name, TD, player=4)
     assert gone.event.round == 2
 
@@ -118,7 +126,10 @@ async def test_undo_reverts_the_newest_event_and_is_itself_an_event(club: Club):
     assert state.marks[(1, 1)] is ResultStatus.PROVISIONAL
     trail = await club.store.history(GUILD, club.name)
     assert [(h.seq, h.event.kind, h.reverted) for h in trail] == [
-        (3, EventKind.REVERT, False), (2, EventKind.CONFIRM, True), (1, EventKind.REPORT, False)]
+        (3, EventKind.REVERT, False),
+        (2, EventKind.CONFIRM, True),
+        (1, EventKind.REPORT, False),
+    ]
 
 
 async def test_undo_twice_undoes_two_events_and_undoing_an_undo_redoes(club: Club):
@@ -153,10 +164,10 @@ async def test_undo_with_nothing_or_an_unknown_event_says_so(club: Club):
 async def test_history_answers_who_changed_round_two_and_when(club: Club, clock):
     await club.report(ANN, 1, BOB, "win")
     clock.advance(3600)
-    await club.store.set_result(GUILD, club.name, TD, round=2, player=3, opponent=1,
-                                result="draw")
+    await club.store.set_result(GUILD, club.name, TD, round=2, player=3, opponent=1, result="draw")
     trail = await club.store.history(GUILD, club.name, round=2)
     assert [(h.event.actor_name, h.event.at.isoformat()) for h in trail] == [
-        ("Tess (TD)", "2026-03-14T19:30:00+00:00")]
+        ("Tess (TD)", "2026-03-14T19:30:00+00:00")
+    ]
     by_player = await club.store.history(GUILD, club.name, player="Bob")
     assert [h.seq for h in by_player] == [1]

@@ -9,10 +9,15 @@ from tests.store.conftest import ANN, BOB, CAT, EVE, GUILD, OTHER_GUILD, TD, Clu
 
 
 async def test_a_new_tournament_has_the_rules_rounds_and_creator_it_was_given(store: Store):
-    info = await store.create_tournament(GUILD, "  Spring   Open ", rounds=5, actor=TD,
-                                         profile="MCA", tiebreaks="mm, solk, h2h")
+    info = await store.create_tournament(
+        GUILD, "  Spring   Open ", rounds=5, actor=TD, profile="MCA", tiebreaks="mm, solk, h2h"
+    )
     assert (info.name, info.profile, info.tiebreaks, info.rounds) == (
-        "Spring Open", "mca", "MM,SOLK,H2H", 5)
+        "Spring Open",
+        "mca",
+        "MM,SOLK,H2H",
+        5,
+    )
     assert info.status is TournamentStatus.REGISTERING and info.created_by == TD.user
     assert (await store.tournament(GUILD, "spring open")).id == info.id
 
@@ -53,30 +58,37 @@ async def test_another_guilds_tournament_is_invisible_to_every_operation(club: C
 
 
 async def test_tournaments_are_listed_newest_first_and_filtered_by_what_was_typed(
-        store: Store, clock):
+    store: Store, clock
+):
     for name in ("Spring Open", "Summer Swiss", "Spring Rapid", "50% Off_Blitz"):
         clock.advance(60)
         await store.create_tournament(GUILD, name, rounds=3, actor=TD)
     assert [t.name for t in await store.tournaments(GUILD, typed="spr")] == [
-        "Spring Rapid", "Spring Open"]
+        "Spring Rapid",
+        "Spring Open",
+    ]
     assert [t.name for t in await store.tournaments(GUILD, limit=2)] == [
-        "50% Off_Blitz", "Spring Rapid"]
+        "50% Off_Blitz",
+        "Spring Rapid",
+    ]
     assert [t.name for t in await store.tournaments(GUILD, typed="0%")] == ["50% Off_Blitz"]
-    assert await store.tournaments(GUILD, typed="f_b") == await store.tournaments(
-        GUILD, typed="50")
+    assert await store.tournaments(GUILD, typed="f_b") == await store.tournaments(GUILD, typed="50")
     assert await store.tournaments(GUILD, status=TournamentStatus.RUNNING) == []
 
 
-@pytest.mark.parametrize(("profile", "tiebreaks", "words"), [
-    ("lichess", None, "unknown rule profile 'lichess': choose one of uscf, mdchess"),
-    ("uscf", "MM,XYZ", "tiebreaks: unknown code 'XYZ' for profile uscf"),
-    ("uscf", "COIN,MM", "tiebreaks: COIN (a coin flip) can only be the last tiebreak"),
-])
-async def test_unknown_rules_are_refused_with_the_choices(store: Store, profile, tiebreaks,
-                                                          words):
+@pytest.mark.parametrize(
+    ("profile", "tiebreaks", "words"),
+    [
+        ("lichess", None, "unknown rule profile 'lichess': choose one of uscf, mdchess"),
+        ("uscf", "MM,XYZ", "tiebreaks: unknown code 'XYZ' for profile uscf"),
+        ("uscf", "COIN,MM", "tiebreaks: COIN (a coin flip) can only be the last tiebreak"),
+    ],
+)
+async def test_unknown_rules_are_refused_with_the_choices(store: Store, profile, tiebreaks, words):
     with pytest.raises(StoreError) as error:
-        await store.create_tournament(GUILD, "X", rounds=3, actor=TD, profile=profile,
-                                      tiebreaks=tiebreaks)
+        await store.create_tournament(
+            GUILD, "X", rounds=3, actor=TD, profile=profile, tiebreaks=tiebreaks
+        )
     assert str(error.value).startswith(words)
 
 
@@ -92,14 +104,12 @@ async def test_rounds_are_between_one_and_ninety_nine(store: Store, rounds: int)
     assert error.value.code == "bad-rounds"
 
 
-async def test_starting_records_the_date_and_finishing_early_keeps_the_rounds_played(
-        club: Club):
+async def test_starting_records_the_date_and_finishing_early_keeps_the_rounds_played(club: Club):
     info = await club.store.tournament(GUILD, club.name)
     assert info.status is TournamentStatus.RUNNING and info.start_date == "2026-03-14"
     await club.report(ANN, 1, BOB, "win")
     done = await club.store.set_status(GUILD, club.name, TournamentStatus.FINISHED, TD)
-    assert (done.status, done.rounds, done.end_date) == (TournamentStatus.FINISHED, 1,
-                                                         "2026-03-14")
+    assert (done.status, done.rounds, done.end_date) == (TournamentStatus.FINISHED, 1, "2026-03-14")
     with pytest.raises(StoreError) as member:
         await club.store.set_status(GUILD, club.name, TournamentStatus.RUNNING, ANN)
     assert member.value.code == "not-td"
@@ -115,7 +125,11 @@ async def test_the_planned_rounds_never_drop_below_a_round_with_results(club: Cl
 
 async def test_members_join_once_with_the_next_starting_number(club: Club):
     assert [p.label for p in (club.ann, club.bob, club.cat, club.dan)] == [
-        "#1 Ann", "#2 Bob", "#3 Cat", "#4 Dan"]
+        "#1 Ann",
+        "#2 Bob",
+        "#3 Cat",
+        "#4 Dan",
+    ]
     assert club.ann.discord_id == ANN.user and club.ann.late_entry_round is None
     with pytest.raises(StoreError) as twice:
         await club.store.join(GUILD, club.name, ANN, name="Ann Again")
@@ -139,8 +153,9 @@ async def test_no_one_joins_a_finished_tournament(club: Club):
 async def test_a_td_adds_and_links_players_and_members_cannot(club: Club):
     with pytest.raises(StoreError):
         await club.store.add_player(GUILD, club.name, "Fay", actor=ANN)
-    fay = await club.store.add_player(GUILD, club.name, "Fay", actor=TD, rating=1900,
-                                      uscf_id="12345678")
+    fay = await club.store.add_player(
+        GUILD, club.name, "Fay", actor=TD, rating=1900, uscf_id="12345678"
+    )
     assert fay.discord_id is None and fay.uscf_id == "12345678"
     linked = await club.store.link_player(GUILD, club.name, "fay", "906", TD)
     assert linked.discord_id == "906"
@@ -155,7 +170,10 @@ async def test_a_td_adds_and_links_players_and_members_cannot(club: Club):
 async def test_players_autocomplete_by_what_was_typed(club: Club):
     await club.store.add_player(GUILD, club.name, "Annabel", actor=TD)
     assert [p.name for p in await club.store.players(GUILD, club.name, typed="an")] == [
-        "Ann", "Annabel", "Dan"]
+        "Ann",
+        "Annabel",
+        "Dan",
+    ]
     assert [p.name for p in await club.store.players(GUILD, club.name, typed="3")] == ["Cat"]
     assert len(await club.store.players(GUILD, club.name, typed="a", limit=2)) == 2
 
@@ -180,12 +198,15 @@ async def test_the_td_role_is_a_setting_of_each_guild(store: Store):
 
 async def test_standings_count_provisional_results_and_mark_them(club: Club):
     said = await club.report(ANN, 1, BOB, "win")
-    await club.store.set_result(GUILD, club.name, TD, round=1, player=3, opponent=4,
-                                result="draw")
+    await club.store.set_result(GUILD, club.name, TD, round=1, player=3, opponent=4, result="draw")
     await club.report(ANN, 2, CAT, "win")
     table = await club.store.standings(GUILD, club.name)
     assert [(r.place, r.player.name, str(r.score)) for r in table.standings.rows] == [
-        ("1", "Ann", "2"), ("2", "Cat", "1/2"), ("3", "Dan", "1/2"), ("4", "Bob", "0")]
+        ("1", "Ann", "2"),
+        ("2", "Cat", "1/2"),
+        ("3", "Dan", "1/2"),
+        ("4", "Bob", "0"),
+    ]
     assert [table.marked(n) for n in (1, 2, 3, 4)] == [ResultStatus.PROVISIONAL] * 3 + [None]
     await club.store.confirm(GUILD, club.name, BOB, said.event.seq)
     after_one = await club.store.standings(GUILD, club.name, after_round=1)

@@ -23,34 +23,39 @@ def same_section(a, b) -> bool:
 async def test_a_crosstable_file_imports_and_exports_unchanged(store: Store, examples: Path):
     text = (examples / "mdchess-scholastic.txt").read_text()
     original = read_text(text, "mdchess-scholastic.txt")
-    info = await store.import_tournament(GUILD, "Scholastic", text, actor=TD,
-                                         filename="mdchess-scholastic.txt", profile="mdchess")
+    info = await store.import_tournament(
+        GUILD, "Scholastic", text, actor=TD, filename="mdchess-scholastic.txt", profile="mdchess"
+    )
     assert info.rounds == original.rounds and info.status is TournamentStatus.RUNNING
     exported = await store.export(GUILD, "Scholastic", "crosstable", with_standings=False)
     assert same_section(read_crosstable(exported), original)
     assert same_section((await store.state(GUILD, "Scholastic")).tournament, original)
 
 
-async def test_standings_of_an_import_are_cores_standings_of_the_file(store: Store,
-                                                                      examples: Path):
+async def test_standings_of_an_import_are_cores_standings_of_the_file(store: Store, examples: Path):
     text = (examples / "mdchess-scholastic.txt").read_text()
     await store.import_tournament(GUILD, "Scholastic", text, actor=TD, profile="mdchess")
     expected = compute_standings(read_text(text), "mdchess")
     table = await store.standings(GUILD, "Scholastic")
     assert [(r.place, r.player.id) for r in table.standings.rows] == [
-        (r.place, r.player.id) for r in expected.rows]
+        (r.place, r.player.id) for r in expected.rows
+    ]
     assert all(table.marked(r.player.id) is None for r in table.standings.rows)
     csv = await store.export(GUILD, "Scholastic", "crosstable", separator=",")
     assert csv.splitlines()[0].endswith(",Rd 4,Tot,TBrk[M],TBrk[S],TBrk[C],TBrk[O]")
 
 
-async def test_a_trf_file_imports_and_exports_with_its_header_records(store: Store,
-                                                                      examples: Path):
+async def test_a_trf_file_imports_and_exports_with_its_header_records(store: Store, examples: Path):
     text = (examples / "club-swiss.trf").read_text()
     original = read_trf(text)
-    info = await store.import_tournament(GUILD, "Autumn Swiss", text, actor=TD,
-                                         filename="club-swiss.trf",
-                                         status=TournamentStatus.FINISHED)
+    info = await store.import_tournament(
+        GUILD,
+        "Autumn Swiss",
+        text,
+        actor=TD,
+        filename="club-swiss.trf",
+        status=TournamentStatus.FINISHED,
+    )
     assert info.start_date == original.start_date and info.records == original.records
     back = read_trf(await store.export(GUILD, "Autumn Swiss", "trf"))
     assert same_section(back, original)
@@ -60,8 +65,9 @@ async def test_a_trf_file_imports_and_exports_with_its_header_records(store: Sto
 async def test_a_generated_swiss_with_byes_forfeits_and_withdrawals_round_trips(store: Store):
     text = write_trf(random_swiss(60, 7, seed=11))
     original = read_trf(text)  # what the file says (TRF writes a withdrawal as Z)
-    await store.import_tournament(GUILD, "Big Swiss", text, actor=TD,
-                                  filename="big.trf", status=TournamentStatus.FINISHED)
+    await store.import_tournament(
+        GUILD, "Big Swiss", text, actor=TD, filename="big.trf", status=TournamentStatus.FINISHED
+    )
     back = read_trf(await store.export(GUILD, "Big Swiss", "trf", with_standings=False))
     assert same_section(back, original)
     history = await store.history(GUILD, "Big Swiss", limit=None)
@@ -72,8 +78,7 @@ async def test_withdrawals_in_a_crosstable_import_as_withdrawal_events(store: St
     text = write_crosstable(random_swiss(60, 7, seed=11))
     original = read_crosstable(text)
     assert any(p.withdrawn_after for p in original.players)
-    await store.import_tournament(GUILD, "Swiss", text, actor=TD,
-                                  status=TournamentStatus.FINISHED)
+    await store.import_tournament(GUILD, "Swiss", text, actor=TD, status=TournamentStatus.FINISHED)
     back = read_crosstable(await store.export(GUILD, "Swiss", "crosstable"))
     assert same_section(back, original)
     kinds = {h.event.kind.value for h in await store.history(GUILD, "Swiss", limit=None)}
@@ -83,8 +88,9 @@ async def test_withdrawals_in_a_crosstable_import_as_withdrawal_events(store: St
 async def test_an_imported_tournament_goes_on_in_the_store(store: Store, examples: Path):
     text = (examples / "mdchess-scholastic.txt").read_text()
     await store.import_tournament(GUILD, "Scholastic", text, actor=TD, rounds=5)
-    said = await store.set_result(GUILD, "Scholastic", TD, round=5, player=1, opponent=2,
-                                  result="win")
+    said = await store.set_result(
+        GUILD, "Scholastic", TD, round=5, player=1, opponent=2, result="win"
+    )
     assert said.changed
     assert (await store.state(GUILD, "Scholastic")).tournament.rounds == 5
 

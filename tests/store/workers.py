@@ -14,8 +14,9 @@ def call(url: str, barrier: Any, results: Any, method: str, arguments: dict[str,
     asyncio.run(_call(url, barrier, results, method, arguments))
 
 
-async def _call(url: str, barrier: Any, results: Any, method: str,
-                arguments: dict[str, Any]) -> None:
+async def _call(
+    url: str, barrier: Any, results: Any, method: str, arguments: dict[str, Any]
+) -> None:
     if method == "open":
         barrier.wait()
         opened = await Store.open(url)  # migrates, at the same moment as the others
@@ -32,7 +33,15 @@ async def _call(url: str, barrier: Any, results: Any, method: str,
             results.put(("error", error.code))
             return
         status = getattr(outcome, "status", None)
-        results.put(("ok", (getattr(outcome, "changed", None), status and status.value,
-                            getattr(outcome, "number", None))))
+        results.put(
+            (
+                "ok",
+                (
+                    getattr(outcome, "changed", None),
+                    status and status.value,
+                    getattr(outcome, "number", None),
+                ),
+            )
+        )
     finally:
         await store.close()

@@ -15,8 +15,7 @@ from sqlalchemy.engine import Connection
 from bot.store.schema import UTCDateTime, metadata
 
 
-def render_item(kind: str, item: Any, autogen_context: AutogenContext
-                ) -> str | Literal[False]:
+def render_item(kind: str, item: Any, autogen_context: AutogenContext) -> str | Literal[False]:
     """Write the store's UTC timestamps as plain ``sa.DateTime()`` in migration scripts, so
     a script never imports the application's code."""
     if kind == "type" and isinstance(item, UTCDateTime):
@@ -39,8 +38,7 @@ def run_migrations(connection: Connection) -> None:
 def main() -> None:
     connection = context.config.attributes.get("connection")
     if context.is_offline_mode() or not isinstance(connection, Connection):
-        raise RuntimeError("run migrations through bot.store.migrate "
-                           "(python -m bot.store upgrade)")
+        raise RuntimeError("run migrations through bot.store.migrate (python -m bot.store upgrade)")
     run_migrations(connection)
 
 
