@@ -19,7 +19,7 @@ from core.formats import read_tournament
 from core.formats.crosstable import write_crosstable
 from core.model import Tournament
 from core.problems import HarknessError, Problem
-from core.profiles import PROFILES, Profile, resolve_for
+from core.profiles import OPTIONS, PROFILES, Profile, resolve_for
 from core.render import FORMATS, render
 from core.standings import compute_standings
 
@@ -42,6 +42,7 @@ def _parser() -> argparse.ArgumentParser:
             metavar="PROFILE",
             help=f"rule profile: {', '.join(PROFILES)}, fide (default: uscf)",
         )
+        profile_flags(p)
         p.add_argument(
             "--tiebreaks",
             metavar="CODES",
@@ -78,7 +79,26 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="order by standings and add Tot and tiebreak columns",
     )
+    profile_flags(convert)
     return parser
+
+
+def profile_flags(parser: argparse.ArgumentParser) -> None:
+    """``--cumulative-half-bye`` / ``--no-cumulative-half-bye`` and the like: one pair of
+    flags per profile option (:data:`core.profiles.OPTIONS`); left out, the profile's own."""
+    for option in OPTIONS:
+        parser.add_argument(
+            f"--{option.key}",
+            dest=option.field,
+            action=argparse.BooleanOptionalAction,
+            default=None,
+            help=f"{option.question} (default: the profile's)",
+        )
+
+
+def _options(args: argparse.Namespace) -> dict[str, bool]:
+    """The profile options given as flags."""
+    return {o.key: getattr(args, o.field) for o in OPTIONS if getattr(args, o.field) is not None}
 
 
 def _version() -> str:
@@ -94,7 +114,8 @@ def _load(args: argparse.Namespace) -> tuple[Tournament, Profile]:
     tournament = read_tournament(args.path)
     if args.after_round is not None:
         tournament = tournament.after_round(args.after_round)
-    return tournament, resolve_for(tournament.start_date, args.rules, args.tiebreaks)
+    profile = resolve_for(tournament.start_date, args.rules, args.tiebreaks, _options(args))
+    return tournament, profile
 
 
 def _write_atomically(path: Path, text: str) -> None:
@@ -114,7 +135,8 @@ def _convert(args: argparse.Namespace) -> str:
     target = Path(args.target)
     standings = None
     if args.standings or target.suffix.lower() == ".trf":
-        standings = compute_standings(tournament, resolve_for(tournament.start_date, args.rules))
+        profile = resolve_for(tournament.start_date, args.rules, options=_options(args))
+        standings = compute_standings(tournament, profile)
     if target.suffix.lower() == ".trf":
         from core.formats.trf import write_trf
 

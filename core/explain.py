@@ -23,8 +23,10 @@ from fractions import Fraction
 from core.model import EntryKind, Player, RoundEntry, Tournament
 from core.numbers import display, half_points
 from core.problems import HarknessError, Problem
+from core.profiles import Profile
 from core.standings import UNPLAYED, Standing, Standings
 from core.tiebreaks import Tiebreak, tiebreaks_of
+from core.tiebreaks.uscf import cumulative_subtraction
 
 #: US Chess tiebreaks whose rounds are opponents' adjusted scores.
 _ADJUSTED_SCORE_CODES = frozenset({"MM", "MED", "SOLK", "SB"})
@@ -96,6 +98,7 @@ class TiebreakExplanation:
     adjustment: Fraction
     adjustment_reason: str
     summary: str
+    variant: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,7 +215,7 @@ def explain(standings: Standings, player_id: int, after_round: int | None = None
         player=refs[row.player_index],
         rank=row.rank,
         rounds=standings.tournament.rounds,
-        profile=standings.profile.name,
+        profile=standings.profile.label,
         order=standings.order,
         score_group=tuple(refs[r.player_index] for r in group),
         comparisons=tuple(comparisons),
@@ -338,6 +341,7 @@ def _tiebreak(standings: Standings, tb: Tiebreak, index: int) -> TiebreakExplana
         )
         parts.append(RoundPart(r, _entry_text(entry), opponent, amount, r in b.dropped, reason))
     adjustment = Fraction(b.adjustment) / scale
+    variant = _cumulative_variant(standings.profile, player) if tb.code == "CUM" else ""
     return TiebreakExplanation(
         code=tb.code,
         name=tb.name,
@@ -347,12 +351,9 @@ def _tiebreak(standings: Standings, tb: Tiebreak, index: int) -> TiebreakExplana
         note=b.note,
         parts=tuple(parts),
         adjustment=adjustment,
-        adjustment_reason=(
-            _adjustment_reason(tb, player, standings.profile.cumulative_half_bye)
-            if adjustment
-            else ""
-        ),
-        summary=_summary(tb, value, b.note, parts, adjustment),
+        adjustment_reason=(_adjustment_reason(tb, player, standings.profile) if adjustment else ""),
+        summary=_summary(tb, value, b.note, parts, adjustment, variant),
+        variant=variant,
     )
 
 
@@ -405,24 +406,48 @@ def _round_reason(
     return ""
 
 
-def _adjustment_reason(tb: Tiebreak, player: Player, half_byes: bool) -> str:
-    """Cumulative's subtraction (US Chess 34E3): 1 per round won without playing, and ½ per
-    half-point bye where the profile says so."""
+def _adjustment_reason(tb: Tiebreak, player: Player, profile: Profile) -> str:
+    """Cumulative's subtraction (US Chess 34E3), round by round: 1 per round won without
+    playing, and ½ per half-point bye where the profile says so (SwissSys)."""
     if tb.code != "CUM":
         return ""
-    kinds = {EntryKind.FULL_BYE, EntryKind.PAIRING_BYE, EntryKind.FORFEIT_WIN}
-    if half_byes:
-        kinds.add(EntryKind.HALF_BYE)
+    taken = {
+        k: "½" if h == 1 else half_points(h) for k, h in cumulative_subtraction(profile).items()
+    }
     words = [
-        f"{_UNPLAYED_WORDS[e.kind]} in round {r}"
+        f"−{taken[e.kind]} for your {_UNPLAYED_WORDS[e.kind]} in round {r}"
         for r, e in enumerate(player.entries, start=1)
-        if e.kind in kinds
+        if e.kind in taken
     ]
     return "points won without playing are taken off: " + ", ".join(words)
 
 
+def _cumulative_variant(profile: Profile, player: Player) -> str:
+    """Which Cumulative the profile uses, said where it matters to this player (they had a
+    half-point bye): SwissSys takes ½ off for it, US Chess 34E3 only full points."""
+    halves = [r for r, e in enumerate(player.entries, start=1) if e.kind is EntryKind.HALF_BYE]
+    if not halves or profile.family != "uscf":
+        return ""
+    byes = f"half-point bye{'s' if len(halves) > 1 else ''} in {_rounds(halves)}"
+    if profile.cumulative_half_bye:
+        return (
+            f"{profile.label} takes ½ off for a half-point bye as well as 1 for a full point "
+            "won without playing, as SwissSys does (US Chess 34E3 takes off only the full point)"
+        )
+    return (
+        f"your {byes} {'keep their' if len(halves) > 1 else 'keeps its'} ½: {profile.label} "
+        "takes off only full points won without playing, as US Chess 34E3 says (SwissSys "
+        "takes ½ off for a half-point bye)"
+    )
+
+
 def _summary(
-    tb: Tiebreak, value: Fraction | None, note: str, parts: list[RoundPart], adjustment: Fraction
+    tb: Tiebreak,
+    value: Fraction | None,
+    note: str,
+    parts: list[RoundPart],
+    adjustment: Fraction,
+    variant: str = "",
 ) -> str:
     shown = _shown(tb, value)
     if value is None:
@@ -435,9 +460,9 @@ def _summary(
         total = sum((p.value for p in parts if p.value is not None), Fraction(0))
         return (
             f"{tb.name} {shown}: {note} ({display(total)}), minus {display(-adjustment)} "
-            "for points won without playing."
+            f"for points won without playing{'; ' if variant else ''}{variant}."
         )
-    return f"{tb.name} {shown}: {note}."
+    return f"{tb.name} {shown}: {note}{'; ' if variant else ''}{variant}."
 
 
 def _notes(
@@ -453,12 +478,19 @@ def _notes(
     if any(r.separated_by == "COIN" for r in group):
         seed = standings.breakdown("COIN", row.player_index).note
         notes.append(f"A coin flip was used in this score group ({seed}).")
-    if row.half_points and not standings.section.play_scores[row.player_index]:
-        notes.append(
-            "All your points came from rounds you did not play, so a player on the "
-            "same score who scored in play finishes ahead of you (US Chess 34E)."
-        )
     profile = standings.profile
+    if row.half_points and not standings.section.play_scores[row.player_index]:
+        if profile.unplayed_points_rule:
+            notes.append(
+                "All your points came from rounds you did not play, so a player on the "
+                "same score who scored in play finishes ahead of you (US Chess 34E)."
+            )
+        elif profile.family == "uscf":
+            notes.append(
+                "All your points came from rounds you did not play; "
+                f"{profile.label} has no all-unplayed pre-check (as SwissSys), so the "
+                "tiebreaks decide your place like anyone else's."
+            )
     if profile.median_last_when_short and standings.order != profile.tiebreaks:
         notes.append(
             f"With only {standings.tournament.rounds} round"

@@ -83,6 +83,8 @@ def _md_tiebreak(tb: TiebreakExplanation) -> list[str]:
         lines.append(f"`Rd {p.round}` {cell}{reason}")
     if tb.adjustment:
         lines.append(f"{display(tb.adjustment)}: {tb.adjustment_reason}")
+    if tb.variant:
+        lines.append(f"_{tb.name}: {tb.variant}._")
     return lines
 
 

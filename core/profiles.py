@@ -9,11 +9,17 @@ named field, so a club whose bulletin says otherwise can switch it.
 ('SOLK', 'CUM', 'OCUM', 'MM')
 >>> resolve("uscf", "mm, solk, h2h").tiebreaks
 ('MM', 'SOLK', 'H2H')
+>>> resolve("swisssys", "solk,mm").cumulative_half_bye  # codes keep the profile's options
+True
+>>> resolve("uscf", options={"cumulative-half-bye": True}).label
+'uscf, Cumulative −½ per half-point bye'
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 
 from core.problems import HarknessError, Problem
 
@@ -25,8 +31,9 @@ class Profile:
     - ``tiebreaks``: codes in order of importance.
     - ``unplayed_points_rule``: a player whose whole (non-zero) score comes from unplayed
       rounds loses a tie to a player who scored in play, before any tiebreak (US Chess 34E,
-      MCA).
-    - ``cumulative_half_bye``: Cumulative also subtracts ½ per half-point bye (off in US Chess).
+      MCA; SwissSys has no such pre-check).
+    - ``cumulative_half_bye``: Cumulative also subtracts ½ per half-point bye (off in US Chess,
+      on in SwissSys).
     - ``sb_doubled``: show Sonneborn-Berger doubled, 2 × beaten + 1 × drawn (WinTD).
     - ``median_last_when_short``: in a section of 1 or 2 rounds Modified Median moves from
       its place to last (MD Chess, seed 000).
@@ -54,6 +61,156 @@ class Profile:
         if self.median_last_when_short and rounds <= 2 and "MM" in codes:
             codes = (*(c for c in codes if c != "MM"), "MM")
         return codes
+
+    @property
+    def label(self) -> str:
+        """The profile's name, with the options the TD changed from the named profile
+        (``uscf, Cumulative −½ per half-point bye``)."""
+        changed = [OPTION_BY_KEY[key].words(on) for key, on in changed_options(self).items()]
+        return ", ".join([self.name, *changed])
+
+    def variants(self) -> tuple[str, ...]:
+        """In words, how this profile treats what US programs differ on: the Cumulative of
+        half-point byes and the all-unplayed pre-check (empty for the FIDE family)."""
+        if self.family != "uscf":
+            return ()
+        return tuple(option.words(getattr(self, option.field)) for option in OPTIONS)
+
+
+@dataclass(frozen=True, slots=True)
+class ProfileOption:
+    """A profile option a TD can set per tournament (``--cumulative-half-bye``, the bot's
+    ``cumulative-half-bye`` option, the sheet's "Cumulative half-point bye" row).
+
+    ``key`` is its name everywhere (CLI flag, stored text, sheet label), ``field`` the
+    :class:`Profile` attribute it sets, ``question`` the yes/no question a TD answers, and
+    ``on`` / ``off`` say in words what each answer means.
+    """
+
+    key: str
+    field: str
+    question: str
+    on: str
+    off: str
+
+    def words(self, on: bool) -> str:
+        """What the option means when on (or off)."""
+        return self.on if on else self.off
+
+
+#: The options a TD can set per tournament, in the order they are shown. US Chess family
+#: only: FIDE C.07 treats unplayed rounds in its own way (art. 16).
+OPTIONS = (
+    ProfileOption(
+        "cumulative-half-bye",
+        "cumulative_half_bye",
+        "Cumulative: subtract ½ for each half-point bye?",
+        "Cumulative −½ per half-point bye",
+        "Cumulative keeps half-point byes",
+    ),
+    ProfileOption(
+        "unplayed-rule",
+        "unplayed_points_rule",
+        "A score made only of unplayed rounds loses a tie, before any tiebreak?",
+        "a score made only of unplayed rounds loses a tie",
+        "no all-unplayed pre-check",
+    ),
+)
+OPTION_BY_KEY = {option.key: option for option in OPTIONS}
+_YES = frozenset({"yes", "y", "true", "on", "1"})
+_NO = frozenset({"no", "n", "false", "off", "0"})
+
+
+def yes_no(text: str) -> bool | None:
+    """``yes``/``no`` (and ``on``/``off``, ``true``/``false``, ``1``/``0``) as a bool; None
+    for anything else.
+
+    >>> yes_no("Yes"), yes_no(" off "), yes_no("maybe")
+    (True, False, None)
+    """
+    word = text.strip().lower()
+    return True if word in _YES else False if word in _NO else None
+
+
+def changed_options(profile: Profile) -> dict[str, bool]:
+    """The options on which ``profile`` differs from the named profile it came from."""
+    base = PROFILES.get(profile.name)
+    if base is None or profile.family != "uscf":
+        return {}
+    return {
+        o.key: getattr(profile, o.field)
+        for o in OPTIONS
+        if getattr(profile, o.field) != getattr(base, o.field)
+    }
+
+
+def parse_options(text: str | None) -> dict[str, bool]:
+    """Options as text (``cumulative-half-bye=yes, unplayed-rule=no``), as stored by the bot
+    and typed by a TD; raises :class:`HarknessError` naming what is wrong.
+
+    >>> parse_options("Cumulative-Half-Bye = yes; unplayed-rule=off")
+    {'cumulative-half-bye': True, 'unplayed-rule': False}
+    >>> parse_options("")
+    {}
+    """
+    options: dict[str, bool] = {}
+    problems = []
+    for item in (text or "").replace(";", ",").split(","):
+        if not item.strip():
+            continue
+        key, _, value = item.partition("=")
+        key = key.strip().lower()
+        on = yes_no(value)
+        if key not in OPTION_BY_KEY:
+            problems.append(
+                Problem(f"option {key!r}: unknown; the options are {', '.join(OPTION_BY_KEY)}")
+            )
+        elif on is None:
+            problems.append(Problem(f"option {key}: answer yes or no (got {value.strip()!r})"))
+        else:
+            options[key] = on
+    if problems:
+        raise HarknessError(problems)
+    return options
+
+
+def format_options(options: Mapping[str, bool]) -> str:
+    """Options as text, the inverse of :func:`parse_options` (in :data:`OPTIONS` order).
+
+    >>> format_options({"unplayed-rule": False, "cumulative-half-bye": True})
+    'cumulative-half-bye=yes,unplayed-rule=no'
+    """
+    return ",".join(
+        f"{o.key}={'yes' if options[o.key] else 'no'}" for o in OPTIONS if o.key in options
+    )
+
+
+def with_options(profile: Profile, options: Mapping[str, bool] | None) -> Profile:
+    """``profile`` with the TD's options set (keys of :data:`OPTIONS`); its tiebreaks and
+    every other option kept. Raises :class:`HarknessError` for an unknown key, or for any
+    option under a FIDE profile."""
+    if not options:
+        return profile
+    unknown = [k for k in options if k not in OPTION_BY_KEY]
+    if unknown:
+        raise HarknessError(
+            [
+                Problem(f"option {k!r}: unknown; the options are {', '.join(OPTION_BY_KEY)}")
+                for k in unknown
+            ]
+        )
+    if profile.family != "uscf":
+        raise HarknessError(
+            [
+                Problem(
+                    f"option {k}: only for the US Chess profiles, not --rules {profile.name} "
+                    "(FIDE C.07 art. 16 decides unplayed rounds)"
+                )
+                for k in options
+            ]
+        )
+    changes: dict[str, Any] = {OPTION_BY_KEY[k].field: bool(on) for k, on in options.items()}
+    return replace(profile, **changes)
 
 
 US_DEFAULT = ("MM", "SOLK", "CUM", "OCUM")
@@ -93,6 +250,14 @@ PROFILES: dict[str, Profile] = {
             ("MM", "SOLK", "CUM", "H2H", "BLK", "OCUM", "SB", "KASH"),
         ),
         Profile(
+            "swisssys",
+            "SwissSys: Modified Median, Solkoff, Cumulative (−½ per half-point bye too), "
+            "Opponents' Cumulative; no all-unplayed pre-check",
+            US_DEFAULT,
+            unplayed_points_rule=False,
+            cumulative_half_bye=True,
+        ),
+        Profile(
             "fide-2024",
             "FIDE C.07 as in force from 1 August 2024: Buchholz Cut-1, Buchholz, "
             "Sonneborn-Berger, direct encounter, games won, games with Black; a dummy "
@@ -122,21 +287,30 @@ def register(profile: Profile) -> None:
     PROFILES[profile.name] = profile
 
 
-def resolve(name: str = "uscf", codes: str | None = None) -> Profile:
-    """The profile called ``name``, with the TD's own tiebreak order if ``codes`` is given.
+def resolve(
+    name: str = "uscf", codes: str | None = None, options: Mapping[str, bool] | None = None
+) -> Profile:
+    """The profile called ``name``, with the TD's own tiebreak order if ``codes`` is given
+    and the TD's ``options`` (see :func:`with_options`).
 
     ``codes`` is a comma list (``"MM,SOLK,CUM"``), case-insensitive. Unknown names and codes
     raise :class:`HarknessError` naming the option and what is allowed.
     """
-    # The tiebreak modules import this one and register their families' profiles.
-    from core.tiebreaks import tiebreaks_of
-
     key = name.strip().lower()
     profile = PROFILES.get(key)
     if profile is None:
         raise HarknessError(
             [Problem(f"--rules {name!r}: unknown profile; choose one of {', '.join(PROFILES)}")]
         )
+    return with_options(with_tiebreaks(profile, codes), options)
+
+
+def with_tiebreaks(profile: Profile, codes: str | None) -> Profile:
+    """``profile`` with the TD's own order of tiebreak codes (a comma list, any case);
+    every option of the profile is kept. None keeps the profile's order."""
+    # The tiebreak modules import this one and register their families' profiles.
+    from core.tiebreaks import tiebreaks_of
+
     if codes is None:
         return profile
     known = tiebreaks_of(profile.family)
@@ -167,7 +341,12 @@ def resolve(name: str = "uscf", codes: str | None = None) -> Profile:
 FIDE_2026_FROM = "2026-03-01"
 
 
-def resolve_for(start_date: str, name: str = "uscf", codes: str | None = None) -> Profile:
+def resolve_for(
+    start_date: str,
+    name: str = "uscf",
+    codes: str | None = None,
+    options: Mapping[str, bool] | None = None,
+) -> Profile:
     """Like :func:`resolve`, but ``fide`` picks ``fide-2026`` for a section that started on
     or after 2026-03-01 (TRF record 042) and ``fide-2024`` otherwise.
 
@@ -177,4 +356,4 @@ def resolve_for(start_date: str, name: str = "uscf", codes: str | None = None) -
     if name.strip().lower() == "fide":
         date = start_date.strip().replace("/", "-").replace(".", "-")
         name = "fide-2026" if date and date >= FIDE_2026_FROM else "fide-2024"
-    return resolve(name, codes)
+    return resolve(name, codes, options)

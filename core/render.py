@@ -119,7 +119,7 @@ def to_table(standings: Standings, width: int | None = None) -> str:
     """
     rows = cells(standings)
     heading = (
-        f"{standings.tournament.name or 'Standings'} — {standings.profile.name}, "
+        f"{standings.tournament.name or 'Standings'} — {standings.profile.label}, "
         f"{standings.tournament.rounds} rounds"
     )
     if len(rows) - 1 > RICH_TABLE_ROWS:

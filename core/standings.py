@@ -19,7 +19,7 @@ from itertools import pairwise
 from typing import Any, NamedTuple
 
 from core.model import Player, Tournament, is_round_robin
-from core.profiles import Profile, resolve
+from core.profiles import Profile, resolve, with_tiebreaks
 from core.tiebreaks import Breakdown, Column, Section, Tiebreak, tiebreaks_of
 
 SCORE = "score"
@@ -95,7 +95,8 @@ def compute_standings(
     tournament: Tournament, profile: Profile | str = "uscf", codes: str | None = None
 ) -> Standings:
     """Rank a section under a profile (name or :class:`Profile`), optionally with the TD's
-    own comma list of tiebreak codes.
+    own comma list of tiebreak codes (which replaces the order only: a :class:`Profile`
+    keeps every option set on it).
 
     >>> from core.examples import load_example
     >>> s = compute_standings(load_example("mdchess-scholastic.txt"), "mdchess")
@@ -105,8 +106,8 @@ def compute_standings(
     """
     if isinstance(profile, str):
         profile = resolve(profile, codes)
-    elif codes is not None:
-        profile = resolve(profile.name, codes)
+    else:
+        profile = with_tiebreaks(profile, codes)
     section = Section(tournament, profile)
     round_robin = bool(profile.round_robin_tiebreaks) and is_round_robin(tournament)
     order = profile.order(tournament.rounds, round_robin)

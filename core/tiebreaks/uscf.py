@@ -14,6 +14,7 @@ from fractions import Fraction
 from itertools import accumulate
 
 from core.model import Colour, EntryKind
+from core.profiles import Profile
 from core.tiebreaks.base import Breakdown, Column, Section
 
 _UNPLAYED_WIN = (EntryKind.FULL_BYE, EntryKind.PAIRING_BYE, EntryKind.FORFEIT_WIN)
@@ -136,12 +137,27 @@ def solkoff(section: Section) -> Column:
     return _median_family(section, "SOLK", modified=False, cut=False)
 
 
+def cumulative_subtraction(profile: Profile) -> dict[EntryKind, int]:
+    """What Cumulative takes off per unplayed round, in half-points, by kind (Rule 34E3):
+    the whole point of a full-point bye or forfeit win; with the profile option
+    ``cumulative_half_bye`` (SwissSys) also the ½ of a half-point bye.
+
+    >>> from core.profiles import PROFILES
+    >>> cumulative_subtraction(PROFILES["swisssys"])[EntryKind.HALF_BYE]
+    1
+    >>> EntryKind.HALF_BYE in cumulative_subtraction(PROFILES["uscf"])
+    False
+    """
+    subtract = dict.fromkeys(_UNPLAYED_WIN, 2)
+    if profile.cumulative_half_bye:
+        subtract[EntryKind.HALF_BYE] = 1
+    return subtract
+
+
 def cumulative_breakdowns(section: Section) -> list[Breakdown]:
     """The Cumulative of every player, in half-points (shared by ``CUM`` and ``OCUM``)."""
-    subtract = {k: 0 for k in EntryKind}
-    subtract.update({k: 2 for k in _UNPLAYED_WIN})
-    if section.profile.cumulative_half_bye:
-        subtract[EntryKind.HALF_BYE] = 1
+    subtract = dict.fromkeys(EntryKind, 0)
+    subtract.update(cumulative_subtraction(section.profile))
     result: list[Breakdown] = []
     for kinds, opponents in zip(section.kinds, section.opponents, strict=True):
         per_round = tuple(accumulate([k.half_points for k in kinds]))
@@ -158,8 +174,9 @@ def cumulative(section: Section) -> Column:
     """``CUM`` Cumulative (Rule 34E3): the sum of the running scores after each round.
 
     Minus 1 for each round won without playing (full-point bye, forfeit win); with the
-    profile option ``cumulative_half_bye`` also minus ½ per half-point bye. Seeds 003
-    and 004: bye, W, L, D, W → 1 + 2 + 2 + 2½ + 3½ − 1 = 10.
+    profile option ``cumulative_half_bye`` (SwissSys, profile ``swisssys``) also minus ½
+    per half-point bye (:func:`cumulative_subtraction`). Seeds 003 and 004: bye, W, L, D,
+    W → 1 + 2 + 2 + 2½ + 3½ − 1 = 10.
     """
     return Column("CUM", 2, tuple(section.memo(cumulative_breakdowns)))
 
