@@ -21,9 +21,13 @@ from core.model import Tournament
 from core.problems import HarknessError, Problem
 from core.profiles import OPTIONS, PROFILES, Profile, resolve_for
 from core.render import FORMATS, render
-from core.standings import compute_standings
+from core.standings import Standings, compute_standings
 
 EXIT_INPUT = 2
+#: THEMES of core.pictures, repeated so that ``harkness`` starts without importing it.
+THEMES = ("light", "dark")
+#: Rows of a standings picture written by the CLI.
+PICTURE_PAGE_ROWS = 50
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -52,14 +56,34 @@ def _parser() -> argparse.ArgumentParser:
             "--after-round", type=int, metavar="K", help="standings as they were after round K"
         )
 
+    def picture_options(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--output", metavar="FILE", help="write to FILE instead of standard output")
+        p.add_argument(
+            "--theme", choices=THEMES, default="light", help="png: light or dark (default light)"
+        )
+
     standings = commands.add_parser("standings", help="rank a section by score and tiebreaks")
     rules_options(standings)
-    standings.add_argument("--format", choices=FORMATS, default="table")
+    standings.add_argument("--format", choices=(*FORMATS, "png"), default="table")
+    picture_options(standings)
+    standings.add_argument(
+        "--page",
+        type=int,
+        default=1,
+        metavar="N",
+        help=f"png: page N of {PICTURE_PAGE_ROWS} rows each (default 1)",
+    )
+    standings.add_argument(
+        "--narrow",
+        action="store_true",
+        help="png: fit a phone screen (names cut, up to two tiebreak columns left out)",
+    )
 
     explain = commands.add_parser("explain", help="why a player finished where they did")
     rules_options(explain)
     explain.add_argument("player", metavar="PLAYER", help="starting number or (part of) a name")
-    explain.add_argument("--format", choices=("text", "markdown", "json"), default="text")
+    explain.add_argument("--format", choices=("text", "markdown", "json", "png"), default="text")
+    picture_options(explain)
 
     convert = commands.add_parser("convert", help="convert between TRF-16 and crosstable text")
     convert.add_argument("source", metavar="IN")
@@ -118,12 +142,13 @@ def _load(args: argparse.Namespace) -> tuple[Tournament, Profile]:
     return tournament, profile
 
 
-def _write_atomically(path: Path, text: str) -> None:
+def _write_atomically(path: Path, content: str | bytes) -> None:
     """Write the whole file or nothing: a temporary file renamed over the target."""
+    data = content.encode("utf-8") if isinstance(content, str) else content
     handle, temporary = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.")
     try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
@@ -144,13 +169,43 @@ def _convert(args: argparse.Namespace) -> str:
     else:
         separator = "," if target.suffix.lower() == ".csv" else "  "
         text = write_crosstable(tournament, standings if args.standings else None, separator)
+    _write(target, text)
+    return f"wrote {target} ({len(tournament)} players, {tournament.rounds} rounds)\n"
+
+
+def _write(target: Path, content: str | bytes) -> None:
     try:
-        _write_atomically(target, text)
+        _write_atomically(target, content)
     except OSError as error:
         raise HarknessError(
             [Problem(f"cannot write the file: {error.strerror}", path=str(target))]
         ) from None
-    return f"wrote {target} ({len(tournament)} players, {tournament.rounds} rounds)\n"
+
+
+def _output(args: argparse.Namespace, content: str | bytes, what: str) -> str:
+    """``content`` for standard output, or written to ``--output`` (a picture must be)."""
+    if args.output is None:
+        if isinstance(content, bytes):
+            raise HarknessError([Problem("--format png writes a file: give --output FILE")])
+        return content
+    _write(Path(args.output), content)
+    return f"wrote {args.output} ({what})\n"
+
+
+def _standings_picture(args: argparse.Namespace, standings: Standings) -> str:
+    from core.pictures.standings import StandingsPage, standings_picture
+
+    pages = max(1, -(-len(standings.rows) // PICTURE_PAGE_ROWS))
+    if not 1 <= args.page <= pages:
+        raise HarknessError([Problem(f"--page {args.page}: pages run 1–{pages}")])
+    page = StandingsPage(standings, (args.page - 1) * PICTURE_PAGE_ROWS, PICTURE_PAGE_ROWS)
+    picture = standings_picture(page, args.theme, args.narrow)
+    return _output(
+        args,
+        picture.png,
+        f"page {args.page} of {pages}, {picture.width}×{picture.height} px, "
+        f"{len(picture.png):,} bytes",
+    )
 
 
 def _explain(args: argparse.Namespace) -> str:
@@ -160,7 +215,15 @@ def _explain(args: argparse.Namespace) -> str:
     tournament, profile = _load(args)
     standings = compute_standings(tournament, profile)
     player = find_player(tournament, args.player)
-    return render_explanation(explain(standings, player.id, args.after_round), args.format)
+    explanation = explain(standings, player.id, args.after_round)
+    if args.format == "png":
+        from core.pictures.why import why_picture
+
+        picture = why_picture(standings, explanation, args.theme)
+        return _output(
+            args, picture.png, f"{picture.width}×{picture.height} px, {len(picture.png):,} bytes"
+        )
+    return _output(args, render_explanation(explanation, args.format), args.format)
 
 
 def run(argv: Sequence[str] | None = None) -> str:
@@ -171,7 +234,10 @@ def run(argv: Sequence[str] | None = None) -> str:
     if args.command == "explain":
         return _explain(args)
     tournament, profile = _load(args)
-    return render(compute_standings(tournament, profile), args.format)
+    standings = compute_standings(tournament, profile)
+    if args.format == "png":
+        return _standings_picture(args, standings)
+    return _output(args, render(standings, args.format), args.format)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
