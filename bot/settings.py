@@ -16,7 +16,7 @@
                            ``python -m bot.health``, the container healthcheck)
 ========================  =====================================================================
 
-Tournaments linked to a Google Sheet (issue 8) also use the Sheets worker's settings
+Tournaments linked to a Google Sheet also use the Sheets worker's settings
 (``GOOGLE_APPLICATION_CREDENTIALS``, ``HARKNESS_SHEETS_API_BASE``, …: :mod:`sheets.settings`)
 and these:
 

@@ -1,6 +1,6 @@
 """The vocabulary of a tournament: players, and one round entry per player and round.
 
-RULES.md, "Round entries": every player has exactly one entry per round, which is a game
+core/RULEBOOK.md, "Round entries": every player has exactly one entry per round, which is a game
 (win, draw or loss against an opponent, with an optional colour), a forfeit, a bye of a
 kind, an absence, or a round after withdrawal. Points are kept in exact half-points
 (integers), never floats.
@@ -36,7 +36,7 @@ class Colour(Enum):
 
 
 class EntryKind(Enum):
-    """What happened to one player in one round (RULES.md, "Round entries").
+    """What happened to one player in one round (core/RULEBOOK.md, "Round entries").
 
     Each kind carries ``half_points`` (its points, a win is 2), ``played`` (a game over the
     board: win, draw, loss) and ``has_opponent`` (games and forfeits name an opponent).
@@ -155,7 +155,7 @@ class RoundEntry(NamedTuple):
         return self.kind.played
 
     def __str__(self) -> str:
-        """The crosstable notation of RULES.md: ``W9 (w)``, ``X4``, ``H``, ``-``."""
+        """The crosstable notation (core/RULEBOOK.md): ``W9 (w)``, ``X4``, ``H``, ``-``."""
         text = _LETTER[self.kind]
         if self.opponent is not None:
             text += str(self.opponent)
@@ -202,7 +202,7 @@ class Player:
     def entered_in(self) -> int:
         """The round of the player's first game, forfeit or non-zero bye (1 if none).
 
-        RULES.md: entries before the first game that are empty or zero-point are a late
+        core/RULEBOOK.md: entries before the first game that are empty or zero-point are a late
         entry; a half-point bye before the first game is still a half-point bye.
         """
         for number, entry in enumerate(self.entries, start=1):
@@ -293,8 +293,8 @@ class Tournament:
 
 
 def is_round_robin(tournament: Tournament) -> bool:
-    """RULES.md: a round robin when TRF record 092 says so or when every pair of players met
-    (over the board or by forfeit); otherwise a Swiss.
+    """A round robin when TRF record 092 says so or when every pair of players met (over the
+    board or by forfeit); otherwise a Swiss (core/RULEBOOK.md, FIDE).
 
     >>> from core.formats.crosstable import read_crosstable
     >>> is_round_robin(read_crosstable('''#  Name  Rd 1  Rd 2  Rd 3

@@ -1,4 +1,4 @@
-"""Rule profiles: which tiebreaks, in which order, under which options (RULES.md).
+"""Rule profiles: which tiebreaks, in which order, under which options (core/RULEBOOK.md).
 
 A profile is data, not branches in the code. Every option that sources disagree on is a
 named field, so a club whose bulletin says otherwise can switch it.
@@ -36,7 +36,7 @@ class Profile:
       on in SwissSys).
     - ``sb_doubled``: show Sonneborn-Berger doubled, 2 × beaten + 1 × drawn (WinTD).
     - ``median_last_when_short``: in a section of 1 or 2 rounds Modified Median moves from
-      its place to last (MD Chess, seed 000).
+      its place to last (MD Chess's published crosstables).
     - ``family``: ``"uscf"`` or ``"fide"``: which unplayed-round treatment applies.
     - ``round_robin_tiebreaks``: the order for a round robin, where it differs (FIDE).
     """
@@ -337,7 +337,7 @@ def with_tiebreaks(profile: Profile, codes: str | None) -> Profile:
     return replace(profile, tiebreaks=order, round_robin_tiebreaks=())
 
 
-#: ``--rules fide`` picks the C.07 text in force at the tournament's start (RULES.md).
+#: ``--rules fide`` picks the C.07 text in force at the tournament's start (core/RULEBOOK.md).
 FIDE_2026_FROM = "2026-03-01"
 
 

@@ -1,6 +1,6 @@
 """Standings rendered for people and programs: terminal table, Markdown, CSV, JSON.
 
-The JSON shape is a contract other tools depend on (issue 2):
+The JSON shape is a contract other tools depend on (the README documents it):
 ``{"rules", "rounds", "tiebreaks": [code…], "standings": [{"rank", "place", "id", "name",
 "score", "tiebreaks": {code: number|null}}]}`` in rank order.
 """

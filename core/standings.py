@@ -1,4 +1,4 @@
-"""Standings: rank by score, then by the profile's tiebreaks in order (RULES.md).
+"""Standings: rank by score, then by the profile's tiebreaks in order (core/RULEBOOK.md).
 
 Tiebreaks only order players who are still tied: players are grouped by score; each group
 of more than one is split by the first tiebreak, each part still tied by the next, and so

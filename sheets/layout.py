@@ -2,9 +2,10 @@
 
 The worker reads two input layouts, recognised by the header row of the results tab:
 
-- a **crosstable** (seed 000): ``#``, ``Name``, optional ``Rating`` (and ``Discord``), then one
-  column per round (``Rd 1``, ``Rd 2``, …) holding cells in the crosstable notation of
-  RULES.md; ``Tot`` and tiebreak columns are ignored (they are recomputed);
+- a **crosstable** (as clubs publish them): ``#``, ``Name``, optional ``Rating`` (and
+  ``Discord``), then one column per round (``Rd 1``, ``Rd 2``, …) holding cells in the
+  crosstable notation of core/RULEBOOK.md; ``Tot`` and tiebreak columns are ignored (they
+  are recomputed);
 - a **game list**: ``Round``, ``White``, ``Black``, ``Result`` (optional ``Board``), one game
   or bye a row, with the players in a separate ``Players`` tab (``#``, ``Name``, optional
   ``Rating`` and ``Discord``).

@@ -8,8 +8,8 @@ Reading happens in two steps, so that other sources can join in between:
 2. :func:`build_tournament` turns a grid into a :class:`~core.model.Tournament`; ``core``
    checks it (both sides of every game agree…) and its problems get their cells back.
 
-A later source (the Discord reports of issue 8) merges into the grid between the two steps:
-a (player, round) missing from :attr:`ResultGrid.entries` is a cell the TD left empty.
+A later source (the Discord reports of a linked tournament) merges into the grid between the
+two steps: a (player, round) missing from :attr:`ResultGrid.entries` is a cell the TD left empty.
 
 Nothing here knows a tiebreak; the notation of a cell is ``core``'s
 (:func:`core.formats.crosstable.parse_cell`).
@@ -233,7 +233,7 @@ def _player_row(
 def read_crosstable(
     rows: Rows, title: str, header_row: int, columns: CrosstableColumns, settings: SheetSettings
 ) -> ResultGrid:
-    """Read a crosstable tab: one player a row, one cell per round (RULES.md notation)."""
+    """Read a crosstable tab: one player a row, one cell per round (core/RULEBOOK.md notation)."""
     grid = ResultGrid("crosstable", 0)
     problems = grid.problems
     numbers = round_numbers([clean(c) for c in rows[header_row]], columns)

@@ -221,7 +221,7 @@ def test_every_markdown_explanation_of_a_200_player_9_round_event_fits_discord()
 
 
 def test_fide_explanations_name_the_dummy_opponent_and_the_2026_cap() -> None:
-    held = Path(__file__).resolve().parents[2] / "shared" / "data" / "fide" / "held_swiss5.trf"
+    held = Path(__file__).resolve().parent / "corpus" / "fide-held-swiss5.trf"
     standings = compute_standings(read_tournament(held), "fide-2026")
     bh = next(tb for tb in explain(standings, 4).tiebreaks if tb.code == "BH")
     assert bh.parts[1].reason == (

@@ -1,9 +1,9 @@
 """FIDE's published tie-break exercises (TEC, IA Mario Held, "Exercises in Tie-Breaking"):
 every published value of the 5-round Swiss, under the C.07 text of 2024-08 and under the
-2026 text (the published value, or the value the JSON lists as changed by the 2026 caps).
+2026 text (the published value, or the value the 2026 caps change).
 
-Source: ``../shared/data/fide/held_swiss5_expected.json`` (values keyed by code and starting
-number, exercise numbers as in the paper) and ``held_swiss5.trf`` (the input).
+Source: ``tests/fide_exercise.py`` (the paper's values, typed in, with its exercise numbers)
+and ``tests/corpus/fide-held-swiss5.trf`` (the paper's crosstable).
 """
 
 from __future__ import annotations
@@ -24,44 +24,11 @@ from core.numbers import to_decimal
 from core.profiles import resolve
 from core.standings import Standings, compute_standings
 from core.tiebreaks import Column, Section, tiebreaks_of
+from tests.fide_exercise import CHANGED_2026, DIRECT_ENCOUNTER, EXERCISES, PUBLISHED
+from tests.shared_data import shared_path
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "fide"
-TRF = DATA / "held_swiss5.trf"
-EXPECTED: dict[str, Any] = json.loads((DATA / "held_swiss5_expected.json").read_text())["swiss5"]
-PUBLISHED: dict[str, dict[str, float | None]] = EXPECTED["published"]
-CHANGED_2026: dict[str, dict[str, float]] = {
-    key: values
-    for key, values in EXPECTED["rules2026_changed_values"].items()
-    if not key.startswith("_")
-}
+TRF = Path(__file__).resolve().parent / "corpus" / "fide-held-swiss5.trf"
 TEXTS = {"2024-08": "fide-2024", "2026": "fide-2026"}
-
-#: The paper's exercise numbers for each code (as transcribed with the values).
-EXERCISES = {
-    "BH": "01-04",
-    "BH/C1": "05-08",
-    "AOB": "09",
-    "FB": "10",
-    "SB": "11-12",
-    "SB/C1": "13",
-    "ARO": "17",
-    "ARO/C1": "18",
-    "TPR": "19-20",
-    "APRO": "21",
-    "PTP": "22",
-    "WIN": "27",
-    "WON": "28",
-    "BPG": "29",
-    "BWG": "30",
-    "REP": "31",
-    "PS": "32",
-    "PS/C1": "33",
-}
-
-
-def code_of(key: str) -> str:
-    """The FIDE code of a JSON key: ``BH-C1`` → ``BH/C1``, ``GE(=REP)`` → ``REP``."""
-    return "REP" if key.startswith("GE") else key.split(" ")[0].replace("-", "/")
 
 
 @cache
@@ -82,47 +49,43 @@ def standings(profile: str, codes: str | None = None) -> Standings:
 def cases() -> list[Any]:
     result = []
     for text, profile in TEXTS.items():
-        for key, values in PUBLISHED.items():
-            if key.startswith("DE"):
-                continue
-            code = code_of(key)
-            changed = CHANGED_2026.get(key, {}) if text == "2026" else {}
+        for code, values in PUBLISHED.items():
+            changed = CHANGED_2026.get(code, {}) if text == "2026" else {}
             for player, value in values.items():
                 expected = changed.get(player, value)
                 label = f"exercise-{EXERCISES[code]}-{code}-{text}-player-{player}"
-                result.append(pytest.param(profile, code, int(player), expected, id=label))
+                result.append(pytest.param(profile, code, player, expected, id=label))
     return result
 
 
 @pytest.mark.parametrize(("profile", "code", "player", "expected"), cases())
-def test_published_value(profile: str, code: str, player: int, expected: float | None) -> None:
+def test_published_value(profile: str, code: str, player: int, expected: Decimal | None) -> None:
     value = column(profile, code).value(tournament().index(player))
     if expected is None:
         assert value is None
         return
     assert value is not None
     digits = tiebreaks_of("fide")[code].digits
-    assert to_decimal(value, digits) == Decimal(str(expected))
+    assert to_decimal(value, digits) == expected
 
 
 def test_every_published_code_is_checked() -> None:
-    codes = {code_of(key) for key in PUBLISHED if not key.startswith("DE")}
-    assert codes == set(EXERCISES)
-    assert {code_of(key) for key in CHANGED_2026} <= codes
+    assert set(PUBLISHED) == set(EXERCISES)
+    assert set(CHANGED_2026) <= set(PUBLISHED)
+    assert all(len(PUBLISHED[code]) == 16 for code in PUBLISHED if code not in ("APRO", "PTP"))
 
 
 @pytest.mark.parametrize("profile", TEXTS.values())
-@pytest.mark.parametrize("key", [key for key in PUBLISHED if key.startswith("DE")])
+@pytest.mark.parametrize("exercise", DIRECT_ENCOUNTER)
 def test_exercises_23_24_direct_encounter_leaves_the_tied_group_shared(
-    key: str, profile: str
+    exercise: str, profile: str
 ) -> None:
-    # "DE ranks": the rank each tied player keeps after DE; none of them has met all the
-    # others and no score is out of another's reach, so the whole group shares its place.
+    # The place each tied player keeps after DE: none of them has met all the others and no
+    # score is out of another's reach, so the whole group shares its place.
     ranked = standings(profile, "DE")
-    for player, rank in PUBLISHED[key].items():
-        row = ranked.row_of(int(player))
-        assert row.place.split("-")[0] == str(rank), key
-        assert row.place == f"{rank}-{rank + len(PUBLISHED[key]) - 1}"
+    group, rank = DIRECT_ENCOUNTER[exercise]
+    for player in group:
+        assert ranked.row_of(player).place == f"{rank}-{rank + len(group) - 1}", exercise
 
 
 def test_exercise_09_average_of_opponents_buchholz_is_exact_not_rounded() -> None:
@@ -194,3 +157,28 @@ def test_modifiers_the_paper_does_not_publish_cut_the_same_way(
     code: str, player: int, expected: Fraction
 ) -> None:
     assert column("fide-2024", code).value(tournament().index(player)) == expected
+
+
+def test_the_typed_in_exercise_agrees_with_the_exercise_files_beside_the_checkout() -> None:
+    # A cross-check of our transcription against the exercise files kept in ../shared.
+    fide = shared_path("data", "fide")
+    assert read_tournament(fide / "held_swiss5.trf") == tournament()
+    data = json.loads((fide / "held_swiss5_expected.json").read_text())["swiss5"]
+
+    def code_of(key: str) -> str:
+        return "REP" if key.startswith("GE") else key.split(" ")[0].replace("-", "/")
+
+    def decimals(values: dict[str, float | None]) -> dict[int, Decimal | None]:
+        return {int(p): None if v is None else Decimal(str(v)) for p, v in values.items()}
+
+    published = {
+        code_of(k): decimals(v) for k, v in data["published"].items() if not k.startswith("DE")
+    }
+    assert published == PUBLISHED
+    changed = data["rules2026_changed_values"]
+    assert {code_of(k): decimals(v) for k, v in changed.items() if k[0] != "_"} == CHANGED_2026
+    groups = {k.split()[3].rstrip(","): v for k, v in data["published"].items() if k[:2] == "DE"}
+    assert {
+        exercise: (tuple(sorted(map(int, ranks))), min(ranks.values()))
+        for exercise, ranks in groups.items()
+    } == DIRECT_ENCOUNTER

@@ -16,8 +16,8 @@ from core.problems import HarknessError, Problem
 from tests.generate import random_swiss
 from tests.strategies import tournaments
 
-FIDE = Path(__file__).resolve().parents[2] / "shared" / "data" / "fide"
-HELD_SWISS5 = FIDE / "held_swiss5.trf"
+#: FIDE's exercise tournament (tests/fide_exercise.py), typed in as TRF-16.
+HELD_SWISS5 = Path(__file__).resolve().parent / "corpus" / "fide-held-swiss5.trf"
 
 # A small valid file: two header lines, then players 1–4 on lines 3–6, two rounds.
 # Round 1 is columns 92–99 (opponent 92–95, colour 97, result 99); round 2 is 102–109.

@@ -1,4 +1,4 @@
-"""The bot's side of the Discord ↔ Google Sheets link (issue 8).
+"""The bot's side of the Discord ↔ Google Sheets link.
 
 A tournament linked to a spreadsheet (``/tournament link-sheet``) is kept in the TD's sheet:
 the sheet is the source of truth. :class:`SheetLinks` (one per bot, ``bot.sheets``) is made

@@ -84,7 +84,7 @@ class Actor:
 
 @dataclass(frozen=True, slots=True)
 class SheetLink:
-    """The Google spreadsheet a tournament is kept in (issue 8)."""
+    """The Google spreadsheet a tournament is kept in."""
 
     spreadsheet_id: str
     url: str

@@ -1,4 +1,4 @@
-"""Results on their way to a spreadsheet: the outbox of issue 8.
+"""Results on their way to a spreadsheet: the outbox.
 
 When a linked tournament's result becomes final (confirmed, set, a bye, a withdrawal, a
 clear, or an undo of one of those), the same transaction that writes the event adds one

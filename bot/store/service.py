@@ -718,7 +718,7 @@ class Store:
             standings = standings_of(state, None).standings
         return transfer.export(state.tournament, standings, form, separator)
 
-    # -- spreadsheet link (issue 8) -------------------------------------------------------
+    # -- spreadsheet link ----------------------------------------------------------------
 
     async def link_sheet(
         self, guild: str, tournament: str, actor: Actor, *, spreadsheet_id: str, url: str = ""

@@ -237,7 +237,7 @@ class StandingsView:
 
 @dataclass(frozen=True, slots=True)
 class OutboxItem:
-    """A result still to be written to a tournament's spreadsheet (issue 8).
+    """A result still to be written to a tournament's spreadsheet.
 
     ``payload`` holds the row to append: ``key`` (unique per result: write it in the row so
     a retry after a crash can see it is already there), ``time``, ``round``, ``white`` /

@@ -1,6 +1,6 @@
 """Example tournaments shipped with Harkness (package data).
 
-- ``mdchess-scholastic.txt``: seed 000, MD Chess's 10-player, 4-round scholastic crosstable.
+- ``mdchess-scholastic.txt``: MD Chess's 10-player, 4-round scholastic crosstable.
 - ``club-swiss.trf``: a 12-player, 5-round club Swiss in TRF-16 with byes of every kind,
   forfeits and a withdrawal.
 """

@@ -1,4 +1,5 @@
-"""The crosstable text of the seeds, read and written (RULES.md, "The crosstable text format").
+"""Crosstable text as clubs publish it, read and written (core/RULEBOOK.md, "The crosstable
+text format").
 
 One player a row: ``#``, ``Name``, optional ``Rating``, one column per round (``Rd 1``,
 ``Rd 2``, …), then optional ``Tot`` and tiebreak columns, which are ignored on input and
@@ -47,7 +48,7 @@ _BYES = {
     "-": EntryKind.WITHDRAWN,
     "": EntryKind.ABSENT,
 }
-#: Crosstable headings of the US Chess tiebreaks, as seed 000 prints them.
+#: Crosstable headings of the US Chess tiebreaks, as MD Chess's published crosstables print them.
 TIEBREAK_HEADINGS = {"MM": "M", "SOLK": "S", "CUM": "C", "OCUM": "O"}
 
 
@@ -303,7 +304,7 @@ def _read_row(
 
 
 def trailing_withdrawal(entries: Sequence[RoundEntry]) -> tuple[RoundEntry, ...]:
-    """RULES.md: empty cells after the player's last game mean the player withdrew."""
+    """Empty cells after the player's last game mean the player withdrew (core/RULEBOOK.md)."""
     last = len(entries)
     while last and entries[last - 1].kind is EntryKind.ABSENT:
         last -= 1
@@ -338,7 +339,7 @@ def crosstable_rows(tournament: Tournament, standings: Standings | None = None) 
     """The crosstable as rows of cells, header first, in standings order when given.
 
     With standings, ``Tot`` and one ``TBrk[X]`` column per tiebreak follow the rounds, as in
-    seed 000 (``TBrk[M]``, ``TBrk[S]``, ``TBrk[C]``, ``TBrk[O]``).
+    MD Chess's published crosstables (``TBrk[M]``, ``TBrk[S]``, ``TBrk[C]``, ``TBrk[O]``).
     """
     with_rating = any(p.rating is not None for p in tournament.players)
     header = ["#", "Name"] + (["Rating"] if with_rating else [])

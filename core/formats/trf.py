@@ -23,7 +23,7 @@ columns    field
 102–109    round 2, and so on, 10 columns a round
 =========  ===================================================================
 
-Result codes (RULES.md, "Round entries"): ``1`` ``=`` ``0`` a game won, drawn, lost, and
+Result codes (core/RULEBOOK.md, "Round entries"): ``1`` ``=`` ``0`` a game won, drawn, lost, and
 ``W`` ``D`` ``L`` the same for a game that was not rated (read as games, written back as
 ``1`` ``=`` ``0``); ``+`` ``-`` a forfeit win or loss; ``F`` a full-point bye, ``U`` a
 pairing-allocated bye, ``H`` a half-point bye, ``Z`` a zero-point bye; blank: absent (not

@@ -1,4 +1,4 @@
-"""Every tiebreak Harkness knows, by code (RULES.md).
+"""Every tiebreak Harkness knows, by code (core/RULEBOOK.md).
 
 Codes are looked up per rule family, because the same code can mean different rules: US
 Chess ``SB`` and FIDE ``SB`` treat unplayed rounds differently. ``REGISTRIES["uscf"][code]``

@@ -85,7 +85,7 @@ class Section:
         self.opponents: Sequence[tuple[int, ...]] = tournament.opponents
         self.scores = [sum([k.half_points for k in kinds]) for kinds in self.kinds]
         self.play_scores = [sum([k.half_points for k in kinds if k.played]) for kinds in self.kinds]
-        # RULES.md, adjusted score: every unplayed round of theirs counts ½ (one half-point).
+        # Rule 34E1, adjusted score: every unplayed round of theirs counts ½ (one half-point).
         self.adjusted = [
             in_play + opponents.count(-1)
             for in_play, opponents in zip(self.play_scores, self.opponents, strict=True)
@@ -101,8 +101,8 @@ class Section:
     def opponent_adjusted(self) -> list[tuple[int, ...]]:
         """Per player and round: the opponent's adjusted score, 0 for own unplayed rounds.
 
-        RULES.md (uscf): "The player's own unplayed rounds count, in MM / Median / Solkoff,
-        as opponents with adjusted score 0."
+        core/RULEBOOK.md (``uscf``): the player's own unplayed rounds count, in MM, Median and
+        Solkoff, as opponents with an adjusted score of 0.
         """
         adjusted = [*self.adjusted, 0]  # index -1, an own unplayed round, reads 0
         return [tuple([adjusted[o] for o in opps]) for opps in self.opponents]

@@ -4,7 +4,7 @@ Everything here is computed once per section (``Section.memo``) and shared by th
 tiebreaks. Scores are in half-points, as everywhere in Harkness.
 
 - **Round robin or Swiss.** Art. 15 treats unplayed games of round robins, art. 16 unplayed
-  rounds of Swiss tournaments. RULES.md: a section is a round robin when TRF record 092 says
+  rounds of Swiss tournaments. A section is a round robin when TRF record 092 says
   so or when every pair of players met.
 - **Round robins (15.2).** A forfeit counts as a game against the scheduled opponent with its
   result, for every tiebreak except the rating-based ones; a round without an opponent adds

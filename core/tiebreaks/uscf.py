@@ -1,4 +1,4 @@
-"""US Chess tiebreaks (Official Rules of Chess, 7th ed., Rule 34E; RULES.md, profile ``uscf``).
+"""US Chess tiebreaks (Official Rules of Chess, 7th ed., Rule 34E; core/RULEBOOK.md, ``uscf``).
 
 Scores are in half-points throughout (a win is 2). The opponents' scores that Modified
 Median, Median, Solkoff and Sonneborn-Berger use are *adjusted*: each of the opponent's
@@ -53,7 +53,7 @@ def trim(
     Returns the sum and the dropped rounds (1-based positions). Among equal values the
     player's own unplayed rounds are dropped as lowest first, then earlier rounds.
 
-    Seed 001's Modified Median example, Player B (4-1, opponents 3, 2, 5, 3, 3):
+    WinTD's Modified Median example, Player B (4-1, opponents 3, 2, 5, 3, 3):
 
     >>> trim([3, 2, 5, 3, 3], 1, 0)
     (14, (2,))
@@ -118,8 +118,8 @@ def _median_family(section: Section, code: str, *, modified: bool, cut: bool) ->
 def modified_median(section: Section) -> Column:
     """``MM`` Modified Median (Rule 34E1): adjusted opponents' scores, trimmed by own score.
 
-    Seed 000, Player A (3 of 4, opponents 1, 3, 2½, 3): plus score, the lowest (1) is
-    dropped: 3 + 2½ + 3 = 8½.
+    MD Chess's scholastic example, Player A (3 of 4, opponents 1, 3, 2½, 3): plus score,
+    the lowest (1) is dropped: 3 + 2½ + 3 = 8½.
     """
     return _median_family(section, "MM", modified=True, cut=True)
 
@@ -132,7 +132,7 @@ def median(section: Section) -> Column:
 def solkoff(section: Section) -> Column:
     """``SOLK`` Solkoff (Rule 34E2): the sum of all R opponents' adjusted scores.
 
-    Own unplayed rounds add 0. Seed 000, Player A: 1 + 3 + 2½ + 3 = 9½.
+    Own unplayed rounds add 0. MD Chess's scholastic example, Player A: 1 + 3 + 2½ + 3 = 9½.
     """
     return _median_family(section, "SOLK", modified=False, cut=False)
 
@@ -175,8 +175,8 @@ def cumulative(section: Section) -> Column:
 
     Minus 1 for each round won without playing (full-point bye, forfeit win); with the
     profile option ``cumulative_half_bye`` (SwissSys, profile ``swisssys``) also minus ½
-    per half-point bye (:func:`cumulative_subtraction`). Seeds 003 and 004: bye, W, L, D,
-    W → 1 + 2 + 2 + 2½ + 3½ − 1 = 10.
+    per half-point bye (:func:`cumulative_subtraction`). The M-S-C-O and Michigan Chess
+    Association texts' example: bye, W, L, D, W → 1 + 2 + 2 + 2½ + 3½ − 1 = 10.
     """
     return Column("CUM", 2, tuple(section.memo(cumulative_breakdowns)))
 
@@ -185,7 +185,7 @@ def opponents_cumulative(section: Section) -> Column:
     """``OCUM`` Opponents' Cumulative (Rule 34E): the sum of the Cumulatives of the
     opponents actually played; the player's own unplayed rounds add 0.
 
-    Seed 000, Player D played B, J, I, E (Cumulatives 7, 0, 1, 8): 16.
+    MD Chess's scholastic example, Player D played B, J, I, E (Cumulatives 7, 0, 1, 8): 16.
     """
     cums = [int(b.units or 0) for b in section.memo(cumulative_breakdowns)]
     cums.append(0)  # index -1, an own unplayed round, adds 0

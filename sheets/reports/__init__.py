@@ -1,4 +1,4 @@
-"""Discord reports in the TD's spreadsheet: the bot's own tabs, and how they merge (issue 8).
+"""Discord reports in the TD's spreadsheet: the bot's own tabs, and how they merge.
 
 For a tournament linked to a spreadsheet, the Discord bot keeps two tabs of its own:
 
