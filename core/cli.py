@@ -1,4 +1,5 @@
-"""The ``harkness`` command: standings, explanations and conversions of tournament files.
+"""The ``harkness`` command: standings, explanations, conversions and pairings of tournament
+files.
 
 Exit status: 0 on success, 2 when the input or an option is wrong (every problem is printed
 on standard error with its file, line and column, or player and round); nothing is written
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from core.formats import read_tournament
 from core.formats.crosstable import write_crosstable
-from core.model import Tournament
+from core.model import Colour, EntryKind, Tournament
 from core.problems import HarknessError, Problem
 from core.profiles import OPTIONS, PROFILES, Profile, resolve_for
 from core.render import FORMATS, render
@@ -104,7 +105,44 @@ def _parser() -> argparse.ArgumentParser:
         help="order by standings and add Tot and tiebreak columns",
     )
     profile_flags(convert)
+    pair = commands.add_parser(
+        "pair",
+        help="pair the next round by the FIDE Dutch system (needs harkness[pairing])",
+        description="Pair a round by the FIDE Dutch system (C.04.3), using the gacrux engine; "
+        "every pairing is checked against the absolute criteria before it is shown. "
+        "US Chess pairing rules (27-29) differ and are not what this pairs by.",
+    )
+    pair.add_argument("path", metavar="PATH", help="TRF-16 file or crosstable text/CSV")
+    pair.add_argument(
+        "--round", type=int, metavar="N", help="the round to pair (default: the next one)"
+    )
+    pair.add_argument(
+        "--rounds", type=int, metavar="R", help="the planned number of rounds (default: XXR)"
+    )
+    pair.add_argument(
+        "--initial-colour",
+        choices=("white", "black"),
+        help="round 1's colour for the top player (default: TRF 152/XXC, else white)",
+    )
+    for option, kind in _REQUESTS.items():
+        pair.add_argument(
+            f"--{option}",
+            metavar="IDS",
+            default="",
+            help=f"starting numbers (comma-separated) with a {kind.value} this round",
+        )
+    pair.add_argument("--format", choices=("text", "json", "trf"), default="text")
+    pair.add_argument("--trf", metavar="OUT", help="also write the paired round as TRF-16")
     return parser
+
+
+#: The requests ``harkness pair`` takes for the round, by option name.
+_REQUESTS = {
+    "half-bye": EntryKind.HALF_BYE,
+    "zero-bye": EntryKind.ZERO_BYE,
+    "full-bye": EntryKind.FULL_BYE,
+    "withdraw": EntryKind.WITHDRAWN,
+}
 
 
 def profile_flags(parser: argparse.ArgumentParser) -> None:
@@ -226,6 +264,43 @@ def _explain(args: argparse.Namespace) -> str:
     return _output(args, render_explanation(explanation, args.format), args.format)
 
 
+def _requests(args: argparse.Namespace) -> dict[int, EntryKind]:
+    requests: dict[int, EntryKind] = {}
+    problems = []
+    for option, kind in _REQUESTS.items():
+        for word in getattr(args, option.replace("-", "_")).split(","):
+            if not word.strip():
+                continue
+            if not word.strip().isdecimal():
+                problems.append(Problem(f"--{option}: expected starting numbers, got {word!r}"))
+                continue
+            requests[int(word)] = kind
+    if problems:
+        raise HarknessError(problems)
+    return requests
+
+
+def _pair(args: argparse.Namespace) -> str:
+    from core.pairing import pair_round, prepare
+    from core.pairing.render import pairing_json, pairing_text
+    from core.pairing.trf import pairing_trf
+
+    tournament = read_tournament(args.path)
+    colour = {"white": Colour.WHITE, "black": Colour.BLACK}.get(args.initial_colour or "")
+    request = prepare(
+        tournament, args.round, rounds=args.rounds, colour=colour, requests=_requests(args)
+    )
+    pairing = pair_round(request)
+    trf = pairing_trf(request, pairing) if args.trf or args.format == "trf" else ""
+    if args.trf:
+        _write(Path(args.trf), trf)
+    if args.format == "trf":
+        return trf
+    if args.format == "json":
+        return pairing_json(pairing)
+    return pairing_text(request, pairing)
+
+
 def run(argv: Sequence[str] | None = None) -> str:
     """Run a command and return what it prints; raises HarknessError on bad input."""
     args = _parser().parse_args(argv)
@@ -233,6 +308,8 @@ def run(argv: Sequence[str] | None = None) -> str:
         return _convert(args)
     if args.command == "explain":
         return _explain(args)
+    if args.command == "pair":
+        return _pair(args)
     tournament, profile = _load(args)
     standings = compute_standings(tournament, profile)
     if args.format == "png":

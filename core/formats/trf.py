@@ -68,7 +68,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Literal, cast
 
 from core.model import Colour, EntryKind, Player, RoundEntry, Tournament, validate
 from core.problems import HarknessError, Problem
@@ -494,7 +494,12 @@ def _locate(problems: Iterable[Problem], reading: _Reading) -> list[Problem]:
     return located
 
 
-def write_trf(tournament: Tournament, standings: Standings | None = None) -> str:
+def write_trf(
+    tournament: Tournament,
+    standings: Standings | None = None,
+    *,
+    no_opponent: Literal["   0", "0000"] = "   0",
+) -> str:
     """The tournament as TRF-16 text (``\\n`` line ends, a final newline).
 
     Players are written in the tournament's order; the points column is recomputed from
@@ -536,7 +541,7 @@ def write_trf(tournament: Tournament, standings: Standings | None = None) -> str
     lines = header
     block_cache: dict[int, str] = {}  # by id(): the tournament keeps every entry alive
     for p, half in zip(tournament.players, halves, strict=True):
-        lines.append(_player_line(p, half, rank_of.get(p.id, p.id), block_cache))
+        lines.append(_player_line(p, half, rank_of.get(p.id, p.id), block_cache, no_opponent))
     lines += trailer
     return "".join(line + "\n" for line in lines)
 
@@ -579,7 +584,9 @@ def _record(code: str, text: str) -> str:
     return f"{code} {text}" if text else code
 
 
-def _player_line(p: Player, half: int, rank: int, cache: dict[int, str]) -> str:
+def _player_line(
+    p: Player, half: int, rank: int, cache: dict[int, str], no_opponent: str = "   0"
+) -> str:
     points = f"{half // 2}.{5 if half % 2 else 0}"
     rating = "" if p.rating is None else str(p.rating)
     head = (
@@ -591,15 +598,15 @@ def _player_line(p: Player, half: int, rank: int, cache: dict[int, str]) -> str:
     for e in p.entries:
         block = cache.get(id(e))
         if block is None:
-            block = cache[id(e)] = _block(e)
+            block = cache[id(e)] = _block(e, no_opponent)
         blocks.append(block)
     return (head + "".join(blocks)).rstrip()
 
 
-def _block(e: RoundEntry) -> str:
+def _block(e: RoundEntry, no_opponent: str = "   0") -> str:
     """A round's 10 columns: two blanks, opponent (4), colour, result."""
     if e.kind is EntryKind.ABSENT:
         return " " * ROUND_WIDTH
-    opponent = e.opponent if e.opponent is not None else 0
+    opponent = f"{e.opponent:>4}" if e.opponent is not None else no_opponent
     colour = "w" if e.colour is Colour.WHITE else "b" if e.colour is Colour.BLACK else "-"
-    return f"  {opponent:>4} {colour} {_RESULT_CODE[e.kind]}"
+    return f"  {opponent} {colour} {_RESULT_CODE[e.kind]}"

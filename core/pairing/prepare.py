@@ -1,0 +1,218 @@
+"""Everything a pairing engine must be told about the round it pairs, decided once here.
+
+- **The round**: the one after the last round with a game, forfeit or pairing-allocated bye
+  (requested byes recorded ahead of time do not make a round "played").
+- **The planned number of rounds** (TRF ``XXR``), kept apart from the rounds played: the
+  Dutch system treats the final round differently (C.04.3 A.7, topscorers).
+- **Who is paired** (C.04.2 general handling rules): everyone, except players with a
+  requested half-, full- or zero-point bye for the round, and players who withdrew. A bye
+  already recorded in the round's column of the file is a request; so is a withdrawal
+  recorded in the round before (it stays in force).
+- **The initial colour** (C.04.2: drawn by lot before round 1): TRF record ``152``
+  (``W``/``B``) or a ``XXC`` ``white1``/``black1`` configuration record, else white, so
+  that the same file always gives the same pairings.
+- **The initial order** (C.04.2, initial ranking list): rating, highest first (unrated
+  last), then FIDE title, then the starting number. The engine is given pairing numbers
+  in that order, so late entries and files numbered otherwise are ranked by rating.
+- **A colour for every game played**: the colour rules need it, and a missing colour is an
+  error naming the game, not a guess.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+
+from core.model import Colour, EntryKind, Player, RoundEntry, Tournament
+from core.pairing.model import NOT_PAIRED
+from core.problems import HarknessError, Problem
+
+__all__ = ["PairingRequest", "initial_colour", "next_round", "pairing_order", "prepare"]
+
+#: FIDE titles in the order C.04.2's initial ranking list takes them.
+TITLE_ORDER = ("GM", "IM", "WGM", "FM", "WIM", "CM", "WFM", "WCM")
+
+
+@dataclass(frozen=True, slots=True)
+class PairingRequest:
+    """The round to pair and what it is paired from.
+
+    ``history`` holds every player with their entries of rounds 1 to ``round − 1`` only;
+    ``rounds`` is the planned number of rounds; ``not_paired`` maps a player to the entry
+    they have instead of a game this round (a bye of a kind, or withdrawal).
+    """
+
+    history: Tournament
+    round: int
+    rounds: int
+    initial_colour: Colour = Colour.WHITE
+    not_paired: Mapping[int, EntryKind] = field(default_factory=dict)
+
+    @property
+    def to_pair(self) -> list[Player]:
+        """The players to be paired (or given the pairing-allocated bye), in file order."""
+        return [p for p in self.history.players if p.id not in self.not_paired]
+
+
+def next_round(tournament: Tournament) -> int:
+    """The round to pair next: one after the last round in which anyone was paired.
+
+    >>> from core.formats.crosstable import read_crosstable
+    >>> t = read_crosstable('''#  Name  Rd 1  Rd 2  Rd 3
+    ... 1  Ann  W2  H  H
+    ... 2  Bob  L1  U  U
+    ... 3  Cy   B   U  U''')
+    >>> next_round(t)
+    2
+    """
+    last = 0
+    for p in tournament.players:
+        for r, e in enumerate(p.entries, start=1):
+            if r > last and (e.kind.has_opponent or e.kind is EntryKind.PAIRING_BYE):
+                last = r
+    return last + 1
+
+
+def initial_colour(tournament: Tournament) -> Colour | None:
+    """The colour drawn for the top player of round 1, if the file records it: TRF record
+    ``152`` (``W`` or ``B``), or ``XXC white1`` / ``XXC black1`` (bbpPairings, JaVaFo).
+
+    >>> from core.formats.trf import read_trf
+    >>> line = "001    1      Ann" + " " * 64 + "0.0"
+    >>> initial_colour(read_trf("XXC black1\\n" + line)), initial_colour(read_trf(line))
+    (<Colour.BLACK: 'b'>, None)
+    """
+    for code, text in tournament.records:
+        words = text.split()
+        if code == "152" and words and words[0][:1].upper() in "WB":
+            return Colour.WHITE if words[0][:1].upper() == "W" else Colour.BLACK
+        if code == "XXC":
+            lowered = [w.lower() for w in words]
+            if "white1" in lowered:
+                return Colour.WHITE
+            if "black1" in lowered:
+                return Colour.BLACK
+    return None
+
+
+def pairing_order(players: list[Player]) -> list[Player]:
+    """The initial ranking list of C.04.2: rating (unrated last), title, starting number."""
+
+    def key(p: Player) -> tuple[int, int, int]:
+        title = p.title.upper()
+        rank = TITLE_ORDER.index(title) if title in TITLE_ORDER else len(TITLE_ORDER)
+        return (-(p.rating or 0), rank, p.id)
+
+    return sorted(players, key=key)
+
+
+def prepare(
+    tournament: Tournament,
+    round: int | None = None,
+    *,
+    rounds: int | None = None,
+    colour: Colour | None = None,
+    requests: Mapping[int, EntryKind] | None = None,
+) -> PairingRequest:
+    """The request to pair ``round`` (default: :func:`next_round`) of ``tournament``.
+
+    ``rounds`` declares the planned number of rounds (default: the file's); ``colour`` the
+    initial colour (default: the file's, else white); ``requests`` adds byes and
+    withdrawals for the round to those recorded in the file (a player's request here wins).
+
+    Raises :class:`HarknessError` naming the option or the game that is wrong: a round
+    out of range, more rounds than planned, a request for a player who does not exist or
+    of a kind that is not a bye or withdrawal, a game played without a recorded colour.
+    """
+    problems: list[Problem] = []
+    latest = next_round(tournament)
+    number = latest if round is None else round
+    planned = tournament.rounds if rounds is None else rounds
+    if number < 1:
+        problems.append(Problem(f"--round must be 1 or more (got {number})"))
+    elif number > latest:
+        problems.append(
+            Problem(
+                f"round {latest} is not paired yet: pair round {latest} before round {number}",
+                round=number,
+            )
+        )
+    if number > planned:
+        problems.append(
+            Problem(
+                f"the section has {planned} rounds, so there is no round {number} to pair; "
+                "declare the number of rounds (--rounds, TRF record XXR)",
+                round=number,
+            )
+        )
+    if problems:
+        raise HarknessError(problems)
+    wanted: dict[int, EntryKind] = {}
+    for p in tournament.players:
+        if len(p.entries) >= number and p.entries[number - 1].kind in NOT_PAIRED:
+            wanted[p.id] = p.entries[number - 1].kind
+        elif number > 1 and p.entries[number - 2].kind is EntryKind.WITHDRAWN:
+            wanted[p.id] = EntryKind.WITHDRAWN
+    ids = {p.id for p in tournament.players}
+    for player, kind in (requests or {}).items():
+        if player not in ids:
+            problems.append(Problem(f"there is no player {player}", player=player, round=number))
+        elif kind not in NOT_PAIRED:
+            problems.append(
+                Problem(
+                    f"a player is kept out of a pairing with a bye or withdrawal, not "
+                    f"a {kind.value}",
+                    player=player,
+                    round=number,
+                )
+            )
+        else:
+            wanted[player] = kind
+    history = _history(tournament, number - 1)
+    problems += _missing_colours(history)
+    if problems:
+        raise HarknessError(problems)
+    return PairingRequest(
+        history,
+        number,
+        planned,
+        colour or initial_colour(tournament) or Colour.WHITE,
+        dict(sorted(wanted.items())),
+    )
+
+
+def _history(tournament: Tournament, played: int) -> Tournament:
+    """The players with their entries of rounds 1 to ``played``, the header kept; a game
+    whose colour is recorded on one side only gets it on both."""
+    players = []
+    for p in tournament.players:
+        entries = p.entries[:played]
+        if any(e.kind.played and e.colour is None for e in entries):
+            entries = tuple(
+                _colour_from_opponent(tournament, e, r) if e.kind.played and e.colour is None else e
+                for r, e in enumerate(entries)
+            )
+        players.append(replace(p, entries=entries))
+    return replace(tournament, players=tuple(players), rounds=played)
+
+
+def _colour_from_opponent(tournament: Tournament, e: RoundEntry, index: int) -> RoundEntry:
+    other = tournament.player(e.opponent).entries[index].colour  # type: ignore[arg-type]
+    return e._replace(colour=other.opposite) if other is not None else e
+
+
+def _missing_colours(history: Tournament) -> list[Problem]:
+    """Games played without a colour: the colour rules cannot be applied to them."""
+    problems = []
+    for p in history.players:
+        for r, e in enumerate(p.entries, start=1):
+            if e.kind.played and e.colour is None and p.id < (e.opponent or 0):
+                problems.append(
+                    Problem(
+                        f"the game against {e.opponent} has no colour; pairing by the "
+                        "colour rules needs the colour of every game played",
+                        player=p.id,
+                        round=r,
+                    )
+                )
+    return problems

@@ -1,0 +1,72 @@
+"""A round's pairing as people read it (a board list) and as programs read it (JSON).
+
+Names are data: the text here is plain, and each front door escapes it for its medium.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from core.model import EntryKind, Player
+from core.numbers import half_points
+from core.pairing.model import RoundPairing
+from core.pairing.prepare import PairingRequest
+
+__all__ = ["SYSTEM", "board_rows", "pairing_json", "pairing_text"]
+
+#: How Harkness names what it pairs by, wherever a pairing is shown.
+SYSTEM = "FIDE Dutch system (C.04.3)"
+
+_NOT_PAIRED_WORDS = {
+    EntryKind.HALF_BYE: "half-point bye",
+    EntryKind.FULL_BYE: "full-point bye",
+    EntryKind.ZERO_BYE: "zero-point bye",
+    EntryKind.WITHDRAWN: "withdrawn",
+}
+
+
+def _label(p: Player) -> str:
+    return f"{p.id} {p.name} ({half_points(p.half_points)})"
+
+
+def board_rows(request: PairingRequest, pairing: RoundPairing) -> list[tuple[str, str, str]]:
+    """(board, white, black) cells: ``"1"``, ``"3 Chen, Wei (1.5)"``, …; the bye and the
+    players not paired follow, with the board cell naming what they have."""
+    player = request.history.player
+    rows = [
+        (str(b.number), _label(player(b.white)), _label(player(b.black))) for b in pairing.boards
+    ]
+    if pairing.bye is not None:
+        rows.append(("bye", _label(player(pairing.bye)), "pairing-allocated bye"))
+    for pid, kind in pairing.not_paired:
+        rows.append(("–", _label(player(pid)), _NOT_PAIRED_WORDS[kind]))
+    return rows
+
+
+def pairing_text(request: PairingRequest, pairing: RoundPairing) -> str:
+    """The board list, aligned plain text."""
+    name = request.history.name
+    heading = f"{name + ': ' if name else ''}round {pairing.round} of {pairing.rounds}, {SYSTEM}"
+    rows = [("Board", "White", "Black"), *board_rows(request, pairing)]
+    widths = [max(len(row[j]) for row in rows) for j in range(3)]
+    lines = [heading, ""]
+    for n, (board, white, black) in enumerate(rows):
+        lines.append(f"{board:>{widths[0]}}  {white:<{widths[1]}}  {black}".rstrip())
+        if n == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines) + "\n"
+
+
+def pairing_json(pairing: RoundPairing) -> str:
+    """``{"round", "rounds", "system", "boards": [{"board", "white", "black"}], "bye",
+    "not_paired": [{"id", "entry"}]}``, players by starting number."""
+    data: dict[str, Any] = {
+        "round": pairing.round,
+        "rounds": pairing.rounds,
+        "system": SYSTEM,
+        "boards": [{"board": b.number, "white": b.white, "black": b.black} for b in pairing.boards],
+        "bye": pairing.bye,
+        "not_paired": [{"id": pid, "entry": kind.value} for pid, kind in pairing.not_paired],
+    }
+    return json.dumps(data, indent=2) + "\n"

@@ -1,0 +1,85 @@
+"""``harkness pair FILE [--round N]``: the board list, JSON, TRF-16 out, and clear errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from core.cli import main
+from core.examples import example_path
+from core.formats.trf import read_trf
+
+CLUB = example_path("club-swiss.trf")
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_the_board_list_names_the_system_and_every_player(capsys):
+    status, out, _ = run(capsys, "pair", CLUB, "--round", "3", "--half-bye", "5", "--withdraw", "9")
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[0] == "Riverside Chess Club Autumn Swiss: round 3 of 5, FIDE Dutch system (C.04.3)"
+    assert lines[4].split() == [
+        "1",
+        "1",
+        "Alvarez,",
+        "Maria",
+        "(2)",
+        "7",
+        "Gupta,",
+        "Rohan",
+        "(1.5)",
+    ]
+    assert "5 Eriksen, Lars (0)" in out and "half-point bye" in out
+    assert "9 Ivanova, Sofia (0)" in out and "withdrawn" in out
+    assert "pairing-allocated bye" in out
+
+
+def test_json_and_trf_out(capsys, tmp_path: Path):
+    out_file = tmp_path / "round3.trf"
+    status, out, _ = run(
+        capsys, "pair", CLUB, "--round", "3", "--format", "json", "--trf", str(out_file)
+    )
+    assert status == 0
+    data = json.loads(out)
+    assert list(data) == ["round", "rounds", "system", "boards", "bye", "not_paired"]
+    assert data["boards"][0] == {"board": 1, "white": 1, "black": 7}
+    assert data["not_paired"] == [{"id": 4, "entry": "half-point bye"}]
+    first = next(line for line in out_file.read_text().splitlines() if line.startswith("001    1"))
+    assert first.endswith("    7 w")
+
+
+def test_the_initial_colour_option_decides_round_one(capsys):
+    _, white, _ = run(capsys, "pair", CLUB, "--round", "1", "--format", "json")
+    _, black, _ = run(
+        capsys, "pair", CLUB, "--round", "1", "--format", "json", "--initial-colour", "black"
+    )
+    first_white, first_black = json.loads(white)["boards"][0], json.loads(black)["boards"][0]
+    assert (first_white["white"], first_white["black"]) == (1, 6)
+    assert (first_black["white"], first_black["black"]) == (6, 1)
+
+
+def test_errors_exit_2_and_name_the_option(capsys):
+    status, _, err = run(capsys, "pair", CLUB)
+    assert status == 2
+    assert "round 6: the section has 5 rounds" in err and "--rounds" in err
+    status, _, err = run(capsys, "pair", CLUB, "--round", "3", "--half-bye", "x")
+    assert status == 2 and "--half-bye: expected starting numbers, got 'x'" in err
+
+
+def test_trf_out_keeps_rounds_already_played(capsys):
+    _, out, _ = run(capsys, "pair", CLUB, "--round", "3", "--format", "trf")
+    original = Path(CLUB).read_text().splitlines()
+    players = [line for line in out.splitlines() if line.startswith("001")]
+    for before, after in zip(
+        [line for line in original if line.startswith("001")], players, strict=True
+    ):
+        assert after[89:109] == before[89:109].replace("     0 -", "  0000 -")
+    with pytest.raises(ValueError):
+        read_trf(out)
