@@ -20,7 +20,7 @@ from core.pairing import pair_round, prepare
 
 CORPUS = Path(__file__).parent.parent / "corpus" / "pairing"
 
-ISSUE_7 = """1 15  3 2  11 17  7 10  8 14  4 6  5 12  9 16  13 25  24 22  18 29  20 23  19 33
+FINAL_ROUND_60 = """1 15  3 2  11 17  7 10  8 14  4 6  5 12  9 16  13 25  24 22  18 29  20 23  19 33
 21 38  39 26  28 36  31 40  37 35  44 46  30 32  27 48  47 42  51 55  34 50  49 45  53 58
 41 59  56 43  60 52  54 57"""
 
@@ -37,8 +37,8 @@ def _pairs(text: str) -> list[tuple[int, int]]:
         ("bbp-dutch-2025-c5.trf", [(1, 5), (3, 2)], 6),
         # Dutch 2025 C9: a late entry with a zero-point bye in round 1.
         ("bbp-dutch-2025-c9.trf", [(2, 1), (3, 5)], 4),
-        # issue 7: the final round (15) of a 60-player Swiss with forfeits and topscorers.
-        ("bbp-issue-7.trf", _pairs(ISSUE_7), None),
+        # issue_7.input: the final round (15) of a 60-player Swiss with forfeits and topscorers.
+        ("bbp-final-round-60.trf", _pairs(FINAL_ROUND_60), None),
     ],
 )
 def test_the_engine_pairs_the_reference_engines_published_positions(name, boards, bye):
