@@ -71,7 +71,8 @@ async def td_actor(
         )
         raise NotTD(
             f"only a tournament director can {what}: that is {holder} or the "
-            "Manage Server permission"
+            "Manage Server permission",
+            markup=True,
         )
     return who
 

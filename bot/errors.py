@@ -3,8 +3,9 @@
 Slash commands reach :func:`answer_error` through the command tree's ``on_error``; buttons
 reach it through :class:`bot.views.HarknessButton`. A mistake the member can fix (a
 :class:`~bot.store.StoreError` from the store, a :class:`UserError` from the bot) is shown
-as it is. Anything else is a bug: the member is told that something went wrong on our side,
-with a reference, and the log gets the traceback under the same reference.
+in its words, escaped (it may quote names: :func:`core.names.markdown_safe`). Anything
+else is a bug: the member is told that something went wrong on our side, with a
+reference, and the log gets the traceback under the same reference.
 
 A command that deferred *publicly* (its answer is for the whole channel) cannot turn its
 "thinking…" message into an ephemeral one, because Discord fixes that at the deferral; so
@@ -19,6 +20,7 @@ import discord
 from discord import app_commands
 
 from bot.store import StoreError
+from core.names import markdown_safe
 
 log = logging.getLogger("harkness.bot")
 
@@ -29,11 +31,14 @@ ANSWERED = "harkness_answered"
 
 
 class UserError(Exception):
-    """A request the bot refuses, with a message written for the member."""
+    """A request the bot refuses, with a message written for the member. The message is
+    shown escaped (it may quote names and what the member typed), unless ``markup`` says
+    the bot wrote every character of it (a role mention, say)."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, *, markup: bool = False) -> None:
         super().__init__(message)
         self.message = message
+        self.markup = markup
 
 
 def sentence(text: str) -> str:
@@ -66,9 +71,9 @@ def message_for(error: BaseException, reference: str) -> tuple[str, bool]:
     """The words for the member, and whether the error is a bug that the log must explain."""
     error = _unwrap(error)
     if isinstance(error, StoreError):
-        return sentence(error.message), False
+        return sentence(markdown_safe(error.message)), False
     if isinstance(error, UserError):
-        return sentence(error.message), False
+        return sentence(error.message if error.markup else markdown_safe(error.message)), False
     if isinstance(error, app_commands.NoPrivateMessage):
         return "Harkness commands work in a server, not in direct messages.", False
     if isinstance(error, app_commands.MissingPermissions):
@@ -76,7 +81,9 @@ def message_for(error: BaseException, reference: str) -> tuple[str, bool]:
     if isinstance(error, app_commands.CheckFailure):
         return sentence(str(error) or "You may not use this command here"), False
     if isinstance(error, app_commands.TransformerError):
-        return sentence(f"{error.value!r} is not a valid value for this option"), False
+        return sentence(
+            markdown_safe(f"{error.value!r} is not a valid value for this option")
+        ), False
     return (
         f"Something went wrong on our side and nothing was changed. Please try again; if "
         f"it keeps happening, tell a server admin (reference {reference})."

@@ -28,6 +28,7 @@ from bot.store import (
     TournamentStatus,
 )
 from core.explain_render import MarkdownExplanation
+from core.names import markdown_safe
 from core.render import cells, names_of_tiebreaks
 
 MESSAGE_MAX = 2000
@@ -62,13 +63,14 @@ STATUS_WORDS = {
 
 
 def plain(text: str) -> str:
-    r"""``text`` shown as typed: Markdown's emphasis, code and quote characters escaped
-    (``#`` is left alone: ``#3`` is a starting number, not a heading).
+    r"""``text`` (a name, or a sentence holding names) shown as typed: the bot's one way of
+    showing what someone typed, :func:`core.names.markdown_safe` (Markdown, mentions, code
+    fences and masked links escaped; ``#3`` inside a line is left alone).
 
-    >>> plain("**Bob** the_great #3")
-    '\\*\\*Bob\\*\\* the\\_great #3'
+    >>> plain("**Bob** the_great #3 <@1>")
+    '\\*\\*Bob\\*\\* the\\_great #3 \\<\\@1\\>'
     """
-    return re.sub(r"([\\*_~|`>])", r"\\\1", text)
+    return markdown_safe(text)
 
 
 def fit(text: str, limit: int) -> str:
@@ -215,15 +217,15 @@ def tiebreak_order(
 def report_message(outcome: Outcome, reporter: str) -> str:
     """The public message after a member's report: the result, and who must act next."""
     game = outcome.game
-    text = outcome.message
+    text = plain(outcome.message)
     if game is not None and outcome.status is ResultStatus.PROVISIONAL:
         opponent = game.opponent
         asked = (
             f"<@{opponent.discord_id}>, please confirm or dispute it with the buttons below."
             if opponent.discord_id
-            else f"{opponent.name} has no Discord account linked: a TD can confirm it below."
+            else f"{plain(opponent.name)} has no Discord account linked: a TD can confirm it below."
         )
-        text = f"**{plain(reporter)}** reported {game.describe()}.\n{asked}"
+        text = f"**{plain(reporter)}** reported {plain(game.describe())}.\n{asked}"
     elif outcome.status is ResultStatus.DISPUTED:
         text += "\nA TD decides with `/result set`; `/result open` lists the open games."
     return fit(text, MESSAGE_MAX)
@@ -256,7 +258,7 @@ def open_games(
     ordered = sorted(games, key=lambda g: (g.status is not ResultStatus.DISPUTED, g.round))
     lines = []
     for g in ordered:
-        reports = ", ".join(f"#{c.seq} by {c.by.name}" for c in g.claims)
+        reports = ", ".join(f"#{c.seq} by {plain(c.by.name)}" for c in g.claims)
         lines.append(
             f"{'⚠️' if g.status is ResultStatus.DISPUTED else '⏳'} "
             f"{plain(g.describe())}" + (f" — reports {reports}" if reports else "")
@@ -305,7 +307,7 @@ def _table_lines(view: StandingsView) -> tuple[str, list[str]]:
         marks.append(MARKS[status] if status is not None else "")
     header, body = table[0], table[1:]
     for line, sign in zip(body, marks, strict=True):
-        line[2] = fit(line[2], NAME_WIDTH)
+        line[2] = markdown_safe(fit(line[2], NAME_WIDTH), in_code=True)
         line[3] = line[3] + sign
     rows = [header, *body]
     widths = [max(len(r[j]) for r in rows) for j in range(len(header))]

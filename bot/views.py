@@ -45,7 +45,7 @@ def _verdict(outcome: Outcome, by: str) -> str:
     icon = {ResultStatus.CONFIRMED: "✅", ResultStatus.DISPUTED: "⚠️"}.get(
         outcome.status or ResultStatus.PROVISIONAL, "⏳"
     )
-    text = f"{icon} {outcome.message} — {by}"
+    text = f"{icon} {render.plain(outcome.message)} — {render.plain(by)}"
     if outcome.status is ResultStatus.DISPUTED:
         text += "\nA TD decides with `/result set`."
     return text
@@ -252,7 +252,7 @@ class WhyDetailsButton(
             links_of(interaction),
             interaction.user.name,
         )
-        title = f"{why.explanation.player.name}: tiebreaks in detail"
+        title = f"{render.plain(why.explanation.player.name)}: tiebreaks in detail"
         messages = render.why_details(title, why.markdown.details) or [
             [discord.Embed(title=title, description="No tiebreaks to show.")]
         ]

@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from core.explain import Explanation, RoundPart, TiebreakExplanation, points
+from core.names import markdown_safe as md
 from core.numbers import as_json_number, display
 
 MESSAGE_LIMIT = 2000
@@ -75,16 +76,17 @@ def to_text(e: Explanation) -> str:
 
 
 def _md_tiebreak(tb: TiebreakExplanation) -> list[str]:
-    lines = [f"**{tb.name} {tb.shown}**: {tb.note}"]
+    lines = [f"**{md(tb.name)} {tb.shown}**: {md(tb.note)}"]
     for p in tb.parts:
         value = _value(p.value)
-        cell = f"~~{p.entry} → {value}~~ dropped" if p.dropped else f"{p.entry} → {value}"
-        reason = f" — {p.reason}" if p.reason else ""
+        entry = md(p.entry)
+        cell = f"~~{entry} → {value}~~ dropped" if p.dropped else f"{entry} → {value}"
+        reason = f" — {md(p.reason)}" if p.reason else ""
         lines.append(f"`Rd {p.round}` {cell}{reason}")
     if tb.adjustment:
-        lines.append(f"{display(tb.adjustment)}: {tb.adjustment_reason}")
+        lines.append(f"{display(tb.adjustment)}: {md(tb.adjustment_reason)}")
     if tb.variant:
-        lines.append(f"_{tb.name}: {tb.variant}._")
+        lines.append(f"_{md(tb.name)}: {md(tb.variant)}._")
     return lines
 
 
@@ -93,19 +95,21 @@ def _fit(text: str, limit: int) -> str:
 
 
 def to_markdown(e: Explanation) -> MarkdownExplanation:
-    """Discord-sized Markdown: a summary message and details split into embed-sized parts."""
+    """Discord-sized Markdown: a summary message and details split into embed-sized parts.
+    Every sentence of the explanation holds names, so each is escaped
+    (:func:`core.names.markdown_safe`) before Markdown is put around it."""
     summary = [
-        f"**{e.headline}**",
-        f"Score group ({points(e.player.score)}): " + " · ".join(_group_window(e)),
+        f"**{md(e.headline)}**",
+        f"Score group ({points(e.player.score)}): " + " · ".join(md(n) for n in _group_window(e)),
     ]
-    summary += [f"{'⬆' if c.above else '⬇'} {c.sentence}" for c in e.comparisons]
+    summary += [f"{'⬆' if c.above else '⬇'} {md(c.sentence)}" for c in e.comparisons]
     summary.append(
         "Tiebreaks ("
         + e.profile
         + "): "
-        + " · ".join(f"{tb.name} {tb.shown}" for tb in e.tiebreaks)
+        + " · ".join(f"{md(tb.name)} {tb.shown}" for tb in e.tiebreaks)
     )
-    summary += [f"_{n}_" for n in e.notes]
+    summary += [f"_{md(n)}_" for n in e.notes]
     text = "\n".join(summary)
     details: list[str] = []
     page: list[str] = []

@@ -7,11 +7,11 @@ The JSON shape is a contract other tools depend on (the README documents it):
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 from typing import Any
 
+from core.names import markdown_safe, write_csv
 from core.numbers import half_points, json_units
 from core.standings import Standings
 from core.tiebreaks import Tiebreak, tiebreaks_of
@@ -69,13 +69,7 @@ def to_json(standings: Standings) -> str:
 
 
 def to_csv(standings: Standings) -> str:
-    out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerows(cells(standings))
-    return out.getvalue()
-
-
-def _markdown_cell(text: str) -> str:
-    return text.replace("|", "\\|")
+    return write_csv(cells(standings))
 
 
 def to_markdown(standings: Standings) -> str:
@@ -84,7 +78,10 @@ def to_markdown(standings: Standings) -> str:
     header, body = rows[0], rows[1:]
     align = ["---", "--:", ":--", "--:"] + ["--:"] * (len(header) - 4)
     lines = ["| " + " | ".join(header) + " |", "| " + " | ".join(align) + " |"]
-    lines += ["| " + " | ".join(_markdown_cell(c) for c in row) + " |" for row in body]
+    lines += [
+        "| " + " | ".join(markdown_safe(c) if j == 2 else c for j, c in enumerate(row)) + " |"
+        for row in body
+    ]
     return "\n".join(lines) + "\n"
 
 

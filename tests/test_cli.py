@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import subprocess
 import sys
@@ -114,6 +116,28 @@ def test_convert_crosstable_to_csv_with_standings_columns(
     lines = target.read_text().splitlines()
     assert lines[0] == "#,Name,Rd 1,Rd 2,Rd 3,Rd 4,Tot,TBrk[M],TBrk[S],TBrk[C],TBrk[O]"
     assert lines[1] == "1,Player A,W9 (w),W2 (b),D5 (w),D3 (b),3,8.5,9.5,8.5,23.5"
+
+
+def test_csv_exports_never_hold_a_formula(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A name a spreadsheet would run (``=``, ``+``, ``-``, ``@``, tab, CR first) is written
+    with an apostrophe in front, by ``convert`` and ``--format csv`` alike, and ``convert``
+    reads its own CSV back to the same names."""
+    source = tmp_path / "evil.txt"
+    source.write_text(
+        '#  Name                 Rd 1\n1  =HYPERLINK("x")      W2\n2  @SUM(A1)             L1\n'
+        "3  -2+3                 W4\n4  +Dave                L3\n"
+    )
+    target = tmp_path / "evil.csv"
+    assert run(capsys, "convert", str(source), str(target))[0] == 0
+    names = [row[1] for row in csv.reader(io.StringIO(target.read_text()))][1:]
+    assert names == ['\'=HYPERLINK("x")', "'@SUM(A1)", "'-2+3", "'+Dave"]
+    status, out, _ = run(capsys, "standings", str(source), "--format", "csv")
+    assert status == 0 and "'-2+3" in out and "'@SUM(A1)" in out and "'=HYPERLINK" in out
+    _, a, _ = run(capsys, "standings", str(source), "--format", "json")
+    _, b, _ = run(capsys, "standings", str(target), "--format", "json")
+    assert json.loads(a)["standings"] == json.loads(b)["standings"]
 
 
 def test_convert_round_trips_through_trf(

@@ -111,7 +111,7 @@ class Players(commands.Cog):
             joined(
                 [
                     f"✍️ {player_line(player)} is registered in "
-                    f"**{plain(found.name)}** (added by {who.name})."
+                    f"**{plain(found.name)}** (added by {plain(who.name)})."
                 ]
             ),
         )
@@ -136,7 +136,9 @@ class Players(commands.Cog):
         found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
         outcome = await store.withdraw(guild, found.name, who, player=player, from_round=from_round)
         line = await sheets.landed_line(interaction, guild, found, outcome)
-        await reply(interaction, joined([f"🚪 {outcome.message}"] + ([line] if line else [])))
+        await reply(
+            interaction, joined([f"🚪 {plain(outcome.message)}"] + ([line] if line else []))
+        )
 
     @player.command(
         name="link", description="Say which Discord member a player is (TD); no member unlinks"

@@ -158,7 +158,7 @@ class Results(commands.Cog):
         await reply(
             interaction,
             with_line(
-                f"🛠️ {outcome.message} (by {who.name}, TD)",
+                f"🛠️ {render.plain(outcome.message)} (by {render.plain(who.name)}, TD)",
                 await landed_line(interaction, guild, found, outcome),
             ),
         )
@@ -188,7 +188,7 @@ class Results(commands.Cog):
         await reply(
             interaction,
             with_line(
-                f"🛠️ {outcome.message} (by {who.name}, TD)",
+                f"🛠️ {render.plain(outcome.message)} (by {render.plain(who.name)}, TD)",
                 await landed_line(interaction, guild, found, outcome),
             ),
         )
@@ -213,7 +213,8 @@ class Results(commands.Cog):
         await reply(
             interaction,
             with_line(
-                f"↩️ {outcome.message}", await landed_line(interaction, guild, found, outcome)
+                f"↩️ {render.plain(outcome.message)}",
+                await landed_line(interaction, guild, found, outcome),
             ),
         )
 

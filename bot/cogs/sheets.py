@@ -22,7 +22,7 @@ from bot.store import Actor, Outcome, PlayerInfo, StoreError, TournamentInfo
 def _links(interaction: Interaction) -> SheetLinks:
     links = links_of(interaction)
     if links is None:
-        raise UserError(NOT_SET_UP)
+        raise UserError(NOT_SET_UP, markup=True)
     return links
 
 
@@ -34,7 +34,7 @@ async def link_sheet(interaction: Interaction, url: str, tournament: str | None)
     found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
     links = _links(interaction)
     if not links.available:
-        raise UserError(links.why_not or NOT_SET_UP)
+        raise UserError(links.why_not or NOT_SET_UP, markup=True)
     lines = await links.link(guild, found, url, who)
     await reply(interaction, render.joined(lines))
 

@@ -72,7 +72,7 @@ class StandingsCog(commands.Cog, name="Standings"):
             if found.sheet and not table.source.startswith("Discord")
             else "provisional results included, disputed ones left out"
         )
-        source = f"\n_{table.source}_" if table.source else ""
+        source = f"\n_{render.plain(table.source)}_" if table.source else ""
         await reply(
             interaction,
             f"📋 Crosstable of **{render.plain(found.name)}** after "
@@ -111,7 +111,7 @@ class StandingsCog(commands.Cog, name="Standings"):
         view = why_buttons(found.id, why.number, why.after_round) if why.markdown.details else None
         text = render.why_summary(why.markdown, why.marked)
         if why.source:
-            text = render.fit(f"{text}\n_{why.source}_", render.MESSAGE_MAX)
+            text = render.fit(f"{text}\n_{render.plain(why.source)}_", render.MESSAGE_MAX)
         await reply(interaction, text, view=view)
 
     @app_commands.command(

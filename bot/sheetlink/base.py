@@ -150,7 +150,7 @@ class LinkBase:
 
     def _client(self) -> SheetsClient:
         if self.client is None:
-            raise UserError(self.why_not or NOT_SET_UP)
+            raise UserError(self.why_not or NOT_SET_UP, markup=True)
         return self.client
 
     def _lock(self, spreadsheet: str) -> asyncio.Lock:

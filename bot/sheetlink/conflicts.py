@@ -50,11 +50,11 @@ class Conflicts(LinkBase):
 
 def conflict_message(tournament: str, conflicts: Sequence[ReportConflict]) -> str:
     """The direct message to the TD about reports that disagree with their sheet."""
-    from bot.render import MESSAGE_MAX, lines_within
+    from bot.render import MESSAGE_MAX, lines_within, plain
 
     count = len(conflicts)
     head = (
-        f"⚠️ **{tournament}**: {count} result{'s' if count != 1 else ''} reported in "
+        f"⚠️ **{plain(tournament)}**: {count} result{'s' if count != 1 else ''} reported in "
         f"Discord disagree{'s' if count == 1 else ''} with your Google Sheet. What you typed "
         "stands (nothing in your tabs was changed), and the sheet's Errors tab lists it:"
     )
@@ -62,6 +62,6 @@ def conflict_message(tournament: str, conflicts: Sequence[ReportConflict]) -> st
         "Correct the cell if Discord is right, or correct Discord with `/result set` "
         "(`/result open` lists these)."
     )
-    lines = [f"• {c.cell} says “{c.text}”, but Discord has {c.report}." for c in conflicts]
+    lines = [plain(f"• {c.cell} says “{c.text}”, but Discord has {c.report}.") for c in conflicts]
     body = lines_within(lines, MESSAGE_MAX - len(head) - len(tail) - 2)
     return f"{head}\n{body}\n{tail}"

@@ -31,6 +31,7 @@ from bot.sheetlink.api import (
 from bot.sheetlink.base import SheetUnreadable, short
 from bot.sheetlink.players import Players
 from bot.store import Actor, StoreError, TournamentInfo
+from core.names import markdown_safe as md
 
 log = logging.getLogger("harkness.bot")
 
@@ -94,7 +95,7 @@ class Linking(Players):
             added = await self._add_sheet_players(guild, linked, found.players, matched, td)
         self._views.pop(sheet, None)
         lines = [
-            f"🔗 **{linked.name}** is kept in the Google Sheet “{snapshot.title}” from now "
+            f"🔗 **{md(linked.name)}** is kept in the Google Sheet “{md(snapshot.title)}” from now "
             "on: what the TD types there wins.",
             "Results confirmed in Discord are added to its **Discord reports** tab, and "
             "`/standings`, `/crosstable` and `/why` read the sheet.",
@@ -106,13 +107,13 @@ class Linking(Players):
             "registered here"
             + (
                 f", and {len(added)} {'was' if len(added) == 1 else 'were'} added so "
-                f"members can name them: {', '.join(added[:10])}"
+                f"members can name them: {', '.join(md(a) for a in added[:10])}"
                 if added
                 else ""
             )
             + "."
         )
-        strangers = [m.name for m in members if m.key not in matched]
+        strangers = [md(m.name) for m in members if m.key not in matched]
         if strangers:
             lines.append(
                 f"⚠️ Registered here but not on the sheet: {', '.join(strangers[:10])}"
@@ -139,7 +140,7 @@ class Linking(Players):
         await self.store.unlink_sheet(guild, info.name, td)
         self._views.pop(info.sheet.spreadsheet_id, None)
         lines = [
-            f"**{info.name}** is no longer linked to its Google Sheet: Discord keeps the "
+            f"**{md(info.name)}** is no longer linked to its Google Sheet: Discord keeps the "
             "results, and the sheet is left as it is."
         ]
         if waiting:
@@ -155,7 +156,8 @@ class Linking(Players):
             return UserError(
                 f"Harkness may not open and edit that spreadsheet. Share it with "
                 f"{error.share_with} as an Editor (Share → add {error.share_with} → Editor), "
-                "then run /tournament link-sheet again"
+                "then run /tournament link-sheet again",
+                markup=True,
             )
         if isinstance(error, SheetsNotFoundError):
             return UserError(

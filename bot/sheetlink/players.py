@@ -29,6 +29,7 @@ from bot.sheetlink.api import (
 from bot.sheetlink.base import SheetView
 from bot.sheetlink.reading import Reading
 from bot.store import Actor, DiscordUser, PlayerInfo, PlayerRef, TournamentInfo
+from core.names import markdown_safe as md
 from core.problems import HarknessError
 
 log = logging.getLogger("harkness.bot")
@@ -138,7 +139,7 @@ class Players(Reading):
         if number is None:
             player = await self.store.join(guild, info.name, who, name=name, rating=rating)
             note = (
-                f"⚠️ The Google Sheet has no player called {player.name}: ask a TD to add "
+                f"⚠️ The Google Sheet has no player called {md(player.name)}: ask a TD to add "
                 "you to its results tab, or to link you with /player link."
             )
         else:
@@ -157,7 +158,7 @@ class Players(Reading):
                 player = await self.store.join(
                     guild, info.name, who, name=sheet_name, rating=rating
                 )
-            note = f"📗 On the Google Sheet you are #{number} {sheet_name}."
+            note = f"📗 On the Google Sheet you are #{number} {md(sheet_name)}."
         await self.players_changed(guild, info)
         return player, note
 
@@ -202,7 +203,7 @@ class Players(Reading):
         number = match_players(members, view.input.players).get(player.id)
         if number is None:
             return (
-                f"⚠️ {player.name} is not on the Google Sheet: add them to its results tab "
+                f"⚠️ {md(player.name)} is not on the Google Sheet: add them to its results tab "
                 "so their games count there."
             )
-        return f"📗 On the Google Sheet: #{number} {view.input.players[number].name}."
+        return f"📗 On the Google Sheet: #{number} {md(view.input.players[number].name)}."

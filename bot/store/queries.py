@@ -31,8 +31,9 @@ from bot.store.model import (
     TournamentStatus,
 )
 from core.model import Colour, EntryKind
+from core.names import NAME_MAX, name_problem, tidy
 
-NAME_LENGTH = 100
+NAME_LENGTH = NAME_MAX
 
 
 class Conflict(Exception):
@@ -49,13 +50,15 @@ def name_key(name: str) -> str:
 
 
 def clean_name(name: str, what: str) -> str:
-    """A name with its spaces tidied, or a :class:`StoreError` if it is empty or too long."""
-    tidy = " ".join(name.split())
-    if not tidy:
+    """A name with its spaces tidied, or a :class:`StoreError` if it breaks one of the rules
+    of :func:`core.names.name_problem` (empty, too long, control characters)."""
+    text = tidy(name)
+    if not text:
         raise StoreError(f"give the {what} a name", "bad-name")
-    if len(tidy) > NAME_LENGTH:
-        raise StoreError(f"a {what} name has at most {NAME_LENGTH} characters", "bad-name")
-    return tidy
+    problem = name_problem(text)
+    if problem is not None:
+        raise StoreError(f"{problem.replace('a name', f'a {what} name', 1)}", "bad-name")
+    return text
 
 
 def tournament_info(row: Row[Any]) -> TournamentInfo:

@@ -20,7 +20,8 @@ from bot.store.errors import StoreError
 from bot.store.model import Actor, TournamentInfo
 from core.formats import read_text, write_crosstable
 from core.model import BYES, WITH_OPPONENT, Player, Tournament
-from core.problems import HarknessError
+from core.names import name_problem
+from core.problems import HarknessError, Problem
 from core.standings import Standings
 
 #: How many of a file's problems an error message lists.
@@ -28,9 +29,18 @@ SHOWN_PROBLEMS = 8
 
 
 def read_upload(text: str, filename: str) -> Tournament:
-    """Read an uploaded TRF-16 or crosstable file, or say (with line numbers) what is wrong."""
+    """Read an uploaded TRF-16 or crosstable file, or say (with line numbers) what is wrong;
+    every player's name must pass :func:`core.names.name_problem`."""
     try:
-        return read_text(text, filename)
+        tournament = read_text(text, filename)
+        bad = [
+            Problem(problem, player=p.id)
+            for p in tournament.players
+            if (problem := name_problem(p.name)) is not None
+        ]
+        if bad:
+            raise HarknessError(bad)
+        return tournament
     except HarknessError as error:
         problems = [str(p) for p in error.problems]
         more = len(problems) - SHOWN_PROBLEMS

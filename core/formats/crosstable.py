@@ -20,12 +20,12 @@ later cell is empty too). Case-insensitive; ``½`` and ``=`` are draws.
 from __future__ import annotations
 
 import csv
-import io
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from core.model import Colour, EntryKind, Player, RoundEntry, Tournament
+from core.names import csv_unsafe, write_csv
 from core.numbers import half_points
 from core.problems import HarknessError, Problem
 from core.standings import Standings
@@ -106,7 +106,7 @@ def _split_csv(line: str, number: int) -> list[Cell]:
                     pos += 1
         end = line.find(",", pos)
         pos = len(line) + 1 if end < 0 else end + 1
-        cells.append(Cell(value.strip(), number, start + 1))
+        cells.append(Cell(csv_unsafe(value.strip()), number, start + 1))
     return cells
 
 
@@ -371,9 +371,7 @@ def write_crosstable(
     """
     rows = crosstable_rows(tournament, standings)
     if separator == ",":
-        out = io.StringIO()
-        csv.writer(out, lineterminator="\n").writerows(rows)
-        return out.getvalue()
+        return write_csv(rows)
     if separator == "\t":
         return "".join("\t".join(row) + "\n" for row in rows)
     widths = [max(len(row[j]) for row in rows) for j in range(len(rows[0]))]

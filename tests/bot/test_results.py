@@ -189,7 +189,8 @@ async def test_a_member_joins_once_and_a_td_adds_others(club: Club) -> None:
     assert "#2 Robert Fischer (1650)" in joined.text and "joined **Club Night**" in joined.text
     twice = await club.refused("bob", "join")
     assert twice.text == (
-        f"<@{club.member('bob').id}> is already registered in Club Night as #2 Robert Fischer."
+        f"\\<\\@{club.member('bob').id}\\> is already registered in Club Night as "
+        "#2 Robert Fischer."
     )
     added = await club.ok("td", "player add", {"name": "Guest Player", "rating": 1400})
     assert "#3 Guest Player (1400) is registered in **Club Night**" in added.text

@@ -1,0 +1,131 @@
+"""What a player's name may be, and how it is written where it could be taken for markup.
+
+A name is data typed by a member, a TD or a file, never markup. Three rules, each defined
+here once and used by every front door:
+
+- :func:`name_problem`: a name has 1 to :data:`NAME_MAX` characters once its spaces are
+  tidied, and no control characters (C0/C1 controls, line and paragraph separators, or the
+  bidirectional overrides that make text read backwards).
+- :func:`markdown_safe`: a name (or a sentence holding names) shown in Discord-flavoured
+  Markdown renders as the characters typed: no emphasis, heading, quote, list, spoiler,
+  masked link, mention, timestamp or code fence; inside a code block no fence either.
+- :func:`csv_safe`: a CSV cell a spreadsheet would run as a formula (OWASP "CSV injection":
+  a cell starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return) is written
+  with a leading apostrophe, which spreadsheets read as "this is text";
+  :func:`csv_unsafe` takes it off again when Harkness reads its own CSV back.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+
+#: The longest name, in characters (a Discord option allows 100; TRF-16 keeps 33).
+NAME_MAX = 100
+
+#: Format characters that reorder text (bidirectional embeddings, overrides, isolates).
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def tidy(name: str) -> str:
+    """``name`` with its runs of spaces (tabs, newlines) made one space, ends trimmed.
+
+    >>> tidy("  Carol \\t  Smith ")
+    'Carol Smith'
+    """
+    return " ".join(name.split())
+
+
+def name_problem(name: str) -> str | None:
+    """What is wrong with ``name`` as a player's name, or None. Spaces are tidied first
+    (:func:`tidy`), so tabs and newlines are not problems; other control characters are.
+
+    >>> name_problem("Carol"), name_problem("   ")
+    (None, 'a name cannot be empty')
+    >>> name_problem("Bob\\x07")
+    'a name cannot hold control characters (U+0007 at character 4)'
+    >>> name_problem("x" * 101)
+    'a name has at most 100 characters (this one has 101)'
+    """
+    text = tidy(name)
+    if not text:
+        return "a name cannot be empty"
+    if len(text) > NAME_MAX:
+        return f"a name has at most {NAME_MAX} characters (this one has {len(text)})"
+    for i, char in enumerate(text, start=1):
+        if char in _BIDI or unicodedata.category(char) in ("Cc", "Zl", "Zp", "Cs"):
+            return f"a name cannot hold control characters (U+{ord(char):04X} at character {i})"
+    return None
+
+
+# Markdown: every character Discord gives a meaning anywhere in a line, then the ones that
+# matter only at the start of a line (headings, lists, subtext).
+_INLINE = re.compile(r"([\\*_~|`><@]|\](?=\())")
+_LINE_START = re.compile(r"^(\s*)(#{1,3}(?=\s)|-#(?=\s)|[-+](?=\s)|\d+(?=[.)]\s))", re.MULTILINE)
+#: Looks like a backtick and is as wide, but never opens or closes code.
+_CODE_TICK = "\u02cb"
+
+
+def markdown_safe(text: str, *, in_code: bool = False) -> str:
+    r"""``text`` as Discord shows it literally: each Markdown character (emphasis, code,
+    spoilers, quotes), the ``]`` that would close a masked link's text, and each character
+    that starts a mention, channel, role or timestamp (``<``, ``@``) backslash-escaped, and
+    a heading, list or subtext marker at the start of a line too. ``in_code=True`` is for
+    text inside a code block, where backslashes show as they are and only a backtick could
+    end the block: backticks become a look-alike.
+
+    >>> print(markdown_safe("**Bob** [site](https://x.y) <@80351110224678912> @everyone"))
+    \*\*Bob\*\* [site\](https://x.y) \<\@80351110224678912\> \@everyone
+    >>> print(markdown_safe("# Big") + " " + markdown_safe("Jean-Luc #2 [undone]"))
+    \# Big Jean-Luc #2 [undone]
+    >>> markdown_safe("```x```", in_code=True)
+    'ˋˋˋxˋˋˋ'
+    """
+    if in_code:
+        return text.replace("`", _CODE_TICK)
+    return _LINE_START.sub(r"\1\\\2", _INLINE.sub(r"\\\1", text))
+
+
+#: What a spreadsheet runs as a formula at the start of a cell.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"[+-]?\d+(?:[.,]\d+)?")
+
+
+def csv_safe(cell: str) -> str:
+    """``cell`` as a CSV export writes it: with an apostrophe in front when a spreadsheet
+    would take it for a formula. Numbers (``-3``, ``+1.5``) and a lone ``-`` (withdrawn)
+    are left as they are: a spreadsheet reads them as values.
+
+    >>> [csv_safe(c) for c in ["=1+1", "+Bob", "@SUM(A1)", "-", "-2.5", "Ann", "\\tx"]]
+    ["'=1+1", "'+Bob", "'@SUM(A1)", '-', '-2.5', 'Ann', "'\\tx"]
+    """
+    if cell.startswith(_FORMULA_START) and cell != "-" and not _NUMBER.fullmatch(cell):
+        return "'" + cell
+    return cell
+
+
+def csv_unsafe(cell: str) -> str:
+    """A cell written by :func:`csv_safe` as it was, so an export reads back unchanged.
+
+    >>> csv_unsafe("'=1+1"), csv_unsafe("'Tis"), csv_unsafe("Ann")
+    ('=1+1', "'Tis", 'Ann')
+    """
+    if cell.startswith("'") and csv_safe(cell[1:]) == cell:
+        return cell[1:]
+    return cell
+
+
+def write_csv(rows: Iterable[Sequence[str]]) -> str:
+    """``rows`` as CSV text (newline line ends), every cell through :func:`csv_safe`: the one
+    CSV writer of every export (``convert``, ``--format csv``, the bot's crosstable).
+
+    >>> print(write_csv([["#", "Name"], ["1", "=cmd|' /C calc'!A0"]]), end="")
+    #,Name
+    1,'=cmd|' /C calc'!A0
+    """
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows([csv_safe(c) for c in row] for row in rows)
+    return out.getvalue()
