@@ -14,6 +14,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from core.formats import read_tournament
@@ -200,13 +201,19 @@ def _convert(args: argparse.Namespace) -> str:
     if args.standings or target.suffix.lower() == ".trf":
         profile = resolve_for(tournament.start_date, args.rules, options=_options(args))
         standings = compute_standings(tournament, profile)
-    if target.suffix.lower() == ".trf":
-        from core.formats.trf import write_trf
+    try:
+        if target.suffix.lower() == ".trf":
+            from core.formats.trf import write_trf
 
-        text = write_trf(tournament, standings)
-    else:
-        separator = "," if target.suffix.lower() == ".csv" else "  "
-        text = write_crosstable(tournament, standings if args.standings else None, separator)
+            text = write_trf(tournament, standings)
+        else:
+            separator = "," if target.suffix.lower() == ".csv" else "  "
+            text = write_crosstable(tournament, standings if args.standings else None, separator)
+    except HarknessError as error:  # what the target format cannot hold, found in the source
+        raise HarknessError(
+            replace(p, path=p.path or args.source, line=p.line or (None if p.player else 1))
+            for p in error.problems
+        ) from None
     _write(target, text)
     return f"wrote {target} ({len(tournament)} players, {tournament.rounds} rounds)\n"
 

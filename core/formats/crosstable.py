@@ -19,11 +19,23 @@ later cell is empty too). Case-insensitive; ``½`` and ``=`` are draws.
 
 from __future__ import annotations
 
+import bisect
 import csv
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
 
+from core.formats.text import lines_of
+from core.limits import (
+    MAX_CELL_CHARS,
+    MAX_PLAYERS,
+    MAX_RATING,
+    MAX_ROUNDS,
+    quote,
+    size_problem,
+    whole_number,
+)
 from core.model import Colour, EntryKind, Player, RoundEntry, Tournament
 from core.names import csv_unsafe, write_csv
 from core.numbers import half_points
@@ -31,9 +43,15 @@ from core.problems import HarknessError, Problem
 from core.standings import Standings
 from core.tiebreaks import tiebreaks_of
 
-_ROUND_HEADER = re.compile(r"^(?:rd|round|r)\s*\.?\s*(\d+)$", re.IGNORECASE)
-_GAME = re.compile(r"^([wdl½=])\s*(\d+)\s*(?:\(\s*([wb])\s*\)|([wb]))?$", re.IGNORECASE)
-_FORFEIT = re.compile(r"^([xf+])\s*(\d+)$", re.IGNORECASE)
+# The patterns are matched whole (fullmatch) against cells of at most MAX_CELL_CHARS, and
+# none can backtrack more than linearly: a run of blanks is matched by one \s* only.
+#: A round heading (``Rd 1``, ``Round 2``, ``R.3``); the number is checked against the limit.
+_ROUND_HEADER = re.compile(r"(?:rd|round|r)\s*(?:\.\s*)?(\d+)", re.IGNORECASE | re.ASCII)
+#: A game: result, opponent (up to four digits), optional colour.
+_GAME = re.compile(
+    r"([wdl½=])\s*(\d{1,4})(?:\s*\(\s*([wb])\s*\)|\s*([wb]))?", re.IGNORECASE | re.ASCII
+)
+_FORFEIT = re.compile(r"([xf+])\s*(\d{1,4})", re.IGNORECASE | re.ASCII)
 _GAME_KINDS = {
     "w": EntryKind.WIN,
     "d": EntryKind.DRAW,
@@ -48,12 +66,14 @@ _BYES = {
     "-": EntryKind.WITHDRAWN,
     "": EntryKind.ABSENT,
 }
+_COLOURS = {"w": Colour.WHITE, "b": Colour.BLACK}
+#: What each separator writes, as an error message names it.
+_FORMAT_NAMES = {"  ": "aligned text", "\t": "tab-separated text", ",": "CSV"}
 #: Crosstable headings of the US Chess tiebreaks, as MD Chess's published crosstables print them.
 TIEBREAK_HEADINGS = {"MM": "M", "SOLK": "S", "CUM": "C", "OCUM": "O"}
 
 
-@dataclass(frozen=True, slots=True)
-class Cell:
+class Cell(NamedTuple):
     """A field of the table and where it starts (1-based line and column)."""
 
     text: str
@@ -61,6 +81,7 @@ class Cell:
     column: int
 
 
+@lru_cache(maxsize=4096)  # a section repeats its cells ("B", "W12 (w)") many times
 def parse_cell(text: str) -> RoundEntry | None:
     """The round entry a crosstable cell stands for, or None if it is not one.
 
@@ -73,13 +94,11 @@ RoundEntry(kind=<EntryKind.HALF_BYE: 'half-point bye'>, opponent=None, colour=No
     key = text.lower()
     if key in _BYES:
         return RoundEntry(_BYES[key])
-    m = _GAME.match(text)
+    m = _GAME.fullmatch(text)
     if m:
         colour = (m.group(3) or m.group(4) or "").lower()
-        return RoundEntry(
-            _GAME_KINDS[m.group(1).lower()], int(m.group(2)), Colour(colour) if colour else None
-        )
-    m = _FORFEIT.match(text)
+        return RoundEntry(_GAME_KINDS[m.group(1).lower()], int(m.group(2)), _COLOURS.get(colour))
+    m = _FORFEIT.fullmatch(text)
     if m:
         kind = EntryKind.FORFEIT_LOSS if m.group(1).lower() == "f" else EntryKind.FORFEIT_WIN
         return RoundEntry(kind, int(m.group(2)))
@@ -87,7 +106,13 @@ RoundEntry(kind=<EntryKind.HALF_BYE: 'half-point bye'>, opponent=None, colour=No
 
 
 def _split_csv(line: str, number: int) -> list[Cell]:
-    cells: list[Cell] = []
+    if '"' not in line:  # no quoting: the fields are what lies between the commas
+        cells, pos = [], 0
+        for value in line.split(","):
+            cells.append(Cell(value.strip(), number, pos + 1))
+            pos += len(value) + 1
+        return cells
+    cells = []
     reader = csv.reader([line])
     fields = next(reader, [])
     # csv gives no positions: find each field's start by walking the raw line.
@@ -128,15 +153,22 @@ def _split(line: str, number: int, separator: str) -> list[Cell]:
     return [Cell(m.group(), number, m.start() + 1) for m in _ALIGNED_CELL.finditer(line)]
 
 
-def _by_position(tokens: Sequence[Cell], header: Sequence[Cell], number: int) -> list[Cell]:
-    """Aligned text with empty cells: put each token under the heading it starts below."""
-    cells = [Cell("", number, h.column) for h in header]
+def _by_position(tokens: Sequence[Cell], starts: Sequence[int], number: int) -> list[Cell]:
+    """Aligned text with empty cells: put each token under the heading it starts below
+    (``starts``: the headings' columns, ascending). Linear: a binary search per token, and
+    tokens under one heading joined once."""
+    under: list[list[Cell]] = [[] for _ in starts]
     for token in tokens:
-        j = max((k for k, h in enumerate(header) if h.column <= token.column), default=0)
-        if cells[j].text:  # two tokens under one heading: keep both, the cell check reports it
-            token = Cell(f"{cells[j].text}  {token.text}", number, cells[j].column)
-        cells[j] = token
-    return cells
+        under[max(bisect.bisect_right(starts, token.column) - 1, 0)].append(token)
+    return [
+        Cell("", number, column)
+        if not found
+        else found[0]
+        if len(found) == 1
+        # Two tokens under one heading: keep both, the cell check reports it.
+        else Cell("  ".join(t.text for t in found), number, found[0].column)
+        for column, found in zip(starts, under, strict=True)
+    ]
 
 
 def _separator(header: str) -> str:
@@ -153,8 +185,7 @@ def read_crosstable(text: str, path: str = "<input>", name: str = "") -> Tournam
     Raises :class:`HarknessError` with every problem, each naming ``path``, the line and
     column of the cell, and what was expected there.
     """
-    lines = [(n, line.rstrip("\r\n")) for n, line in enumerate(text.splitlines(), start=1)]
-    lines = [(n, line) for n, line in lines if line.strip()]
+    lines = lines_of(text, path)
     if not lines:
         raise HarknessError(
             [
@@ -171,30 +202,27 @@ def read_crosstable(text: str, path: str = "<input>", name: str = "") -> Tournam
     if problems:
         raise HarknessError(problems)
     id_col, name_col, rating_col, round_cols = columns
+    _check_size(lines, len(round_cols), path)
+    starts = [h.column for h in header]
     players: list[Player] = []
-    cell_at: dict[tuple[int, int], Cell] = {}
-    row_of: dict[int, Cell] = {}
+    rows: dict[int, tuple[Sequence[Cell], int]] = {}  # each player's cells and line width
     for number, line in lines[1:]:
         cells = _split(line, number, separator)
         if separator == "  " and len(cells) != len(header):
-            cells = _by_position(cells, header, number)
+            cells = _by_position(cells, starts, number)
         player = _read_row(
             cells, number, len(line), id_col, name_col, rating_col, round_cols, path, problems
         )
         if player is None:
             continue
-        row_of[player.id] = cells[id_col]
-        for r, col in enumerate(round_cols, start=1):
-            cell_at[(player.id, r)] = (
-                cells[col] if col < len(cells) else Cell("", number, len(line) + 1)
-            )
+        rows[player.id] = (cells, len(line))
         players.append(player)
     if problems:
         raise HarknessError(problems)
     try:
         return Tournament(tuple(sorted(players, key=lambda p: p.id)), len(round_cols), name=name)
     except HarknessError as error:
-        raise HarknessError(_locate(error.problems, cell_at, row_of, path)) from None
+        raise HarknessError(_locate(error.problems, rows, id_col, round_cols, path)) from None
 
 
 def _header_columns(
@@ -203,39 +231,80 @@ def _header_columns(
     id_col = name_col = -1
     rating_col: int | None = None
     rounds: list[tuple[int, int]] = []
+    over_limit = False
     for i, cell in enumerate(header):
+        if len(cell.text) > MAX_CELL_CHARS:
+            problems.append(_long_cell(cell, path))
+            continue
         key = cell.text.strip().lower()
-        m = _ROUND_HEADER.match(key)
+        m = _ROUND_HEADER.fullmatch(key)
         if key in ("#", "no", "no.", "pno", "sn"):
             id_col = i
         elif key in ("name", "player"):
             name_col = i
         elif key in ("rating", "rtg"):
             rating_col = i
+        elif m and whole_number(m.group(1), MAX_ROUNDS) is None:
+            if not over_limit:  # said once, at the first heading over the limit
+                problems.append(
+                    Problem(
+                        f"{quote(cell.text)}: a section has at most {MAX_ROUNDS} rounds",
+                        path=path,
+                        line=cell.line,
+                        column=cell.column,
+                    )
+                )
+            over_limit = True
         elif m:
-            rounds.append((int(m.group(1)), i))
+            rounds.append((whole_number(m.group(1), MAX_ROUNDS) or 0, i))
     if id_col < 0 or name_col < 0:
         problems.append(
             Problem(
                 "the header row needs a '#' column and a 'Name' column "
-                f"(found {', '.join(repr(c.text) for c in header)})",
+                f"(found {_listed([c.text for c in header])})",
                 path=path,
                 line=header[0].line if header else 1,
                 column=1,
             )
         )
     numbers = [n for n, _ in rounds]
-    if numbers != list(range(1, len(numbers) + 1)):
+    if not over_limit and numbers != list(range(1, len(numbers) + 1)):
+        found = f"[{_listed([str(n) for n in numbers])}]" if numbers else "none"
         problems.append(
             Problem(
-                f"round columns must be 'Rd 1', 'Rd 2', … in order "
-                f"(found rounds {numbers or 'none'})",
+                f"round columns must be 'Rd 1', 'Rd 2', … in order (found rounds {found})",
                 path=path,
                 line=header[0].line if header else 1,
                 column=1,
             )
         )
     return id_col, name_col, rating_col, [i for _, i in rounds]
+
+
+def _listed(texts: Sequence[str], shown: int = 12) -> str:
+    """Some of a header's cells, each shortened, for an error message."""
+    listed = ", ".join(quote(t) if not t.isdigit() else t for t in texts[:shown])
+    return listed + (f", … ({len(texts)} in all)" if len(texts) > shown else "")
+
+
+def _long_cell(cell: Cell, path: str) -> Problem:
+    return Problem(
+        f"the cell is {len(cell.text):,} characters long; the limit is {MAX_CELL_CHARS} "
+        f"(starts {quote(cell.text, 20)})",
+        path=path,
+        line=cell.line,
+        column=cell.column,
+    )
+
+
+def _check_size(lines: Sequence[tuple[int, str]], rounds: int, path: str) -> None:
+    """The limits on players and on players × rounds, checked before any row is read."""
+    rows = len(lines) - 1
+    message = size_problem(rows, rounds)
+    if message:
+        # At the first row over the limit on players, else at the header.
+        line = lines[MAX_PLAYERS + 1][0] if rows > MAX_PLAYERS else lines[0][0]
+        raise HarknessError([Problem(message, path=path, line=line, column=1)])
 
 
 def _read_row(
@@ -253,11 +322,16 @@ def _read_row(
         return cells[i] if i < len(cells) else Cell("", number, width + 1)
 
     before = len(problems)
+    long = [c for c in cells if len(c.text) > MAX_CELL_CHARS]
+    if long:
+        problems += [_long_cell(c, path) for c in long]
+        return None
     id_cell = cell(id_col)
-    if not id_cell.text.isdigit():
+    player_id = whole_number(id_cell.text, MAX_PLAYERS)
+    if not player_id:
         problems.append(
             Problem(
-                f"'#' must be a starting number, got {id_cell.text!r}",
+                f"'#' must be a starting number (1–{MAX_PLAYERS}), got {quote(id_cell.text)}",
                 path=path,
                 line=number,
                 column=id_cell.column,
@@ -271,12 +345,13 @@ def _read_row(
     rating: int | None = None
     if rating_col is not None and cell(rating_col).text:
         text = cell(rating_col).text.split("/")[0].strip()
-        if text.isdigit():
-            rating = int(text)
+        if (value := whole_number(text, MAX_RATING)) is not None:
+            rating = value
         elif text.lower() not in ("unr", "unr.", "unrated", "-"):
             problems.append(
                 Problem(
-                    f"Rating must be a whole number or empty, got {cell(rating_col).text!r}",
+                    f"Rating must be a whole number (0–{MAX_RATING}) or empty, got "
+                    f"{quote(cell(rating_col).text)}",
                     path=path,
                     line=number,
                     column=cell(rating_col).column,
@@ -289,7 +364,8 @@ def _read_row(
         if entry is None:
             problems.append(
                 Problem(
-                    f"Rd {r}: {c.text!r} is not a round entry; expected e.g. 'W9 (w)', 'D5', 'L3', "
+                    f"Rd {r}: {quote(c.text)} is not a round entry; expected e.g. 'W9 (w)', 'D5', "
+                    "'L3', "
                     "'X9', 'F9', 'B', 'H', 'U', '-' or empty",
                     path=path,
                     line=number,
@@ -300,7 +376,7 @@ def _read_row(
         entries.append(entry)
     if len(problems) > before:
         return None
-    return Player(int(id_cell.text), name, trailing_withdrawal(entries), rating)
+    return Player(player_id or 0, name, trailing_withdrawal(entries), rating)
 
 
 def trailing_withdrawal(entries: Sequence[RoundEntry]) -> tuple[RoundEntry, ...]:
@@ -315,13 +391,18 @@ def trailing_withdrawal(entries: Sequence[RoundEntry]) -> tuple[RoundEntry, ...]
 
 def _locate(
     problems: Sequence[Problem],
-    cell_at: dict[tuple[int, int], Cell],
-    row_of: dict[int, Cell],
+    rows: dict[int, tuple[Sequence[Cell], int]],
+    id_col: int,
+    round_cols: Sequence[int],
     path: str,
 ) -> Iterator[Problem]:
     """Give tournament problems (player, round) the file position of their cell."""
     for p in problems:
-        cell = cell_at.get((p.player or 0, p.round or 0)) or row_of.get(p.player or 0)
+        cell = None
+        if p.player in rows:
+            cells, width = rows[p.player]
+            col = round_cols[p.round - 1] if p.round and p.round <= len(round_cols) else id_col
+            cell = cells[col] if col < len(cells) else Cell("", cells[0].line, width + 1)
         if cell is None:
             yield Problem(p.message, path=path, player=p.player, round=p.round)
         else:
@@ -353,7 +434,7 @@ def crosstable_rows(tournament: Tournament, standings: Standings | None = None) 
     rows = [header]
     for i in order:
         p = tournament.players[i]
-        row = [str(p.id), p.name] + ([str(p.rating or "")] if with_rating else [])
+        row = [str(p.id), p.name] + ([_rating(p.rating)] if with_rating else [])
         row += [str(e) for e in p.entries]
         if standings is not None:
             row.append(half_points(p.half_points))
@@ -362,13 +443,46 @@ def crosstable_rows(tournament: Tournament, standings: Standings | None = None) 
     return rows
 
 
+def _rating(rating: int | None) -> str:
+    return "" if rating is None else str(rating)
+
+
 def write_crosstable(
     tournament: Tournament, standings: Standings | None = None, separator: str = "  "
 ) -> str:
     """The crosstable as aligned text (``separator="  "``), tab-separated or CSV (``","``).
 
-    What it writes reads back as the same tournament.
+    What it writes reads back as the same tournament; raises :class:`HarknessError` (each
+    problem with its player) for what the format cannot hold: a player without a name, and in
+    aligned text a name with two blanks in a row or a tab (which would split the cell), in
+    tab-separated text a name with a tab.
     """
+    too_big = size_problem(len(tournament.players), tournament.rounds)
+    problems = [Problem(too_big)] if too_big else []
+    problems += [
+        Problem(f"the player has no name; {_FORMAT_NAMES[separator]} needs one", player=p.id)
+        for p in tournament.players
+        if not p.name
+    ]
+    problems += [
+        Problem(
+            f"the name {quote(p.name)} has two blanks in a row or a tab, which would split it "
+            "into two cells of aligned text: write CSV (*.csv) or TRF-16 (*.trf) instead",
+            player=p.id,
+        )
+        for p in tournament.players
+        if p.name and separator == "  " and not _ALIGNED_CELL.fullmatch(p.name)
+    ]
+    problems += [
+        Problem(
+            f"the name {quote(p.name)} has a tab, which would split it into two cells",
+            player=p.id,
+        )
+        for p in tournament.players
+        if separator == "\t" and "\t" in p.name
+    ]
+    if problems:
+        raise HarknessError(problems)
     rows = crosstable_rows(tournament, standings)
     if separator == ",":
         return write_csv(rows)

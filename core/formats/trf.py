@@ -70,6 +70,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, cast
 
+from core.formats.text import lines_of
+from core.limits import (
+    MAX_PLAYERS,
+    MAX_RATING,
+    MAX_ROUNDS,
+    quote,
+    size_problem,
+    whole_number,
+)
 from core.model import Colour, EntryKind, Player, RoundEntry, Tournament, validate
 from core.problems import HarknessError, Problem
 
@@ -85,8 +94,6 @@ MIN_PLAYER_LINE = 84
 #: Column (1-based) where round 1's block starts; each round takes 10 columns.
 FIRST_ROUND = 92
 ROUND_WIDTH = 10
-#: More rounds than any section has: a larger XXR is a mistake, not a schedule.
-MAX_ROUNDS = 999
 
 _RESULTS: dict[str, EntryKind] = {
     "1": EntryKind.WIN,
@@ -198,12 +205,12 @@ def read_trf(text: str, path: str = "<input>") -> Tournament:
     cache: dict[str, RoundEntry] = {}
     if text.startswith("\ufeff"):
         text = text[1:]
-    for number, line in enumerate(text.splitlines(), start=1):
+    lines = lines_of(text, path)
+    _check_size(lines, path)
+    for number, line in lines:
         if line.startswith(PLAYER):
             _read_player(line.rstrip(), number, reading, cache)
             continue
-        if not line.strip():
-            continue  # blank lines are not records
         code, _, rest = line.partition(" ")
         if code in _FIELD_RECORDS and code not in fields and rest.strip():
             fields[code] = (rest, number)
@@ -232,6 +239,33 @@ def read_trf(text: str, path: str = "<input>") -> Tournament:
         raise HarknessError(sorted(_locate(error.problems, reading), key=_position)) from None
 
 
+def _check_size(lines: Sequence[tuple[int, str]], path: str) -> None:
+    """The limits on players, rounds and players × rounds, checked before any line is read
+    (the rounds are ``XXR``'s, or the most round blocks on a line)."""
+    players = [n for n, line in lines if line.startswith(PLAYER)]
+    longest = max(
+        (line for line in lines if line[1].startswith(PLAYER)),
+        key=lambda numbered: len(numbered[1].rstrip()),
+        default=(1, ""),
+    )
+    blocks = max(len(longest[1].rstrip()) - FIRST_ROUND + 3 + ROUND_WIDTH - 1, 0) // ROUND_WIDTH
+    declared = next(
+        (whole_number(line[4:].strip(), MAX_ROUNDS) for _, line in lines if line[:4] == "XXR "),
+        None,
+    )
+    message = size_problem(len(players), max(blocks, declared or 0))
+    if message:
+        # At the first player over the limit, the line with too many rounds, or the first.
+        line = (
+            players[MAX_PLAYERS]
+            if len(players) > MAX_PLAYERS
+            else longest[0]
+            if blocks > MAX_ROUNDS
+            else players[0]
+        )
+        raise HarknessError([Problem(message, path=path, line=line, column=1)])
+
+
 def _position(p: Problem) -> tuple[int, int]:
     return (p.line or 0, p.column or 0)
 
@@ -239,7 +273,7 @@ def _position(p: Problem) -> tuple[int, int]:
 def _read_player(line: str, number: int, reading: _Reading, cache: dict[str, RoundEntry]) -> None:
     """Read one player line (already stripped of trailing blanks) into ``reading``."""
     rank_text = line[4:8].strip()
-    player_id = int(rank_text) if _is_number(rank_text) else 0
+    player_id = whole_number(rank_text, MAX_PLAYERS) or 0
     if player_id < 1:
         reading.lost_line = True
         reading.problem(
@@ -269,11 +303,11 @@ def _read_player(line: str, number: int, reading: _Reading, cache: dict[str, Rou
         return
     rating_text = line[48:52].strip()
     rating: int | None = None
-    if _is_number(rating_text):
-        rating = int(rating_text) or None
+    if (value := whole_number(rating_text, MAX_RATING)) is not None:
+        rating = value or None
     elif rating_text:
         reading.problem(
-            f"expected a rating (digits) or blanks in columns 49–52, got {rating_text!r}",
+            f"expected a rating (digits) or blanks in columns 49–52, got {quote(rating_text)}",
             number,
             49,
             player=player_id,
@@ -325,13 +359,7 @@ def _read_new_block(
 
 def _opponent(field: str) -> int:
     """The starting rank in an opponent field (``  12``, ``0012``), or 0 if it is not one."""
-    digits = field.lstrip(" ")
-    return int(digits) if _is_number(digits) else 0
-
-
-def _is_number(text: str) -> bool:
-    """Digits 0–9 only (``str.isdigit`` also takes ``²``, which ``int`` refuses)."""
-    return text.isdecimal() and text.isascii()
+    return whole_number(field.lstrip(" "), MAX_PLAYERS) or 0
 
 
 def _read_block(
@@ -358,8 +386,9 @@ def _read_block(
     found: list[tuple[str, int]] = []
     opponent_field = block[2:6]
     opponent_text = opponent_field.strip()
-    opponent = int(opponent_text) if _is_number(opponent_text) else 0
-    if opponent_text and not _is_number(opponent_text):
+    value = whole_number(opponent_text, MAX_PLAYERS)
+    opponent = value or 0
+    if opponent_text and value is None:
         found.append(
             (
                 f"expected the opponent's starting rank in columns {start}–{start + 3} "
@@ -426,14 +455,16 @@ def _rounds(fields: dict[str, tuple[str, int]], reading: _Reading) -> int:
     if "XXR" not in fields:
         return most
     text, number = fields["XXR"]
-    if not _is_number(text.strip()) or int(text) > MAX_ROUNDS:
+    rounds = whole_number(text.strip(), MAX_ROUNDS)
+    if rounds is None:
         reading.problem(
-            f"expected the number of rounds (0–{MAX_ROUNDS}) after 'XXR', got {text.strip()!r}",
+            f"expected the number of rounds (0–{MAX_ROUNDS}) after 'XXR', got "
+            f"{quote(text.strip())}",
             number,
             5,
         )
         return most
-    return int(text)
+    return rounds
 
 
 def _complete(players: Iterable[Player], rounds: int) -> list[Player]:
@@ -519,6 +550,10 @@ def write_trf(
         for p in tournament.players
         if p.id > 9999
     ]
+    if not tournament.players:
+        problems.append(Problem("the section has no players; TRF-16 needs a player line"))
+    if too_big := size_problem(len(tournament.players), tournament.rounds):
+        problems.append(Problem(too_big))
     problems += [
         Problem(f"TRF-16 ratings have at most 4 digits (got {p.rating})", player=p.id)
         for p in tournament.players
@@ -550,8 +585,8 @@ def _record_rank(code: str) -> int | None:
     """Where a record goes in TRF-16's order; None for comments and unknown codes."""
     if code in _FIELD_RECORDS:
         return _FIELD_RECORDS[code]
-    if len(code) == 3 and _is_number(code):
-        return int(code)
+    if len(code) == 3 and (number := whole_number(code, 999)) is not None:
+        return number
     if code.startswith("XX"):
         return 1001
     return None

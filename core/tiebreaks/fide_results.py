@@ -165,6 +165,8 @@ def _split(view: FideView, members: Sequence[int], stages: dict[int, list[str]])
 
 def _rank(view: FideView, members: list[int], stages: dict[int, list[str]]) -> list[list[int]]:
     """DE applied, then re-applied within every block still tied, until nothing changes."""
+    if not members:  # a section with no players has no tie
+        return []
     blocks = _split(view, members, stages)
     if len(blocks) == 1:
         return blocks
