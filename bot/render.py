@@ -136,8 +136,9 @@ def slug(name: str) -> str:
 
 
 def status_line(info: TournamentInfo) -> str:
-    """``running · 5 rounds · uscf``."""
-    rules = info.profile + (f" ({info.tiebreaks})" if info.tiebreaks else "")
+    """``running · 5 rounds · uscf``; the TD's own order and options in brackets."""
+    own = [t for t in (info.tiebreaks, info.options) if t]
+    rules = info.profile + (f" ({'; '.join(own)})" if own else "")
     return f"{STATUS_WORDS[info.status]} · {info.rounds} rounds · {rules}"
 
 
@@ -191,21 +192,28 @@ def player_line(p: PlayerInfo) -> str:
 
 
 def tiebreak_order(
-    info: TournamentInfo, description: str, order: Sequence[tuple[str, str, str]]
+    info: TournamentInfo,
+    description: str,
+    order: Sequence[tuple[str, str, str]],
+    rules: str | None = None,
+    variants: Sequence[str] = (),
 ) -> discord.Embed:
-    """The tiebreak order in words: ``1. Modified Median (MM) — US Chess 34E1``."""
+    """The tiebreak order in words: ``1. Modified Median (MM) — US Chess 34E1``, then how
+    unplayed rounds count under these rules (``variants``, core's words)."""
     embed = discord.Embed(
         title=fit(f"Tiebreaks of {info.name}", EMBED_TITLE_MAX), colour=COLOUR_INFO
     )
     lines = [
         f"Players with the same score are ranked by these tiebreaks, in this order "
-        f"(rules: **{info.profile}**):",
+        f"(rules: **{rules or info.profile}**):",
         "",
     ]
     lines += [
         f"{i}. **{name}** (`{code}`) — {rule}"
         for i, (code, name, rule) in enumerate(order, start=1)
     ]
+    if variants:
+        lines += ["", "Unplayed rounds: " + "; ".join(variants) + "."]
     lines += ["", f"_{description}_", "Use `/why` to see how yours were worked out."]
     embed.description = lines_within(lines, EMBED_DESCRIPTION_MAX)
     return check_embed(embed)

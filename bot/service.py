@@ -172,13 +172,25 @@ async def why(
     )
 
 
-def tiebreak_order(info: TournamentInfo) -> tuple[str, list[tuple[str, str, str]]]:
-    """The profile's description and its tiebreaks in order as (code, name, rule)."""
+@dataclass(frozen=True, slots=True)
+class TiebreakOrder:
+    """What ``/tiebreaks`` shows: the rules (the profile and any option the TD changed), the
+    profile's description, the tiebreaks in order as (code, name, rule), and how this
+    profile treats what US programs differ on (core's words)."""
+
+    rules: str
+    description: str
+    order: list[tuple[str, str, str]]
+    variants: tuple[str, ...]
+
+
+def tiebreak_order(info: TournamentInfo) -> TiebreakOrder:
+    """The tournament's tiebreak order and rules, as core resolves them."""
     import core.tiebreaks  # noqa: F401  (registers every family's profiles)
     from core.profiles import resolve_for
     from core.tiebreaks import tiebreaks_of
 
-    profile = resolve_for(info.start_date, info.profile, info.tiebreaks)
+    profile = resolve_for(info.start_date, info.profile, info.tiebreaks, info.option_values)
     registry = tiebreaks_of(profile.family)
     order = [
         (code, registry[code].name, registry[code].rule) for code in profile.order(info.rounds)
@@ -186,4 +198,4 @@ def tiebreak_order(info: TournamentInfo) -> tuple[str, list[tuple[str, str, str]
     description = profile.description
     if info.tiebreaks:
         description = f"The TD's own order under {profile.name}: {', '.join(profile.tiebreaks)}."
-    return description, order
+    return TiebreakOrder(profile.label, description, order, profile.variants())

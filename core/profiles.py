@@ -82,12 +82,13 @@ class ProfileOption:
     """A profile option a TD can set per tournament (``--cumulative-half-bye``, the bot's
     ``cumulative-half-bye`` option, the sheet's "Cumulative half-point bye" row).
 
-    ``key`` is its name everywhere (CLI flag, stored text, sheet label), ``field`` the
-    :class:`Profile` attribute it sets, ``question`` the yes/no question a TD answers, and
-    ``on`` / ``off`` say in words what each answer means.
+    ``key`` is its name everywhere (CLI flag, bot option, stored text), ``label`` its row
+    in a settings table, ``field`` the :class:`Profile` attribute it sets, ``question`` the
+    yes/no question a TD answers, and ``on`` / ``off`` say in words what each answer means.
     """
 
     key: str
+    label: str
     field: str
     question: str
     on: str
@@ -103,6 +104,7 @@ class ProfileOption:
 OPTIONS = (
     ProfileOption(
         "cumulative-half-bye",
+        "Cumulative half-point bye",
         "cumulative_half_bye",
         "Cumulative: subtract ½ for each half-point bye?",
         "Cumulative −½ per half-point bye",
@@ -110,6 +112,7 @@ OPTIONS = (
     ),
     ProfileOption(
         "unplayed-rule",
+        "Unplayed points rule",
         "unplayed_points_rule",
         "A score made only of unplayed rounds loses a tie, before any tiebreak?",
         "a score made only of unplayed rounds loses a tie",

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from core.problems import HarknessError
-from core.profiles import PROFILES, Profile, resolve_for
+from core.profiles import OPTIONS, PROFILES, Profile, resolve_for, yes_no
 from sheets.layout import SETTINGS_TAB, a1, clean
 from sheets.problems import SheetProblem
 
@@ -44,6 +44,8 @@ class SheetSettings:
     breakdown_tab: str = "Breakdown"
     errors_tab: str = "Errors"
     publish_partial: bool = False
+    cumulative_half_bye: bool | None = None
+    unplayed_rule: bool | None = None
     cells: dict[str, str] = field(default_factory=dict, compare=False)
 
     @property
@@ -55,9 +57,16 @@ class SheetSettings:
         """The A1 reference of a setting's value cell (``Harkness!B2``)."""
         return self.cells.get(name) or a1(SETTINGS_TAB, _ROW_OF[name], 1)
 
+    @property
+    def options(self) -> dict[str, bool]:
+        """The profile options set in the tab, by core's keys (empty cells left out)."""
+        values = {o.key: getattr(self, _OPTION_FIELD[o.key]) for o in OPTIONS}
+        return {key: on for key, on in values.items() if on is not None}
+
     def profile(self) -> Profile:
-        """The rule profile these settings name (raises :class:`HarknessError` if unknown)."""
-        return resolve_for("", self.rules, self.tiebreaks)
+        """The rule profile these settings name, with the options set in the tab (raises
+        :class:`HarknessError` if unknown or not allowed)."""
+        return resolve_for("", self.rules, self.tiebreaks, self.options)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +78,8 @@ class _Row:
 
 
 _PROFILE_NAMES = ", ".join([*PROFILES, "fide"])
+#: Each profile option's setting (field of :class:`SheetSettings`), by core's key.
+_OPTION_FIELD = {o.key: o.key.replace("-", "_") for o in OPTIONS}
 _ROWS = (
     _Row("rules", "Rules", ("rule profile", "profile"), f"Rule profile: {_PROFILE_NAMES}."),
     _Row(
@@ -112,13 +123,21 @@ _ROWS = (
         "Yes: when some cells have problems, publish standings from the other cells. "
         "No: keep the last good standings until the problems are fixed.",
     ),
+    *(
+        _Row(
+            _OPTION_FIELD[o.key],
+            o.label,
+            (o.key,),
+            f"{o.question} Yes or No (US Chess profiles only). Empty: the profile's own.",
+        )
+        for o in OPTIONS
+    ),
 )
 HEADER = ["Setting", "Value", "What it means"]
 _ROW_OF = {row.name: position for position, row in enumerate(_ROWS, start=1)}
 _BY_LABEL = {key: row for row in _ROWS for key in (row.label.lower(), *row.aliases)}
 _DEFAULTS = SheetSettings()
-_YES = frozenset({"yes", "y", "true", "1", "on"})
-_NO = frozenset({"no", "n", "false", "0", "off"})
+_YES_NO = ("publish_partial", *_OPTION_FIELD.values())
 _TAB_FIELDS = ("results_tab", "players_tab", "standings_tab", "breakdown_tab", "errors_tab")
 
 
@@ -178,11 +197,13 @@ def read_settings(
         if f.name == "cells" or not text:
             continue
         where = cells[f.name]
-        if f.name == "publish_partial":
-            if text.lower() not in _YES | _NO:
+        if f.name in _YES_NO:
+            on = yes_no(text)
+            if on is None:
                 problems.append(SheetProblem("answer Yes or No", where, text))
                 continue
-            settings = replace(settings, publish_partial=text.lower() in _YES)
+            answer: dict[str, Any] = {f.name: on}
+            settings = replace(settings, **answer)
         elif f.name == "rounds":
             if not text.isdigit() or int(text) < 1:
                 problems.append(
@@ -212,7 +233,11 @@ def _check_profile(settings: SheetSettings) -> list[SheetProblem]:
         problems = []
         for p in error.problems:
             name = "tiebreaks" if p.message.startswith("--tiebreaks") else "rules"
-            text = settings.tiebreaks if name == "tiebreaks" else settings.rules
+            for key, option_field in _OPTION_FIELD.items():
+                if p.message.startswith(f"option {key}:"):
+                    name = option_field
+            value = getattr(settings, name)
+            text = ("Yes" if value else "No") if isinstance(value, bool) else value
             message = _CLI_PREFIX.sub("", p.message).replace("--rules ", "rules ")
             problems.append(SheetProblem(message, settings.where(name), text))
         return problems

@@ -26,7 +26,7 @@ from bot.lookup import (
 )
 from bot.respond import Interaction, defer, reply
 from bot.store import TournamentStatus
-from core.profiles import PROFILES
+from core.profiles import OPTION_BY_KEY, PROFILES
 
 #: Largest tournament file the bot reads (a TRF of 1,000 players is about 200 KB).
 IMPORT_MAX_BYTES = 2 * 1024 * 1024
@@ -37,6 +37,28 @@ PROFILE_CHOICES = [
 ] + [
     app_commands.Choice(name="fide — FIDE C.07, the text in force at the start date", value="fide")
 ]
+
+#: The profile options as slash-command options: their names and questions are core's.
+OPTION_NAMES = {"cumulative_half_bye": "cumulative-half-bye", "unplayed_rule": "unplayed-rule"}
+OPTION_HELP = {
+    param: render.fit(f"{OPTION_BY_KEY[key].on}? (default: the profile's)", 100)
+    for param, key in OPTION_NAMES.items()
+}
+
+
+async def profile_autocomplete(
+    interaction: discord.Interaction[discord.Client], current: str
+) -> list[app_commands.Choice[str]]:
+    """The profiles whose choice contains what was typed (``/tournament rules`` offers them
+    this way: one more list of choices would pass Discord's size limit of a command)."""
+    typed = current.strip().lower()
+    return [c for c in PROFILE_CHOICES if typed in c.name.lower()][:25]
+
+
+def chosen_options(cumulative_half_bye: bool | None, unplayed_rule: bool | None) -> dict[str, bool]:
+    """The profile options a TD gave, by core's keys (left out: not in the result)."""
+    given = {"cumulative_half_bye": cumulative_half_bye, "unplayed_rule": unplayed_rule}
+    return {OPTION_NAMES[p]: on for p, on in given.items() if on is not None}
 
 
 def decode_upload(data: bytes) -> str:
@@ -79,7 +101,9 @@ class Admin(commands.Cog):
         rounds="How many rounds are planned",
         profile="Tiebreak rules (default: uscf, US Chess Rule 34E)",
         tiebreaks="Your own tiebreak order instead of the profile's, e.g. MM,SOLK,CUM,OCUM",
+        **OPTION_HELP,
     )
+    @app_commands.rename(**OPTION_NAMES)
     @app_commands.choices(profile=PROFILE_CHOICES)
     async def create(
         self,
@@ -88,6 +112,8 @@ class Admin(commands.Cog):
         rounds: app_commands.Range[int, 1, 99],
         profile: str = "uscf",
         tiebreaks: app_commands.Range[str, 1, 200] | None = None,
+        cumulative_half_bye: bool | None = None,
+        unplayed_rule: bool | None = None,
     ) -> None:
         await defer(interaction, public=True)
         store = bot_store(interaction)
@@ -99,6 +125,7 @@ class Admin(commands.Cog):
             actor=who,
             profile=profile,
             tiebreaks=tiebreaks,
+            options=chosen_options(cumulative_half_bye, unplayed_rule),
         )
         await reply(
             interaction,
@@ -174,7 +201,9 @@ class Admin(commands.Cog):
         profile="Tiebreak rules (default: uscf)",
         tiebreaks="Your own tiebreak order, e.g. MM,SOLK,CUM,OCUM",
         rounds="Planned rounds, if more than the file has played",
+        **OPTION_HELP,
     )
+    @app_commands.rename(**OPTION_NAMES)
     @app_commands.choices(profile=PROFILE_CHOICES)
     async def import_(
         self,
@@ -184,6 +213,8 @@ class Admin(commands.Cog):
         profile: str = "uscf",
         tiebreaks: app_commands.Range[str, 1, 200] | None = None,
         rounds: app_commands.Range[int, 1, 99] | None = None,
+        cumulative_half_bye: bool | None = None,
+        unplayed_rule: bool | None = None,
     ) -> None:
         await defer(interaction, public=True)
         store, guild = bot_store(interaction), guild_of(interaction)
@@ -203,6 +234,7 @@ class Admin(commands.Cog):
             profile=profile,
             tiebreaks=tiebreaks,
             rounds=rounds,
+            options=chosen_options(cumulative_half_bye, unplayed_rule),
         )
         state = await store.state(guild, info.name)
         await reply(
@@ -215,6 +247,59 @@ class Admin(commands.Cog):
                     "See it with `/standings` and `/crosstable`.",
                 ]
             ),
+        )
+
+    @tournament.command(
+        name="rules", description="See or change a tournament's tiebreak rules (TD to change)"
+    )
+    @app_commands.describe(
+        tournament="Which tournament (default: the running one)",
+        profile="Tiebreak rules (a new profile starts from its own order and options)",
+        tiebreaks="Your own tiebreak order, e.g. MM,SOLK,CUM,OCUM; 'default': the profile's",
+        **OPTION_HELP,
+    )
+    @app_commands.rename(**OPTION_NAMES)
+    @app_commands.autocomplete(tournament=tournament_autocomplete, profile=profile_autocomplete)
+    async def rules(
+        self,
+        interaction: Interaction,
+        tournament: str | None = None,
+        profile: str | None = None,
+        tiebreaks: app_commands.Range[str, 1, 200] | None = None,
+        cumulative_half_bye: bool | None = None,
+        unplayed_rule: bool | None = None,
+    ) -> None:
+        store, guild = bot_store(interaction), guild_of(interaction)
+        given = chosen_options(cumulative_half_bye, unplayed_rule)
+        if profile is None and tiebreaks is None and not given:
+            await defer(interaction, public=False)
+            found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
+            await reply(
+                interaction,
+                f"**{render.plain(found.name)}**: {render.status_line(found)}. A TD changes "
+                "the rules with `/tournament rules profile:` (or `tiebreaks:` and the options).",
+            )
+            return
+        await defer(interaction, public=True)
+        who = await td_actor(store, interaction, "change the tiebreak rules")
+        found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
+        same = profile is None or profile == found.profile
+        order = found.tiebreaks if same else None
+        if tiebreaks is not None:
+            order = None if tiebreaks.strip().lower() == "default" else tiebreaks
+        options = {**(found.option_values if same else {}), **given}
+        info = await store.set_rules(
+            guild,
+            found.name,
+            who,
+            profile=profile or found.profile,
+            tiebreaks=order,
+            options=options,
+        )
+        await reply(
+            interaction,
+            f"⚖️ The rules of **{render.plain(info.name)}** are now: {render.status_line(info)}. "
+            "`/tiebreaks` explains them; standings follow at once.",
         )
 
     @tournament.command(name="export", description="The tournament as TRF-16 and crosstable files")

@@ -124,5 +124,10 @@ class StandingsCog(commands.Cog, name="Standings"):
         await defer(interaction, public=False)
         store, guild = bot_store(interaction), guild_of(interaction)
         found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
-        description, order = service.tiebreak_order(found)
-        await reply(interaction, embed=render.tiebreak_order(found, description, order))
+        rules = service.tiebreak_order(found)
+        await reply(
+            interaction,
+            embed=render.tiebreak_order(
+                found, rules.description, rules.order, rules.rules, rules.variants
+            ),
+        )

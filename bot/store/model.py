@@ -16,6 +16,7 @@ from datetime import datetime
 from enum import StrEnum
 
 from core.model import Colour, EntryKind
+from core.profiles import parse_options
 
 
 class Source(StrEnum):
@@ -95,7 +96,8 @@ class SheetLink:
 @dataclass(frozen=True, slots=True)
 class TournamentInfo:
     """A tournament's settings. ``rounds`` is the planned number of rounds; ``tiebreaks`` is
-    the TD's own comma list of codes, or None for the profile's order."""
+    the TD's own comma list of codes, or None for the profile's order; ``options`` the TD's
+    profile options as text (``cumulative-half-bye=yes``), or None for the profile's own."""
 
     id: int
     guild: str
@@ -111,6 +113,12 @@ class TournamentInfo:
     round_robin: bool | None = None
     records: tuple[tuple[str, str], ...] = ()
     sheet: SheetLink | None = None
+    options: str | None = None
+
+    @property
+    def option_values(self) -> dict[str, bool]:
+        """The TD's profile options (see :func:`core.profiles.parse_options`)."""
+        return parse_options(self.options)
 
 
 @dataclass(frozen=True, slots=True)

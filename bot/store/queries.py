@@ -83,6 +83,7 @@ def tournament_info(row: Row[Any]) -> TournamentInfo:
         row.round_robin,
         records,
         sheet,
+        row.options,
     )
 
 

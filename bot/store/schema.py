@@ -87,6 +87,8 @@ tournaments = Table(
     Column("name_key", String(100), nullable=False),
     Column("profile", String(32), nullable=False),
     Column("tiebreaks", String(200), nullable=True),
+    # The TD's profile options as text (core.profiles.format_options); NULL: the profile's.
+    Column("options", String(200), nullable=True),
     Column("rounds", Integer, nullable=False),
     Column("status", String(16), nullable=False),
     Column("created_by", USER, nullable=False),

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, TypeVar
 
@@ -77,6 +77,25 @@ def check_rules(profile: str, tiebreaks: str | None) -> tuple[str, str | None]:
         )
         raise StoreError(f"tiebreaks: {text}", "bad-tiebreaks") from None
     return name, ",".join(resolved.tiebreaks) if tiebreaks is not None else None
+
+
+def check_options(
+    profile: str, tiebreaks: str | None, options: Mapping[str, bool] | None
+) -> str | None:
+    """The TD's profile options, checked with core against the (checked) profile, as stored
+    (``cumulative-half-bye=yes``); None when none differs from the profile's own."""
+    from core.profiles import changed_options, format_options, resolve_for
+
+    if not options:
+        return None
+    try:
+        resolved = resolve_for("", profile, tiebreaks, options)
+    except HarknessError as error:
+        text = "; ".join(p.message.replace("--rules ", "profile ") for p in error.problems)
+        raise StoreError(text, "bad-options") from None
+    # Only what differs from the profile is kept: an option set to the profile's own is no
+    # option at all (the tournament follows the profile).
+    return format_options(changed_options(resolved)) or None
 
 
 def _check_rounds(rounds: int) -> int:
@@ -222,16 +241,19 @@ class Store:
         profile: str = "uscf",
         tiebreaks: str | None = None,
         status: TournamentStatus = TournamentStatus.REGISTERING,
+        options: Mapping[str, bool] | None = None,
     ) -> TournamentInfo:
-        """A new tournament; its name must be free in the guild (case and spaces ignored)."""
+        """A new tournament; its name must be free in the guild (case and spaces ignored).
+        ``options`` are the TD's profile options (:data:`core.profiles.OPTIONS` keys)."""
         name = clean_name(name, "tournament")
         profile, tiebreaks = check_rules(profile, tiebreaks)
+        stored = check_options(profile, tiebreaks, options)
         _check_rounds(rounds)
         now = self.clock()
 
         async def work(conn: AsyncConnection) -> TournamentInfo:
             return await self._insert_tournament(
-                conn, guild, name, rounds, actor, now, profile, tiebreaks, status
+                conn, guild, name, rounds, actor, now, profile, tiebreaks, status, options=stored
             )
 
         return await self._write(work)
@@ -357,16 +379,25 @@ class Store:
         )
 
     async def set_rules(
-        self, guild: str, name: str, actor: Actor, *, profile: str, tiebreaks: str | None = None
+        self,
+        guild: str,
+        name: str,
+        actor: Actor,
+        *,
+        profile: str,
+        tiebreaks: str | None = None,
+        options: Mapping[str, bool] | None = None,
     ) -> TournamentInfo:
-        """Change the rule profile and tiebreak order (TD)."""
+        """Change the rule profile, tiebreak order and profile options (TD); what is left
+        out is the profile's own."""
         profile, tiebreaks = check_rules(profile, tiebreaks)
+        stored = check_options(profile, tiebreaks, options)
         return await self._update_tournament(
             guild,
             name,
             actor,
             "change the tiebreak rules",
-            lambda _: {"profile": profile, "tiebreaks": tiebreaks},
+            lambda _: {"profile": profile, "tiebreaks": tiebreaks, "options": stored},
         )
 
     async def set_rounds(self, guild: str, name: str, actor: Actor, rounds: int) -> TournamentInfo:
@@ -668,12 +699,14 @@ class Store:
         tiebreaks: str | None = None,
         rounds: int | None = None,
         status: TournamentStatus = TournamentStatus.RUNNING,
+        options: Mapping[str, bool] | None = None,
     ) -> TournamentInfo:
         """A new tournament from a TRF-16 or crosstable file (TD)."""
         if not actor.td:
             raise StoreError("only a tournament director can import a tournament", "not-td")
         name = clean_name(name, "tournament")
         profile, tiebreaks = check_rules(profile, tiebreaks)
+        stored = check_options(profile, tiebreaks, options)
         data = transfer.read_upload(text, filename)
         planned = _check_rounds(max(data.rounds, rounds or 1))
         source = Actor(actor.user, actor.name, True, Source.IMPORT)
@@ -694,6 +727,7 @@ class Store:
                 end_date=data.end_date[:10],
                 round_robin=data.round_robin,
                 records=queries.records_json(data.records),
+                options=stored,
             )
             await transfer.write_import(conn, info, data, source, now)
             return info
@@ -816,5 +850,5 @@ def standings_of(state: TournamentState, after_round: int | None) -> StandingsVi
             "round-out-of-range",
         )
     start = info.start_date or date.today().isoformat()
-    profile = resolve_for(start, info.profile, info.tiebreaks)
+    profile = resolve_for(start, info.profile, info.tiebreaks, info.option_values)
     return StandingsView(state, compute_standings(t.after_round(k), profile), k)

@@ -220,6 +220,20 @@ SETTINGS_CASES: list[tuple[str, dict[str, list[list[str]]], str, str | None, str
         "unknown profile",
     ),
     (
+        "a profile option under FIDE rules",
+        {"Harkness": settings_rows(Rules="fide-2024", Unplayed_points_rule="yes")},
+        "Harkness!B12",
+        "Yes",
+        "only for the US Chess profiles",
+    ),
+    (
+        "a profile option that is neither yes nor no",
+        {"Harkness": settings_rows(**{"Cumulative half-point bye": "sometimes"})},
+        "Harkness!B11",
+        "sometimes",
+        "answer Yes or No",
+    ),
+    (
         "an unknown tiebreak code",
         {"Harkness": settings_rows(Tiebreaks="MM, XYZ")},
         "Harkness!B3",
@@ -243,7 +257,7 @@ SETTINGS_CASES: list[tuple[str, dict[str, list[list[str]]], str, str | None, str
     (
         "a label that is not a setting",
         {"Harkness": [*settings_rows(), ["Colour", "blue"]]},
-        "Harkness!A11",
+        f"Harkness!A{len(settings_rows()) + 1}",
         "Colour",
         "not a setting",
     ),

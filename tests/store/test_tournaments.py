@@ -97,6 +97,30 @@ async def test_fide_rules_and_a_changed_order_are_accepted(club: Club):
     assert (info.profile, info.tiebreaks) == ("fide", "BH,SB")
 
 
+async def test_profile_options_are_kept_only_where_they_differ_from_the_profile(club: Club):
+    info = await club.store.set_rules(
+        GUILD,
+        club.name,
+        TD,
+        profile="uscf",
+        options={"cumulative-half-bye": True, "unplayed-rule": True},
+    )
+    assert info.options == "cumulative-half-bye=yes"
+    assert (await club.store.tournament(GUILD, club.name)).option_values == {
+        "cumulative-half-bye": True
+    }
+    info = await club.store.set_rules(
+        GUILD, club.name, TD, profile="swisssys", options={"cumulative-half-bye": True}
+    )
+    assert (info.profile, info.options) == ("swisssys", None)
+    with pytest.raises(StoreError) as error:
+        await club.store.set_rules(
+            GUILD, club.name, TD, profile="fide", options={"unplayed-rule": False}
+        )
+    assert error.value.code == "bad-options"
+    assert "only for the US Chess profiles" in str(error.value)
+
+
 @pytest.mark.parametrize("rounds", [0, 100])
 async def test_rounds_are_between_one_and_ninety_nine(store: Store, rounds: int):
     with pytest.raises(StoreError) as error:
