@@ -2,7 +2,7 @@
 
 The rule itself is tested on small typed-in tournaments (always run). The printed values of
 three real US Chess sections (SwissSys 11 output, Massachusetts and Oregon, 2025–2026) are
-checked when the project's shared data folder sits beside the repository, else skipped.
+checked when the data kept beside the checkout is there, else skipped.
 """
 
 from __future__ import annotations
@@ -30,9 +30,7 @@ from core.profiles import (
 )
 from core.standings import UNPLAYED, compute_standings
 from tests.builders import crosstable
-
-US_REAL = Path(__file__).resolve().parents[2] / "shared" / "data" / "us-real"
-PRINTED = US_REAL / "printed-sample.json"
+from tests.shared_data import shared_path
 
 
 def byes_event() -> Any:
@@ -172,9 +170,8 @@ def test_uscf_explanation_says_the_half_bye_is_kept() -> None:
 
 
 def _printed() -> dict[str, Any]:
-    if not PRINTED.is_file():
-        pytest.skip("no SwissSys printout here: ../shared/data/us-real is not beside the repo")
-    files: dict[str, Any] = json.loads(PRINTED.read_text(encoding="utf-8"))["files"]
+    printed = shared_path("data", "us-real", "printed-sample.json")
+    files: dict[str, Any] = json.loads(printed.read_text(encoding="utf-8"))["files"]
     return files
 
 
@@ -189,7 +186,8 @@ def _printed() -> dict[str, Any]:
 def test_swisssys_reproduces_the_printed_values_and_order(name: str) -> None:
     section = _printed()[name]
     codes = [c for c in section["codes"] if c != "OPERF"]  # SwissSys's "Op. perf.": not ours
-    s = compute_standings(read_tournament(US_REAL / name), "swisssys", ",".join(codes))
+    path = shared_path("data", "us-real", name)
+    s = compute_standings(read_tournament(path), "swisssys", ",".join(codes))
     by_id = {r.player.id: r for r in s.rows}
     for number, printed in section["printed"].items():
         i = by_id[int(number)].player_index
