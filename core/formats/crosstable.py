@@ -109,7 +109,7 @@ def _split_csv(line: str, number: int) -> list[Cell]:
     if '"' not in line:  # no quoting: the fields are what lies between the commas
         cells, pos = [], 0
         for value in line.split(","):
-            cells.append(Cell(value.strip(), number, pos + 1))
+            cells.append(Cell(csv_unsafe(value.strip()), number, pos + 1))
             pos += len(value) + 1
         return cells
     cells = []
