@@ -173,8 +173,15 @@ def _version() -> str:
         return "unknown"
 
 
-def _load(args: argparse.Namespace) -> tuple[Tournament, Profile]:
-    tournament = read_tournament(args.path)
+def _read(path: str, warnings: list[Problem]) -> Tournament:
+    """Read a tournament file; what the reader noticed but accepted goes to ``warnings``."""
+    tournament = read_tournament(path)
+    warnings.extend(tournament.warnings)
+    return tournament
+
+
+def _load(args: argparse.Namespace, warnings: list[Problem]) -> tuple[Tournament, Profile]:
+    tournament = _read(args.path, warnings)
     if args.after_round is not None:
         tournament = tournament.after_round(args.after_round)
     profile = resolve_for(tournament.start_date, args.rules, args.tiebreaks, _options(args))
@@ -194,8 +201,8 @@ def _write_atomically(path: Path, content: str | bytes) -> None:
         raise
 
 
-def _convert(args: argparse.Namespace) -> str:
-    tournament = read_tournament(args.source)
+def _convert(args: argparse.Namespace, warnings: list[Problem]) -> str:
+    tournament = _read(args.source, warnings)
     target = Path(args.target)
     standings = None
     if args.standings or target.suffix.lower() == ".trf":
@@ -253,11 +260,11 @@ def _standings_picture(args: argparse.Namespace, standings: Standings) -> str:
     )
 
 
-def _explain(args: argparse.Namespace) -> str:
+def _explain(args: argparse.Namespace, warnings: list[Problem]) -> str:
     from core.explain import explain, find_player
     from core.explain_render import render_explanation
 
-    tournament, profile = _load(args)
+    tournament, profile = _load(args, warnings)
     standings = compute_standings(tournament, profile)
     player = find_player(tournament, args.player)
     explanation = explain(standings, player.id, args.after_round)
@@ -308,16 +315,21 @@ def _pair(args: argparse.Namespace) -> str:
     return pairing_text(request, pairing)
 
 
-def run(argv: Sequence[str] | None = None) -> str:
-    """Run a command and return what it prints; raises HarknessError on bad input."""
+def run(argv: Sequence[str] | None = None, warnings: list[Problem] | None = None) -> str:
+    """Run a command and return what it prints; raises HarknessError on bad input.
+
+    What the input's reader accepted with a warning (a TRF points column that disagrees
+    with the results) is appended to ``warnings``; JSON standings also carry it.
+    """
     args = _parser().parse_args(argv)
+    found: list[Problem] = [] if warnings is None else warnings
     if args.command == "convert":
-        return _convert(args)
+        return _convert(args, found)
     if args.command == "explain":
-        return _explain(args)
+        return _explain(args, found)
     if args.command == "pair":
         return _pair(args)
-    tournament, profile = _load(args)
+    tournament, profile = _load(args, found)
     standings = compute_standings(tournament, profile)
     if args.format == "png":
         return _standings_picture(args, standings)
@@ -329,12 +341,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     # A short-lived process that builds ~10^5 acyclic objects: the cyclic garbage collector
     # would only re-scan them (about a tenth of the run time on large sections).
     gc.disable()
+    warnings: list[Problem] = []
     try:
-        output = run(argv)
+        output = run(argv, warnings)
     except HarknessError as error:
         for problem in error.problems:
             print(f"harkness: {problem}", file=sys.stderr)
         return EXIT_INPUT
+    for warning in warnings:
+        print(f"harkness: warning: {warning}", file=sys.stderr)
     sys.stdout.write(output)
     return 0
 

@@ -94,6 +94,25 @@ MIRROR: dict[EntryKind, EntryKind] = {
     EntryKind.FORFEIT_WIN: EntryKind.FORFEIT_LOSS,
     EntryKind.FORFEIT_LOSS: EntryKind.FORFEIT_WIN,
 }
+
+
+def mirrors(kind: EntryKind, other: EntryKind) -> bool:
+    """Whether ``other`` may stand on the other side of ``kind`` in the same pairing.
+
+    Each side's entry is the other's :data:`MIRROR`, except a double forfeit (neither
+    player came): a forfeit loss on both sides, 0 points each and unplayed for both
+    (TRF-16 writes ``-`` on both lines; each side counts as any other forfeit loss).
+
+    >>> mirrors(EntryKind.WIN, EntryKind.LOSS), mirrors(EntryKind.FORFEIT_LOSS, EntryKind.FORFEIT_LOSS)
+    (True, True)
+    >>> mirrors(EntryKind.FORFEIT_WIN, EntryKind.FORFEIT_WIN)
+    False
+    """
+    return other is MIRROR[kind] or (
+        kind is EntryKind.FORFEIT_LOSS and other is EntryKind.FORFEIT_LOSS
+    )
+
+
 _LETTER = {
     EntryKind.WIN: "W",
     EntryKind.DRAW: "D",
@@ -221,6 +240,10 @@ class Tournament:
     opponent or colour).
 
     ``records`` keeps other TRF-16 header records (code, text) so files round-trip.
+    ``round_robin`` is what the file declares (TRF-16 record 092): True for a round robin,
+    False for a Swiss, None when it says neither. ``warnings`` are what the reader noticed
+    and did not refuse (a points column that disagrees with the results), each located;
+    they never change the tournament and are not part of its identity.
     """
 
     players: tuple[Player, ...]
@@ -230,6 +253,7 @@ class Tournament:
     end_date: str = ""
     round_robin: bool | None = None
     records: tuple[tuple[str, str], ...] = ()
+    warnings: tuple[Problem, ...] = field(default=(), compare=False)
     _index: dict[int, int] = field(default_factory=dict, init=False, repr=False, compare=False)
     #: Per player (in ``players`` order): the kind of each round's entry.
     kinds: tuple[tuple[EntryKind, ...], ...] = field(
@@ -293,8 +317,9 @@ class Tournament:
 
 
 def is_round_robin(tournament: Tournament) -> bool:
-    """A round robin when TRF record 092 says so or when every pair of players met (over the
-    board or by forfeit); otherwise a Swiss (core/RULEBOOK.md, FIDE).
+    """A round robin when TRF-16 record 092 says so, a Swiss when it says Swiss; only when
+    the file declares neither does a complete pairing (every pair of players met, over the
+    board or by forfeit) make it a round robin.
 
     >>> from core.formats.crosstable import read_crosstable
     >>> is_round_robin(read_crosstable('''#  Name  Rd 1  Rd 2  Rd 3
@@ -308,8 +333,8 @@ def is_round_robin(tournament: Tournament) -> bool:
     ... 3  Cy  H  L2'''))
     False
     """
-    if tournament.round_robin:
-        return True
+    if tournament.round_robin is not None:
+        return tournament.round_robin
     players = tournament.players
     if len(players) < 2 or tournament.rounds < len(players) - 1:
         return False
@@ -350,7 +375,7 @@ def validate(players: Iterable[Player], rounds: int) -> Iterator[Problem]:
                     mirror = other.entries[r - 1]
                     if (
                         mirror.opponent == p.id
-                        and mirror.kind is MIRROR[kind]
+                        and (mirror.kind is MIRROR[kind] or mirrors(kind, mirror.kind))
                         and (e.colour is None or mirror.colour is not e.colour)
                     ):
                         continue
@@ -379,7 +404,7 @@ def _check_entry(p: Player, r: int, e: RoundEntry, by_id: dict[int, Player]) -> 
         return  # reported as the opponent's missing round
     mirror = other.entries[r - 1]
     expected = MIRROR[e.kind]
-    if mirror.opponent != p.id or mirror.kind is not expected:
+    if mirror.opponent != p.id or not mirrors(e.kind, mirror.kind):
         # Report each disagreeing pair once, from the lower starting number's side, unless
         # the other side names someone else entirely (then both sides are reported).
         if mirror.opponent == p.id and p.id > other.id:

@@ -2,7 +2,9 @@
 
 The JSON shape is a contract other tools depend on (the README documents it):
 ``{"rules", "rounds", "tiebreaks": [code…], "standings": [{"rank", "place", "id", "name",
-"score", "tiebreaks": {code: number|null}}]}`` in rank order.
+"score", "tiebreaks": {code: number|null}}], "warnings": [{"player", "line", "column",
+"message"}]}`` in rank order; ``warnings`` is what the reader accepted but reports (a TRF
+points column that disagrees with the results), empty when nothing was noticed.
 """
 
 from __future__ import annotations
@@ -59,6 +61,10 @@ def to_json_dict(standings: Standings) -> dict[str, Any]:
                 },
             }
             for row in standings.rows
+        ],
+        "warnings": [
+            {"player": w.player, "line": w.line, "column": w.column, "message": w.message}
+            for w in standings.tournament.warnings
         ],
     }
 

@@ -27,7 +27,8 @@ def test_json_output_is_exactly_the_documented_shape(capsys: pytest.CaptureFixtu
     status, out, _ = run(capsys, "standings", SEED, "--format", "json")
     assert status == 0
     data = json.loads(out)
-    assert list(data) == ["rules", "rounds", "tiebreaks", "standings"]
+    assert list(data) == ["rules", "rounds", "tiebreaks", "standings", "warnings"]
+    assert data["warnings"] == []
     assert (data["rules"], data["rounds"], data["tiebreaks"]) == (
         "uscf",
         4,
@@ -184,3 +185,36 @@ def test_large_sections_print_as_plain_aligned_text() -> None:
     assert lines[2].split() == ["Place", "#", "Name", "Score", "MM", "SOLK", "CUM", "OCUM"]
     assert len({len(line) for line in lines[2:4]}) == 1  # header and rule line up
     assert len(lines) == RICH_TABLE_ROWS + 1 + 6
+
+
+TWO_PLAYERS = (
+    "012 Club Open\nXXR 1\n"
+    "001    1      Ann                                                                2.0    1"
+    "     2 w 1\n"
+    "001    2      Bob                                                                0.0    2"
+    "     1 b 0\n"
+)
+
+
+def test_a_points_column_that_disagrees_is_a_warning_on_stderr_and_in_json(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "club.trf"
+    path.write_text(TWO_PLAYERS, encoding="utf-8")
+    status, out, err = run(capsys, "standings", str(path), "--format", "json")
+    assert status == 0
+    data = json.loads(out)
+    assert data["standings"][0]["score"] == 1  # the results decide
+    assert data["warnings"] == [
+        {
+            "player": 1,
+            "line": 3,
+            "column": 81,
+            "message": "Ann: the points column says 2.0, the results add up to 1; "
+            "the results are used",
+        }
+    ]
+    assert err == f"harkness: warning: {path}:3:81 player 1: {data['warnings'][0]['message']}\n"
+    for command in (["explain", str(path), "1"], ["convert", str(path), str(tmp_path / "o.trf")]):
+        status, _, err = run(capsys, *command)
+        assert status == 0 and "warning" in err and "Ann" in err

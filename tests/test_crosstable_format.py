@@ -107,3 +107,28 @@ def test_write_then_read_is_the_identity(separator: str) -> None:
         "2,Bob,,L1 (b),B,U\n3,Cy,1200,U,-,F1\n"
     )
     assert read_crosstable(write_crosstable(t, separator=separator)) == t
+
+
+@pytest.mark.parametrize("separator", ["  ", "\t", ","])
+def test_a_double_forfeit_is_f_on_both_rows_and_writes_back(separator: str) -> None:
+    # Round 1: neither Ann nor Bob came; Cy had the bye.
+    rows = [
+        ["#", "Name", "Rd 1", "Rd 2"],
+        ["1", "Ann", "F2", "W3"],
+        ["2", "Bob", "F1", "B"],
+        ["3", "Cy", "B", "L1"],
+    ]
+    text = "".join(separator.join(row) + "\n" for row in rows)
+    t = read_crosstable(text)
+    assert t.player(1).entries[0] == RoundEntry.forfeit_loss(2)
+    assert t.player(2).entries[0] == RoundEntry.forfeit_loss(1)
+    assert [p.half_points for p in t] == [2, 2, 2]
+    assert not t.player(1).entries[0].played and not t.player(2).entries[0].played
+    written = write_crosstable(t, separator=separator)
+    assert "F2" in written and "F1" in written
+    assert read_crosstable(written) == t
+
+
+def test_a_forfeit_loss_against_a_forfeit_win_for_someone_else_is_still_refused() -> None:
+    problems = problems_of("#\tName\tRd 1\n1\tAnn\tF2\n2\tBob\tX3\n3\tCy\tF2\n")
+    assert any("player 2 has 'X3'" in p.message for p in problems)

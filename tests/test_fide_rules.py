@@ -20,7 +20,7 @@ from core.model import Colour, EntryKind, Player, RoundEntry, Tournament
 from core.profiles import PROFILES, resolve, resolve_for
 from core.standings import compute_standings
 from core.tiebreaks import Breakdown, Section, tiebreaks_of
-from core.tiebreaks.fide_ratings import perfect_performance
+from core.tiebreaks.fide_ratings import pd, perfect_performance
 from core.tiebreaks.fide_results import direct_encounter
 from core.tiebreaks.fide_unplayed import build_view, cut, is_round_robin
 
@@ -29,6 +29,7 @@ _GAME = {
     "<": (EntryKind.LOSS, EntryKind.WIN),
     "=": (EntryKind.DRAW, EntryKind.DRAW),
     "+": (EntryKind.FORFEIT_WIN, EntryKind.FORFEIT_LOSS),
+    "-": (EntryKind.FORFEIT_LOSS, EntryKind.FORFEIT_LOSS),  # a double forfeit
 }
 _BYE = {
     "P": EntryKind.PAIRING_BYE,
@@ -262,6 +263,41 @@ def test_round_robin_from_trf_record_092_or_every_pair_met() -> None:
     assert t.round_robin is True and is_round_robin(t)
 
 
+def test_record_092_declaring_a_swiss_keeps_it_a_swiss_when_every_pair_met() -> None:
+    everyone = pairings("1>2 3>4", "1=3 2>4", "1>4 2=3")
+    assert is_round_robin(everyone)  # nothing declared: a complete pairing decides
+    swiss = read_trf("092 Individual: Swiss-System\n" + write_trf(everyone))
+    assert swiss.round_robin is False and not is_round_robin(swiss)
+    profile = resolve("fide-2024")
+    assert compute_standings(swiss, profile).order == profile.tiebreaks
+    assert compute_standings(everyone, profile).order == profile.round_robin_tiebreaks
+
+
+def test_a_double_forfeit_is_a_forfeit_loss_for_both() -> None:
+    # A Swiss (declared: every pair met). 1 and 2 both stay away in round 2 (TRF '-' on
+    # both lines); 3 and 4 draw.
+    # 1: W3, -, W4 = 2;  2: W4, -, L3 = 1;  3: L1, D4, W2 = 1½;  4: L2, D3, L1 = ½.
+    t = pairings("1>3 2>4", "1-2 3=4", "1>4 3>2", round_robin=False)
+    assert [p.half_points for p in t] == [4, 2, 3, 1]
+    assert t.player(1).entries[1] == RoundEntry(EntryKind.FORFEIT_LOSS, 2)
+    assert t.player(2).entries[1] == RoundEntry(EntryKind.FORFEIT_LOSS, 1)
+    # A voluntarily unplayed round for each (16.1.2): in the 2024-08 text a dummy with the
+    # player's own score, in the 2026 text capped at the scheduled opponent's score (16.4).
+    assert [breakdown(t, "BH", n).per_round[1] for n in (1, 2)] == [4, 2]
+    assert [breakdown(t, "BH", n, "fide-2026").per_round[1] for n in (1, 2)] == [2, 2]
+    assert "forfeit" in breakdown(t, "BH", 1, "fide-2026").round_notes[1]
+    # Mid-event, a forfeit loss and a zero-point bye are the same VUR in the 2024-08 text.
+    alone = pairings("1>3 2>4", "1Z 2Z 3=4", "1>4 3>2", round_robin=False)
+    for code in ("BH", "BH/C1", "SB", "WON", "PS", "REP", "BPG"):
+        assert [value(t, code, n) for n in range(1, 5)] == [
+            value(alone, code, n) for n in range(1, 5)
+        ], code
+    # In a round robin both forfeits are games against the scheduled opponent, lost (15.2).
+    rr = pairings("1>3 2>4", "1-2 3=4", "1>4 3>2", round_robin=True)
+    assert breakdown(rr, "BH", 1).per_round[1] == 2  # 2's score, 1
+    assert breakdown(rr, "SB", 1).per_round[1] == 0
+
+
 def test_direct_encounter_is_re_applied_within_the_players_still_tied() -> None:
     # 1-4 all score 2½; among themselves 1 has 2½, 4 1½, 2 and 3 one each; 2 beat 3.
     t = pairings("1>2 3=4", "1=3 2<4", "1>4 2>3", "2P 3P 4H 1Z", "2H 3H 4H 1Z", players=5)
@@ -328,9 +364,13 @@ def test_tpr_adds_the_dp_of_the_percentage_score() -> None:
     assert value(t, "TPR", 1) == 1525 + 193
 
 
-def test_ptp_is_800_beyond_the_opponents_for_a_zero_or_a_perfect_score() -> None:
+def test_ptp_is_800_below_for_a_zero_and_follows_the_table_for_a_perfect_score() -> None:
     assert perfect_performance([1600, 1800], 0) == 800
-    assert perfect_performance([1600, 1800], 4) == 2600
+    # A perfect score needs an expected 1.00 against each: B.02 gives it from 736 above the
+    # highest, and not one point lower (C.07 10.3's definition, no special case).
+    assert perfect_performance([1600, 1800], 4) == 1800 + 736
+    assert pd(736) == 100 and pd(735) < 100
+    assert perfect_performance([2000], 2) == 2736
     # 1 of 2 against 1800s: PD is 0.50 for differences up to 3 points (B.02 8.1.b).
     assert perfect_performance([1800, 1800], 2) == 1797
 

@@ -177,6 +177,14 @@ def test_trf_is_recognised_by_its_player_lines() -> None:
         ("   0 - z", RoundEntry(EntryKind.ZERO_BYE)),
         ("   0 -  ", RoundEntry(EntryKind.ABSENT)),
         ("        ", RoundEntry(EntryKind.ABSENT)),
+        # An unpaired round written with a forfeit or draw code and no opponent.
+        ("0000 - +", RoundEntry(EntryKind.FULL_BYE)),
+        ("0000 - =", RoundEntry(EntryKind.HALF_BYE)),
+        ("0000 - -", RoundEntry(EntryKind.ZERO_BYE)),
+        ("       -", RoundEntry(EntryKind.ZERO_BYE)),
+        ("     w +", RoundEntry(EntryKind.FULL_BYE)),
+        ("0000 -  ", RoundEntry(EntryKind.ABSENT)),
+        ("     -  ", RoundEntry(EntryKind.ABSENT)),
     ],
 )
 def test_every_result_code_of_trf16(block: str, entry: RoundEntry) -> None:
@@ -211,6 +219,61 @@ def test_a_points_column_that_disagrees_is_not_an_error() -> None:
     assert read_trf(text).player(1).half_points == 3
 
 
+def test_a_points_column_that_disagrees_is_a_warning_naming_the_player() -> None:
+    text = edit(edit(SMALL, 3, 81, " 2.0"), 6, 81, " 0,5")  # Ann 1½ by her results; Di ½
+    t = read_trf(text, "club.trf")
+    assert t.player(1).half_points == 3  # the results decide
+    (warning,) = t.warnings
+    assert (warning.path, warning.line, warning.column, warning.player) == ("club.trf", 3, 81, 1)
+    assert "Ann" in warning.message and "2.0" in warning.message and "1.5" in warning.message
+    assert str(warning).startswith("club.trf:3:81 player 1: Ann:")
+
+
+def test_a_blank_or_agreeing_points_column_says_nothing() -> None:
+    assert read_trf(SMALL).warnings == ()
+    assert read_trf(edit(SMALL, 3, 81, "    ")).warnings == ()
+    assert read_trf(edit(SMALL, 3, 81, "1.50")).warnings == ()
+
+
+def test_an_unpaired_round_counts_what_its_code_says() -> None:
+    # Player 1 loses their round-2 game with 3: a full-point bye, a half-point bye, and a
+    # zero-point round instead (3 gets the same code in turn).
+    for code, half in (("+", 2), ("=", 1), ("-", 0)):
+        text = edit(edit(SMALL, 3, 102, f"0000 - {code}"), 5, 102, f"0000 - {code}")
+        t = read_trf(text)
+        assert (t.player(1).half_points, t.player(3).half_points) == (2 + half, 1 + half)
+        assert not t.player(1).entries[1].played
+        # Written back with TRF-16's own code (F, H, Z), it reads as the same tournament.
+        written = write_trf(t)
+        assert f"     0 - {'FHZ'[2 - half]}" in written.splitlines()[2]
+        assert read_trf(written) == t
+
+
+def test_a_win_loss_or_draw_code_without_an_opponent_is_still_refused() -> None:
+    for code in ("1", "0", "W", "L", "D"):
+        problems = problems_of(edit(edit(SMALL, 3, 102, f"0000 - {code}"), 5, 102, "0000 - H"))
+        assert where(problems) == [(3, 102)], code
+        assert "needs the opponent's starting rank" in problems[0].message
+
+
+def test_a_double_forfeit_is_a_forfeit_loss_on_both_lines() -> None:
+    # Round 2: Ann and Cy both stayed away.
+    text = edit(edit(SMALL, 3, 102, "   3 b -"), 5, 102, "   1 w -")
+    t = read_trf(text)
+    assert t.player(1).entries[1] == RoundEntry(EntryKind.FORFEIT_LOSS, 3, Colour.BLACK)
+    assert t.player(3).entries[1] == RoundEntry(EntryKind.FORFEIT_LOSS, 1, Colour.WHITE)
+    assert (t.player(1).half_points, t.player(3).half_points) == (2, 1)
+    written = write_trf(t)
+    assert "   3 b -" in written.splitlines()[2] and "   1 w -" in written.splitlines()[4]
+    assert read_trf(written) == t
+
+
+def test_a_forfeit_loss_against_a_game_is_still_refused() -> None:
+    problems = problems_of(edit(SMALL, 3, 102, "   3 b -"))  # Cy says they drew with Ann
+    assert where(problems) == [(3, 102)]
+    assert "player 3 has 'D1 (w)' (expected X1)" in problems[0].message
+
+
 def test_rating_zero_or_blank_is_unrated() -> None:
     text = edit(SMALL, 3, 49, "   0")
     assert read_trf(text).player(1).rating is None
@@ -221,11 +284,13 @@ def test_windows_line_ends_and_a_byte_order_mark_are_read() -> None:
     assert read_trf("\ufeff" + SMALL.replace("\n", "\r\n")) == read_trf(SMALL)
 
 
-def test_record_092_naming_a_round_robin_makes_it_one() -> None:
+def test_record_092_declares_a_round_robin_or_a_swiss() -> None:
     assert read_trf("092 Individual: Round-Robin\n" + SMALL).round_robin is True
     assert read_trf("092 Round Robin\n" + SMALL).round_robin is True
+    assert read_trf("092 Team tournament\n" + SMALL).round_robin is None
+    assert read_trf(SMALL).round_robin is None
     swiss = read_trf("092 Individual: Swiss-System\n" + SMALL)
-    assert swiss.round_robin is None
+    assert swiss.round_robin is False
     assert swiss.records == (("092", "Individual: Swiss-System"),)
 
 

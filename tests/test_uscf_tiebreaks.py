@@ -225,3 +225,25 @@ def test_construction_reports_every_problem_with_its_player_and_round() -> None:
     assert "themselves" in places[(1, 2)]
     assert "no player 9" in places[(2, 2)]
     assert "no entry" in places[(3, 2)]
+
+
+def test_a_double_forfeit_is_an_unplayed_zero_for_both_sides() -> None:
+    # Round 2: neither A nor B came (F on both rows). Each scores 0 there and the round is
+    # unplayed for both: an opponent's adjusted score counts it as ½, the player's own
+    # Modified Median / Solkoff count it as an opponent with 0, Kashdan gives 0.
+    double = crosstable("A: W3 F2 W4", "B: W4 F1 L3", "C: L1 D4 W2", "D: L2 D3 L1")
+    assert [p.half_points for p in double] == [4, 2, 3, 1]
+    # The same event with a zero-point bye for each instead: every US value is the same.
+    zero = crosstable("A: W3 U W4", "B: W4 U L3", "C: L1 D4 W2", "D: L2 D3 L1")
+    codes = ("MM", "MED", "SOLK", "CUM", "OCUM", "KASH", "SB", "BLK")
+    for profile in ("uscf", "mca", "wintd", "mdchess"):
+        for code in codes:
+            got = compute_standings(double, resolve(profile, code))
+            same = compute_standings(zero, resolve(profile, code))
+            assert [got.value(code, i) for i in range(4)] == [
+                same.value(code, i) for i in range(4)
+            ], (profile, code)
+    assert double.player(1).entries[1] == RoundEntry.forfeit_loss(2)
+    assert double.player(2).entries[1] == RoundEntry.forfeit_loss(1)
+    # C met A (2, adjusted 2½), D (½) and B (1, adjusted 1½).
+    assert compute_standings(double, "uscf").value("SOLK", 2) == Fraction(5 + 1 + 3, 2)

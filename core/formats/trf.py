@@ -66,8 +66,9 @@ core.problems.HarknessError: club.trf:3:92 player 1, round 1: has W2 (w) but pla
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import TYPE_CHECKING, Literal, cast
 
 from core.formats.text import lines_of
@@ -80,6 +81,7 @@ from core.limits import (
     whole_number,
 )
 from core.model import Colour, EntryKind, Player, RoundEntry, Tournament, validate
+from core.numbers import half_points
 from core.problems import HarknessError, Problem
 
 if TYPE_CHECKING:
@@ -118,6 +120,15 @@ _RESULTS: dict[str, EntryKind] = {
     " ": EntryKind.ABSENT,
 }
 _CODES = "1 = 0 + - W D L F U H Z"
+#: A forfeit or draw code without an opponent (``0000 - +`` or a blank opponent), as
+#: Swiss-Manager, SwissPerfect, lichess and KNSB exports write an unpaired round: ``+`` a
+#: full-point bye (as ``F``), ``=`` a half-point bye (as ``H``), ``-`` a zero-point round
+#: (as ``Z``). A blank result with no opponent is an absence.
+_UNPAIRED: dict[str, EntryKind] = {
+    "+": EntryKind.FULL_BYE,
+    "=": EntryKind.HALF_BYE,
+    "-": EntryKind.ZERO_BYE,
+}
 _ABSENT = RoundEntry(EntryKind.ABSENT)
 _COLOURS: dict[str, Colour | None] = {
     "w": Colour.WHITE,
@@ -148,6 +159,10 @@ _RESULT_CODE: dict[EntryKind, str] = {
 }
 #: Record 092 names a round robin (``Round Robin``, ``round-robin``, ``Berger``, ``RR``).
 _ROUND_ROBIN = re.compile(r"round[\s_-]*robin|\bberger\b|\brr\b", re.IGNORECASE)
+#: Record 092 names a Swiss (``Individual: Swiss-System``, ``Swiss Dutch``, ``Dubov``…).
+_SWISS = re.compile(r"swiss|\bdutch\b|\bdubov\b|\bburstein\b|\blim\b|\bmonrad\b", re.IGNORECASE)
+#: The points column (columns 81–84): a decimal number, ``.`` or ``,`` before the fraction.
+_POINTS = re.compile(r"(\d{1,3})(?:[.,](\d{1,2}))?")
 #: The 092 text written for ``round_robin=True`` and read back into that field alone.
 ROUND_ROBIN_TEXT = "Round Robin"
 #: Records that TRF-16 places after the player section (team compositions).
@@ -170,6 +185,8 @@ class _Reading:
     doubtful: set[int] = field(default_factory=set)
     #: A player line whose starting rank is unreadable or taken: who it is, is unknown.
     lost_line: bool = False
+    #: Per starting rank: the points column's text and the line it is on.
+    points: dict[int, tuple[str, int]] = field(default_factory=dict)
 
     def problem(
         self,
@@ -232,8 +249,9 @@ def read_trf(text: str, path: str = "<input>") -> Tournament:
             name=fields["012"][0].strip() if "012" in fields else "",
             start_date=fields["042"][0].strip() if "042" in fields else "",
             end_date=fields["052"][0].strip() if "052" in fields else "",
-            round_robin=True if "092" in fields and _ROUND_ROBIN.search(fields["092"][0]) else None,
+            round_robin=_declared_round_robin(fields.get("092", ("", 0))[0]),
             records=tuple(records),
+            warnings=tuple(_points_warnings(players, reading)),
         )
     except HarknessError as error:
         raise HarknessError(sorted(_locate(error.problems, reading), key=_position)) from None
@@ -264,6 +282,37 @@ def _check_size(lines: Sequence[tuple[int, str]], path: str) -> None:
             else players[0]
         )
         raise HarknessError([Problem(message, path=path, line=line, column=1)])
+
+
+def _declared_round_robin(text: str) -> bool | None:
+    """What record 092 (type of tournament) declares: True for a round robin, False for a
+    Swiss, None when it names neither (or is missing)."""
+    if _ROUND_ROBIN.search(text):
+        return True
+    if _SWISS.search(text):
+        return False
+    return None
+
+
+def _points_warnings(players: Iterable[Player], reading: _Reading) -> Iterator[Problem]:
+    """A warning for every player whose points column (81–84) is a number other than the
+    score of their results: the results decide. A blank or unreadable column says nothing."""
+    for p in players:
+        text, number = reading.points.get(p.id, ("", 0))
+        m = _POINTS.fullmatch(text)
+        if m is None:
+            continue
+        written = Fraction(int(m.group(1))) + Fraction(f"0.{m.group(2) or 0}")
+        score = Fraction(p.half_points, 2)
+        if written != score:
+            yield Problem(
+                f"{p.name or 'the player'}: the points column says {text}, the results "
+                f"add up to {half_points(p.half_points)}; the results are used",
+                path=reading.path,
+                line=number,
+                column=81,
+                player=p.id,
+            )
 
 
 def _position(p: Problem) -> tuple[int, int]:
@@ -327,6 +376,7 @@ def _read_player(line: str, number: int, reading: _Reading, cache: dict[str, Rou
             for r, (block, entry) in enumerate(zip(blocks, found, strict=True), start=1)
         ]
     )
+    reading.points[player_id] = (line[80:84].strip(), number)
     reading.players.append(
         Player(
             player_id,
@@ -411,6 +461,8 @@ def _read_block(
                 start + 7,
             )
         )
+    elif kind.has_opponent and not opponent and not found and code in _UNPAIRED:
+        return RoundEntry(_UNPAIRED[code])
     elif kind.has_opponent and not opponent and not found:
         found.append(
             (

@@ -132,7 +132,8 @@ _PD_BANDS = (
     619,
     735,
 )
-#: C.07 10.3: beyond a zero or a perfect score, the performance is 800 from the opponents.
+#: C.07 10.3: a zero score's performance is the lowest opponent's rating − 800. (A perfect
+#: score needs no such rule: B.02's table reaches 1.00 at a difference of 736.)
 _EDGE = 800
 
 
@@ -273,17 +274,19 @@ def tournament_performance_rating(section: Section) -> Column:
 
 
 def perfect_performance(ratings: list[int], score: int) -> int:
-    """The lowest rating whose expected score (B.02 8.1.b) against ``ratings`` reaches the
-    score (in half-points; C.07 10.3). A zero score gives the lowest rating − 800, a perfect
-    score the highest + 800.
+    """The lowest rating whose expected score (B.02 8.1.b, without the 400-point rule)
+    against ``ratings`` reaches the score (in half-points; C.07 10.3). Only a zero score is
+    a special case: the lowest rating − 800. A perfect score follows the definition: every
+    expected score must be 1.00, which B.02 gives from a difference of 736, so it is the
+    highest rating + 736.
 
     >>> perfect_performance([1700, 1950, 1850, 2050, 2150], 7)
     2112
+    >>> perfect_performance([1700, 1950], 4), perfect_performance([1700, 1950], 0)
+    (2686, 900)
     """
     if score <= 0:
         return min(ratings) - _EDGE
-    if score >= 2 * len(ratings):
-        return max(ratings) + _EDGE
     target = 50 * score  # the score in hundredths
 
     def reaches(rating: int) -> bool:
