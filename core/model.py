@@ -103,7 +103,8 @@ def mirrors(kind: EntryKind, other: EntryKind) -> bool:
     player came): a forfeit loss on both sides, 0 points each and unplayed for both
     (TRF-16 writes ``-`` on both lines; each side counts as any other forfeit loss).
 
-    >>> mirrors(EntryKind.WIN, EntryKind.LOSS), mirrors(EntryKind.FORFEIT_LOSS, EntryKind.FORFEIT_LOSS)
+    >>> loss = EntryKind.FORFEIT_LOSS
+    >>> mirrors(EntryKind.WIN, EntryKind.LOSS), mirrors(loss, loss)
     (True, True)
     >>> mirrors(EntryKind.FORFEIT_WIN, EntryKind.FORFEIT_WIN)
     False

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from core.dates import read_date
 from core.problems import HarknessError, Problem
 
 
@@ -357,6 +358,6 @@ def resolve_for(
     ('fide-2026', 'fide-2024')
     """
     if name.strip().lower() == "fide":
-        date = start_date.strip().replace("/", "-").replace(".", "-")
-        name = "fide-2026" if date and date >= FIDE_2026_FROM else "fide-2024"
+        started = read_date(start_date)
+        name = "fide-2026" if started and started.isoformat() >= FIDE_2026_FROM else "fide-2024"
     return resolve(name, codes, options)

@@ -15,7 +15,7 @@ columns    field
 54–56      federation
 58–68      FIDE id
 70–79      birth date
-81–84      points (``11.5``); recomputed on output, never checked on input
+81–84      points (``11.5``); recomputed on output; on input a warning if not the results
 86–89      rank
 92–95      round 1: the opponent's starting rank (``0000``, ``   0`` or blank: none)
 97         round 1: colour ``w``, ``b`` (``-`` or blank: none)
@@ -27,13 +27,16 @@ Result codes (core/RULEBOOK.md, "Round entries"): ``1`` ``=`` ``0`` a game won, 
 ``W`` ``D`` ``L`` the same for a game that was not rated (read as games, written back as
 ``1`` ``=`` ``0``); ``+`` ``-`` a forfeit win or loss; ``F`` a full-point bye, ``U`` a
 pairing-allocated bye, ``H`` a half-point bye, ``Z`` a zero-point bye; blank: absent (not
-paired). Letter codes are case-insensitive. TRF-16 has no code for a withdrawal: a
+paired). Real exports also write ``+`` ``=`` ``-`` without an opponent (``0000`` or blank):
+a full-point bye, a half-point bye and a zero-point round, read as ``F`` ``H`` ``Z``. A
+``-`` on both sides of a pairing is a double forfeit (neither came: a forfeit loss for
+each). Letter codes are case-insensitive. TRF-16 has no code for a withdrawal: a
 ``WITHDRAWN`` round is written as ``Z`` and reads back as a zero-point bye, with the same
 score.
 
 Header records: ``012`` (name), ``042`` (start date), ``052`` (end date) and ``XXR`` (the
 number of rounds) become fields of the :class:`~core.model.Tournament`; ``092`` (type of
-tournament) makes it a round robin when it says so. Every other record (``022``, ``032``,
+tournament) declares a round robin or a Swiss when it names one. Every other record (``022``, ``032``,
 ``062``, ``102``, ``XXC``, comments, …) is kept verbatim in ``Tournament.records``, in
 order, so that a file reads and writes back unchanged.
 
@@ -206,8 +209,9 @@ def read_trf(text: str, path: str = "<input>") -> Tournament:
 
     Players keep the order of the file. The number of rounds is record ``XXR`` if given,
     else the most round blocks on any line; a player line with fewer blocks is absent from
-    the missing rounds. The points and rank columns are not interpreted (files from other
-    programs may use other point systems).
+    the missing rounds. The results decide every score: a points column that says
+    otherwise is reported in ``Tournament.warnings`` (naming the player, at column 81), never
+    refused; the rank column is not interpreted.
 
     Raises :class:`~core.problems.HarknessError` with every problem of the file, each with
     ``path``, the line and the column where the field starts, and what was expected there:
