@@ -23,7 +23,7 @@ from core.formats.trf import write_trf
 from core.model import EntryKind, Player, is_round_robin
 from core.profiles import PROFILES, resolve
 from core.standings import compute_standings
-from tests.conftest import SHARED, shared_path
+from tests.shared_data import SHARED, shared_path
 
 REAL = SHARED / "data" / "real"
 FILES = (
