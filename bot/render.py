@@ -296,12 +296,15 @@ class StandingsPages:
     pages: tuple[str, ...]
     footer: str
 
-    def embed(self, page: int) -> discord.Embed:
-        """Page ``page`` (0-based, clamped) as an embed."""
+    def embed(self, page: int, picture: discord.File | None = None) -> discord.Embed:
+        """Page ``page`` (0-based, clamped) as an embed, showing ``picture`` (an attachment
+        of the same message) under the table."""
         page = max(0, min(page, len(self.pages) - 1))
         embed = discord.Embed(
             title=self.title, colour=COLOUR_INFO, description=f"```\n{self.pages[page]}\n```"
         )
+        if picture is not None:
+            embed.set_image(url=f"attachment://{picture.filename}")
         numbered = f"Page {page + 1} of {len(self.pages)} · " if len(self.pages) > 1 else ""
         embed.set_footer(text=fit(numbered + self.footer, EMBED_FOOTER_MAX))
         return check_embed(embed)
@@ -345,14 +348,26 @@ def standings_pages(view: StandingsView) -> StandingsPages:
     pages.append("\n".join([header, *page]))
     of = f" of {info.rounds}" if view.after_round <= info.rounds else ""
     title = fit(f"{info.name} — standings after round {view.after_round}{of}", EMBED_TITLE_MAX)
-    legend = []
-    marks = {view.marked(row.player.id) for row in view.standings.rows}
-    if ResultStatus.PROVISIONAL in marks:
-        legend.append("* provisional result (not yet confirmed)")
-    if ResultStatus.DISPUTED in marks:
-        legend.append("? disputed game (not counted until a TD decides)")
+    _, legend = mark_signs(view)
     footer = " · ".join([names_of_tiebreaks(view.standings), *legend])
     return StandingsPages(title, tuple(pages), footer)
+
+
+def mark_signs(view: StandingsView) -> tuple[dict[int, str], list[str]]:
+    """The sign after each marked player's score (by starting number) and the legend of the
+    signs used: ``*`` provisional, ``?`` disputed."""
+    signs: dict[int, str] = {}
+    for row in view.standings.rows:
+        status = view.marked(row.player.id)
+        if status is not None:
+            signs[row.player.id] = MARKS[status]
+    used = set(signs.values())
+    legend = []
+    if MARKS[ResultStatus.PROVISIONAL] in used:
+        legend.append("* provisional result (not yet confirmed)")
+    if MARKS[ResultStatus.DISPUTED] in used:
+        legend.append("? disputed game (not counted until a TD decides)")
+    return signs, legend
 
 
 # -- explanations -----------------------------------------------------------------------

@@ -26,8 +26,10 @@ from bot.store import (
     StoreError,
     TournamentInfo,
 )
+from bot.store.service import standings_of
 from core.explain import Explanation, explain
 from core.explain_render import MarkdownExplanation, to_markdown
+from core.standings import Standings
 
 
 async def tournament_by_id(store: Store, guild: str, tournament_id: int) -> TournamentInfo:
@@ -90,6 +92,7 @@ class Crosstable:
     planned: int
     players: int
     source: str
+    standings: Standings | None = None
 
 
 async def crosstable(
@@ -109,11 +112,15 @@ async def crosstable(
             view.state.info.rounds,
             len(t.players),
             note,
+            view.standings,
         )
     text = await store.export(guild, info.name, "crosstable")
     csv = await store.export(guild, info.name, "crosstable", separator=",")
     state = await store.state(guild, info.name)
-    return Crosstable(text, csv, state.tournament.rounds, info.rounds, len(state.players), note)
+    standings = standings_of(state, None).standings if state.tournament.rounds else None
+    return Crosstable(
+        text, csv, state.tournament.rounds, info.rounds, len(state.players), note, standings
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +135,7 @@ class Why:
     marked: ResultStatus | None
     tournament: TournamentInfo
     source: str = ""
+    standings: Standings | None = None
 
 
 async def why(
@@ -148,7 +156,14 @@ async def why(
         number = await links.number_of(guild, info, sheet, player, username)
         explanation = explain(view.standings, number, after_round)
         return Why(
-            explanation, to_markdown(explanation), number, view.after_round, None, info, note
+            explanation,
+            to_markdown(explanation),
+            number,
+            view.after_round,
+            None,
+            info,
+            note,
+            view.standings,
         )
     try:
         who = await store.player(guild, info.name, player)
@@ -169,6 +184,7 @@ async def why(
         view.marked(who.number),
         info,
         note,
+        view.standings,
     )
 
 

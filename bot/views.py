@@ -18,7 +18,7 @@ from typing import Any
 
 import discord
 
-from bot import render, service
+from bot import pictures, render, service
 from bot.checks import actor, guild_of
 from bot.errors import answer_error
 from bot.lookup import bot_store
@@ -183,12 +183,16 @@ class StandingsPageButton(
         await interaction.response.defer()
         store, guild = bot_store(interaction), guild_of(interaction)
         info = await service.tournament_by_id(store, guild, self.tournament)
-        _, pages = await service.standings(
+        standings, pages = await service.standings(
             store, guild, info.name, self.after_round, links_of(interaction)
         )
         page = max(0, min(self.page, len(pages.pages) - 1))
+        picture = await pictures.standings_page(
+            standings, pages.pages, page, pictures.theme_of(interaction.message)
+        )
         await interaction.edit_original_response(
-            embed=pages.embed(page),
+            embed=pages.embed(page, picture),
+            attachments=[picture] if picture else [],
             view=standings_buttons(self.tournament, self.after_round, page, len(pages.pages)),
         )
 

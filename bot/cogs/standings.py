@@ -9,7 +9,7 @@ from __future__ import annotations
 from discord import app_commands
 from discord.ext import commands
 
-from bot import render, service
+from bot import pictures, render, service
 from bot.checks import guild_of
 from bot.lookup import (
     RUNNING_FIRST,
@@ -18,10 +18,13 @@ from bot.lookup import (
     player_autocomplete,
     tournament_autocomplete,
 )
+from bot.pictures import DEFAULT_THEME, Theme
 from bot.respond import Interaction, defer, reply
 from bot.sheetlink import links_of
 from bot.store import DiscordUser, PlayerRef
 from bot.views import standings_buttons, why_buttons
+
+THEME_HELP = "Picture colours: Discord's dark theme (default) or light"
 
 
 class StandingsCog(commands.Cog, name="Standings"):
@@ -35,6 +38,7 @@ class StandingsCog(commands.Cog, name="Standings"):
     @app_commands.describe(
         tournament="Which tournament (default: the running one)",
         after_round="The standings as they were after this round",
+        theme=THEME_HELP,
     )
     @app_commands.autocomplete(tournament=tournament_autocomplete)
     async def standings(
@@ -42,6 +46,7 @@ class StandingsCog(commands.Cog, name="Standings"):
         interaction: Interaction,
         tournament: str | None = None,
         after_round: app_commands.Range[int, 1, 99] | None = None,
+        theme: Theme = DEFAULT_THEME,
     ) -> None:
         await defer(interaction, public=True)
         store, guild = bot_store(interaction), guild_of(interaction)
@@ -49,9 +54,11 @@ class StandingsCog(commands.Cog, name="Standings"):
         view, pages = await service.standings(
             store, guild, found.name, after_round, links_of(interaction)
         )
+        picture = await pictures.standings_page(view, pages.pages, 0, theme)
         await reply(
             interaction,
-            embed=pages.embed(0),
+            embed=pages.embed(0, picture),
+            files=[picture] if picture else [],
             view=standings_buttons(found.id, view.after_round, 0, len(pages.pages)),
         )
 
@@ -59,14 +66,23 @@ class StandingsCog(commands.Cog, name="Standings"):
         name="crosstable", description="The full crosstable as text and CSV files"
     )
     @app_commands.guild_only()
-    @app_commands.describe(tournament="Which tournament (default: the running one)")
+    @app_commands.describe(
+        tournament="Which tournament (default: the running one)", theme=THEME_HELP
+    )
     @app_commands.autocomplete(tournament=tournament_autocomplete)
-    async def crosstable(self, interaction: Interaction, tournament: str | None = None) -> None:
+    async def crosstable(
+        self, interaction: Interaction, tournament: str | None = None, theme: Theme = DEFAULT_THEME
+    ) -> None:
         await defer(interaction, public=True)
         store, guild = bot_store(interaction), guild_of(interaction)
         found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
         table = await service.crosstable(store, guild, found, links_of(interaction))
         base = f"{render.slug(found.name)}-crosstable"
+        picture = (
+            await pictures.crosstable(table.standings, base, theme)
+            if table.standings is not None
+            else None
+        )
         what = (
             "the TD's results merged with the confirmed Discord reports"
             if found.sheet and not table.source.startswith("Discord")
@@ -79,6 +95,7 @@ class StandingsCog(commands.Cog, name="Standings"):
             f"{table.rounds} of {table.planned} "
             f"rounds, {table.players} players ({what}).{source}",
             files=[
+                *([picture] if picture else []),
                 render.text_file(f"{base}.txt", table.text, "Crosstable (text)"),
                 render.text_file(f"{base}.csv", table.csv, "Crosstable (CSV)"),
             ],
@@ -92,6 +109,7 @@ class StandingsCog(commands.Cog, name="Standings"):
         player="Whom to explain (default: you)",
         tournament="Which tournament (default: the running one)",
         after_round="Explain the standings after this round",
+        theme=THEME_HELP,
     )
     @app_commands.autocomplete(player=player_autocomplete, tournament=tournament_autocomplete)
     async def why(
@@ -100,6 +118,7 @@ class StandingsCog(commands.Cog, name="Standings"):
         player: str | None = None,
         tournament: str | None = None,
         after_round: app_commands.Range[int, 1, 99] | None = None,
+        theme: Theme = DEFAULT_THEME,
     ) -> None:
         await defer(interaction, public=False)
         store, guild = bot_store(interaction), guild_of(interaction)
@@ -112,7 +131,12 @@ class StandingsCog(commands.Cog, name="Standings"):
         text = render.why_summary(why.markdown, why.marked)
         if why.source:
             text = render.fit(f"{text}\n_{render.plain(why.source)}_", render.MESSAGE_MAX)
-        await reply(interaction, text, view=view)
+        picture = (
+            await pictures.why(why.standings, why.explanation, theme)
+            if why.standings is not None
+            else None
+        )
+        await reply(interaction, text, files=[picture] if picture else [], view=view)
 
     @app_commands.command(
         name="tiebreaks", description="The tournament's tiebreak order in plain words"

@@ -105,10 +105,11 @@ async def test_report_takes_round_opponent_result_and_optional_colour(club: Club
 
 async def test_standings_why_and_import_options(club: Club) -> None:
     standings = _options(club.fake.registered_command("standings", club.fake.guild))
-    assert set(standings) == {"tournament", "after_round"}
+    assert set(standings) == {"tournament", "after_round", "theme"}
+    assert [c["value"] for c in standings["theme"]["choices"]] == ["dark", "light"]
     assert not any(o.get("required") for o in standings.values())
     why = _options(club.fake.registered_command("why", club.fake.guild))
-    assert set(why) == {"player", "tournament", "after_round"}
+    assert set(why) == {"player", "tournament", "after_round", "theme"}
     assert why["player"]["autocomplete"] is True
     imported = _options(club.fake.registered_command("tournament", club.fake.guild), "import")
     assert imported["file"]["type"] == 11  # ATTACHMENT

@@ -39,6 +39,8 @@ EMBED_TOTAL_MAX = 6000
 ATTACHMENTS_PER_MESSAGE = 10
 ATTACHMENT_SIZE_MAX = 10 * 1024 * 1024
 """Upload size limit of a server without boosts (sent as ``attachment_size_limit``)."""
+ATTACHMENT_DESCRIPTION_MAX = 1024
+"""An attachment's description (alt text), per the attachment request structure."""
 
 # Components (Component Reference)
 ACTION_ROWS_MAX = 5
@@ -159,6 +161,17 @@ def _too_long(path: tuple[str | int, ...], limit: int, actual: int) -> Problem:
     return Problem(
         path, "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length (was {actual})."
     )
+
+
+def attachment_description_problems(index: int, description: Any) -> list[Problem]:
+    """An attachment's ``description`` is a string of at most 1,024 characters."""
+    if description is None:
+        return []
+    problems: list[Problem] = []
+    _check_length(
+        problems, ("attachments", index, "description"), description, ATTACHMENT_DESCRIPTION_MAX
+    )
+    return problems
 
 
 def _check_length(

@@ -34,6 +34,7 @@ from aiohttp import BodyPartReader, hdrs, web
 from .limits import (
     ALLOWED_CALLBACKS,
     Problem,
+    attachment_description_problems,
     autocomplete_problems,
     callback_flag_problems,
     command_list_problems,
@@ -569,6 +570,7 @@ class RestApi:
             for i, entry in enumerate(spec):
                 attachment_id = int(entry.get("id", -1))
                 upload = files.get(attachment_id)
+                problems.extend(attachment_description_problems(i, entry.get("description")))
                 if upload is not None and attachment_id not in used:
                     used.add(attachment_id)
                     attachments.append(

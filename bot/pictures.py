@@ -1,0 +1,110 @@
+"""Pictures attached to answers: the standings page, the "why" picture, the crosstable.
+
+Drawing is :mod:`core.pictures`' (Pillow, a few tens of milliseconds a picture): it runs in a
+worker thread, never on the event loop. The text answer always stays (screen readers,
+search, copy and paste); a picture is an attachment with an alt text (Discord's
+``description``) and is simply left out when it cannot be made: Pillow missing, a section
+too large for a crosstable picture, or a file over :data:`PICTURE_MAX_BYTES`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Callable
+from typing import Literal
+
+import discord
+
+from bot.render import mark_signs
+from bot.store import StandingsView
+from core.explain import Explanation
+from core.pictures import Picture
+from core.problems import HarknessError
+from core.standings import Standings
+
+log = logging.getLogger(__name__)
+
+Theme = Literal["dark", "light"]
+#: Discord's own default theme.
+DEFAULT_THEME: Theme = "dark"
+#: A picture larger than this is not sent (Discord refuses uploads over 10 MiB on a server
+#: without boosts; ours are a few hundred KB).
+PICTURE_MAX_BYTES = 8 * 1024 * 1024
+
+
+def theme_of(message: discord.Message | None) -> Theme:
+    """The theme of the picture a message already shows (a page keeps it when turned)."""
+    if message is not None:
+        for attachment in message.attachments:
+            if attachment.filename.endswith("-light.png"):
+                return "light"
+    return DEFAULT_THEME
+
+
+async def _drawn(filename: str, draw: Callable[[], Picture]) -> discord.File | None:
+    """``draw`` run in a worker thread, as an attachment; None when it cannot be made."""
+    try:
+        picture = await asyncio.to_thread(draw)
+    except HarknessError as error:  # Pillow missing, or a section too large to draw
+        log.info("no picture %s: %s", filename, error)
+        return None
+    except Exception:  # a picture is an extra: the text answer goes out regardless
+        log.exception("no picture %s: drawing failed", filename)
+        return None
+    if len(picture.png) > PICTURE_MAX_BYTES:
+        log.info("no picture %s: %d bytes", filename, len(picture.png))
+        return None
+    return discord.File(io.BytesIO(picture.png), filename=filename, description=picture.description)
+
+
+def page_rows(pages: tuple[str, ...], page: int) -> tuple[int, int]:
+    """The first row and the number of rows of text page ``page`` (each page is a header
+    line and one line a row), so that the picture shows the same rows.
+
+    >>> page_rows(("h\\na\\nb", "h\\nc"), 1)
+    (2, 1)
+    """
+    counts = [text.count("\n") for text in pages]
+    return sum(counts[:page]), counts[page]
+
+
+async def standings_page(
+    view: StandingsView, pages: tuple[str, ...], page: int, theme: Theme
+) -> discord.File | None:
+    """The rows of text page ``page`` as a picture fitted to a phone screen."""
+    from core.pictures.standings import StandingsPage, standings_picture
+
+    first, count = page_rows(pages, page)
+    signs, legend = mark_signs(view)
+    content = StandingsPage(
+        view.standings,
+        first,
+        count,
+        marks=signs,
+        legend=legend,
+        after_round=view.after_round,
+        planned=view.state.info.rounds,
+    )
+    return await _drawn(
+        f"standings-p{page + 1}-{theme}.png",
+        lambda: standings_picture(content, theme, narrow=True),
+    )
+
+
+async def why(standings: Standings, explanation: Explanation, theme: Theme) -> discord.File | None:
+    """The "why" picture of an explanation."""
+    from core.pictures.why import why_picture
+
+    return await _drawn(
+        f"why-{explanation.player.id}-{theme}.png",
+        lambda: why_picture(standings, explanation, theme),
+    )
+
+
+async def crosstable(standings: Standings, base: str, theme: Theme) -> discord.File | None:
+    """The crosstable picture, for a section small enough to read as one."""
+    from core.pictures.crosstable import crosstable_picture
+
+    return await _drawn(f"{base}-{theme}.png", lambda: crosstable_picture(standings, theme))
