@@ -131,7 +131,7 @@ def _run_serve(
     args: argparse.Namespace,
     config: WatchConfig | None,
 ) -> int:
-    from sheets.serve import SyncQueue, make_app, serve
+    from sheets.serve import SyncQueue, make_app, secret_problem, serve
 
     if settings.webhook_secret is None or not settings.webhook_secret.get_secret_value():
         print(
@@ -139,6 +139,10 @@ def _run_serve(
             "add-on sends",
             file=sys.stderr,
         )
+        return EXIT_INPUT
+    weak = secret_problem(settings.webhook_secret.get_secret_value())
+    if weak is not None:
+        print(f"harkness-sheets serve: HARKNESS_SHEETS_WEBHOOK_SECRET is {weak}", file=sys.stderr)
         return EXIT_INPUT
     queue = SyncQueue(
         lambda key: sync(client, key),

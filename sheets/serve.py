@@ -13,8 +13,13 @@
   busy evening stays within Google's per-minute quotas.
 
 A wrong or missing secret is answered ``401`` and nothing is queued; the secret is compared in
-constant time and never logged. With a watch configuration given, only its spreadsheets are
-accepted (``403`` for others). ``GET /healthz`` answers ``{"ok": true, "pending": n}``.
+constant time and never logged. After :data:`FAILURES_ALLOWED` wrong secrets from one address
+within :data:`FAILURE_WINDOW` seconds, that address is answered ``429`` (with ``Retry-After``)
+until the window has passed, without its guesses being compared or logged one by one. The
+secret itself must be strong (:func:`secret_problem`): ``serve`` refuses to start otherwise.
+With a watch configuration given, only its spreadsheets are accepted (``403`` for others).
+What a caller sends is logged escaped (``repr``), so it cannot forge a log line.
+``GET /healthz`` answers ``{"ok": true, "pending": n}``.
 """
 
 from __future__ import annotations
@@ -38,6 +43,88 @@ logger = logging.getLogger(__name__)
 
 SECRET_HEADER = "X-Harkness-Secret"
 _ID = re.compile(r"^[A-Za-z0-9_-]{10,200}$")
+
+#: The shortest shared secret ``serve`` accepts, and how many different characters it needs
+#: (``secrets.token_urlsafe(32)`` gives 43 characters of 64 kinds).
+SECRET_MIN_LENGTH = 32
+SECRET_MIN_KINDS = 12
+#: Wrong secrets one address may send within :data:`FAILURE_WINDOW` seconds before it is
+#: answered 429 until the window has passed.
+FAILURES_ALLOWED = 5
+FAILURE_WINDOW = 60.0
+#: How many addresses the limiter remembers (the oldest are forgotten first).
+FAILURE_SOURCES_MAX = 10_000
+#: The longest caller-given text that is logged.
+LOGGED_TEXT_MAX = 200
+
+
+def secret_problem(secret: str) -> str | None:
+    """Why ``secret`` is too weak for the webhook, or None: it needs at least
+    :data:`SECRET_MIN_LENGTH` characters of at least :data:`SECRET_MIN_KINDS` kinds.
+
+    >>> secret_problem("correct horse battery staple")
+    'too weak: use at least 32 characters (it has 28) of at least 12 different kinds, e.g. \
+the output of: python -c "import secrets; print(secrets.token_urlsafe(32))"'
+    >>> secret_problem("Yq3v8wVZ0m1nC4pR7sT2uX5yA6bD9eFg") is None
+    True
+    """
+    if len(secret) >= SECRET_MIN_LENGTH and len(set(secret)) >= SECRET_MIN_KINDS:
+        return None
+    return (
+        f"too weak: use at least {SECRET_MIN_LENGTH} characters (it has {len(secret)}) of at "
+        f"least {SECRET_MIN_KINDS} different kinds, e.g. the output of: "
+        'python -c "import secrets; print(secrets.token_urlsafe(32))"'
+    )
+
+
+def loggable(value: object) -> str:
+    """What a caller sent, as a log line may hold it: quoted and escaped (``repr``), so a
+    newline or a terminal control sequence cannot forge or hide a line; at most
+    :data:`LOGGED_TEXT_MAX` characters.
+
+    >>> print(loggable("edit\\nWARNING forged"))
+    'edit\\nWARNING forged'
+    """
+    text = value if isinstance(value, str) else str(type(value).__name__)
+    return repr(text[:LOGGED_TEXT_MAX])
+
+
+@dataclass
+class FailureLimiter:
+    """Counts wrong secrets per source address in a sliding window."""
+
+    allowed: int = FAILURES_ALLOWED
+    window: float = FAILURE_WINDOW
+    clock: Callable[[], float] = time.monotonic
+    _failures: dict[str, deque[float]] = field(default_factory=dict)
+
+    def _recent(self, source: str) -> deque[float]:
+        times = self._failures.get(source)
+        if times is None:
+            return deque()
+        now = self.clock()
+        while times and times[0] <= now - self.window:
+            times.popleft()
+        if not times:
+            del self._failures[source]
+        return times
+
+    def blocked_for(self, source: str) -> float:
+        """Seconds until ``source`` may try again (0 when it may now)."""
+        times = self._recent(source)
+        if len(times) < self.allowed:
+            return 0.0
+        return max(0.0, times[-self.allowed] + self.window - self.clock())
+
+    def failed(self, source: str) -> int:
+        """Count one wrong secret from ``source``; answers how many are in its window."""
+        times = self._recent(source)
+        if source not in self._failures:
+            if len(self._failures) >= FAILURE_SOURCES_MAX:
+                self._failures.pop(next(iter(self._failures)))
+            self._failures[source] = times
+        times.append(self.clock())
+        return len(times)
 
 
 class QueueFull(Exception):
@@ -166,14 +253,34 @@ def make_app(
     """
     if not secret:
         raise ValueError("serve needs a shared secret (HARKNESS_SHEETS_WEBHOOK_SECRET)")
+    weak = secret_problem(secret)
+    if weak is not None:
+        raise ValueError(f"the shared secret is {weak}")
     expected = secret.encode("utf-8")
+    limiter = FailureLimiter()
 
     async def sync_handler(request: web.Request) -> web.Response:
+        source = request.remote or "unknown"
+        wait = limiter.blocked_for(source)
+        if wait:
+            return web.json_response(
+                {"error": "too many wrong secrets from this address: try again later"},
+                status=429,
+                headers={"Retry-After": str(int(wait) + 1)},
+            )
         given = request.headers.get(SECRET_HEADER, "").encode("utf-8")
         if not hmac.compare_digest(given, expected):
-            logger.warning(
-                "refused a sync request from %s: wrong or missing secret", request.remote
-            )
+            failures = limiter.failed(source)
+            if failures < limiter.allowed:
+                logger.warning("refused a sync request from %s: wrong or missing secret", source)
+            else:
+                logger.warning(
+                    "refused a sync request from %s: wrong or missing secret; %d wrong "
+                    "secrets in %.0f s, so it is refused for a while",
+                    source,
+                    failures,
+                    limiter.window,
+                )
             return web.json_response({"error": "wrong or missing secret"}, status=401)
         try:
             body: Any = await request.json()
@@ -194,7 +301,13 @@ def make_app(
             return web.json_response(
                 {"error": str(error)}, status=503, headers={"Retry-After": "60"}
             )
-        logger.info("sync of %s %s (%s)", key, state, body.get("reason", "no reason given"))
+        reason = body.get("reason")
+        logger.info(
+            "sync of %s %s (%s)",
+            key,
+            state,
+            "no reason given" if reason is None else f"reason: {loggable(reason)}",
+        )
         return web.json_response({"spreadsheetId": key, "status": state}, status=202)
 
     async def health(request: web.Request) -> web.Response:

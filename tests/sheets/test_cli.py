@@ -108,6 +108,11 @@ def test_watch_needs_a_config_and_serve_needs_a_secret(
     monkeypatch.delenv("HARKNESS_SHEETS_WEBHOOK_SECRET", raising=False)
     assert main(["serve"]) == 2
     assert "set HARKNESS_SHEETS_WEBHOOK_SECRET" in capsys.readouterr().err
+    for weak in ("x", "correct horse battery", "a" * 40):
+        monkeypatch.setenv("HARKNESS_SHEETS_WEBHOOK_SECRET", weak)
+        assert main(["serve"]) == 2
+        err = capsys.readouterr().err
+        assert "HARKNESS_SHEETS_WEBHOOK_SECRET is too weak" in err and weak not in err
 
 
 def test_python_dash_m_sheets_is_the_same_command() -> None:

@@ -15,7 +15,7 @@ import pytest
 from aiohttp import web
 
 from sheets.client import SheetsClient
-from sheets.serve import SECRET_HEADER, SyncQueue, make_app
+from sheets.serve import FAILURES_ALLOWED, SECRET_HEADER, SyncQueue, make_app
 from sheets.sync import SyncResult, sync
 from tests.fakes.sheets_api import Op, SheetsFake
 from tests.sheets.conftest import seed_crosstable, settings_rows
@@ -172,6 +172,46 @@ async def test_a_long_burst_still_syncs_by_the_longest_wait(
         await runner.cleanup()
 
 
-def test_the_endpoint_needs_a_secret() -> None:
+def test_the_endpoint_needs_a_strong_secret() -> None:
+    queue = SyncQueue(lambda key: SyncResult(key, "", False, False))
     with pytest.raises(ValueError, match="shared secret"):
-        make_app(SyncQueue(lambda key: SyncResult(key, "", False, False)), "")
+        make_app(queue, "")
+    for weak in ("x", "s3cret-for-the-add-on", "ab" * 20):
+        with pytest.raises(ValueError, match="too weak: use at least 32 characters"):
+            make_app(queue, weak)
+
+
+async def test_wrong_secrets_from_one_source_are_rate_limited(
+    client: SheetsClient, make_sheet: MakeSheet, caplog: pytest.LogCaptureFixture
+) -> None:
+    """After a few wrong secrets a source is answered 429 without its guesses being tried,
+    and the log gets one line for it, not one per guess."""
+    sheet_id = make_sheet({"Results": seed_crosstable()})
+    served, runner = await start(client)
+    try:
+        with caplog.at_level("INFO", logger="sheets.serve"):
+            statuses = [
+                (await served.post({"spreadsheetId": sheet_id}, f"guess {i}"))[0]
+                for i in range(50)
+            ]
+            # Even the right secret waits until the source's window has passed.
+            blocked, body = await served.post({"spreadsheetId": sheet_id})
+        assert statuses[:FAILURES_ALLOWED] == [401] * FAILURES_ALLOWED
+        assert set(statuses[FAILURES_ALLOWED:]) == {429}
+        assert blocked == 429 and "too many wrong secrets" in body["error"]
+        assert len(caplog.records) <= FAILURES_ALLOWED + 1
+    finally:
+        await runner.cleanup()
+
+
+async def test_the_callers_reason_is_logged_escaped(
+    endpoint: Endpoint, make_sheet: MakeSheet, caplog: pytest.LogCaptureFixture
+) -> None:
+    sheet_id = make_sheet({"Results": seed_crosstable()})
+    forged = "edit\nWARNING sheets.serve: sync of everything refused\x1b[2J"
+    with caplog.at_level("INFO", logger="sheets.serve"):
+        status, _ = await endpoint.post({"spreadsheetId": sheet_id, "reason": forged})
+    assert status == 202
+    (line,) = [r.getMessage() for r in caplog.records if "sync of" in r.getMessage()]
+    assert "\n" not in line and "\x1b" not in line
+    assert "edit\\nWARNING" in line
