@@ -162,6 +162,24 @@ def create_bot(settings: BotSettings | None = None, *, store: Store | None = Non
     return HarknessBot(settings, store)
 
 
+#: Seconds the connection task may take to end after the bot is closed. Between two tries to
+#: reach a gateway that is down, discord.py sleeps its reconnect backoff (up to minutes)
+#: before it notices; a stop does not wait for that.
+STOP_GRACE = 1.0
+
+
+async def _stopped(runner: asyncio.Task[None]) -> None:
+    """Let ``runner`` (``bot.start``) end by itself for :data:`STOP_GRACE` seconds after
+    ``close()``, then cancel it, whatever state its connection is in."""
+    if not runner.done():
+        await asyncio.wait({runner}, timeout=STOP_GRACE)
+    if not runner.done():
+        log.info("not waiting for the gateway reconnect: stopping now")
+        runner.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await runner
+
+
 async def run(settings: BotSettings) -> int:
     """Run the bot until SIGTERM or SIGINT (or until Discord refuses the token)."""
     if settings.discord_token is None:
@@ -184,8 +202,10 @@ async def run(settings: BotSettings) -> int:
         await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
         await bot.close()
         waiter.cancel()
+        await _stopped(runner)
         try:
-            await runner
+            if not runner.cancelled():
+                await runner
         except discord.LoginFailure:
             log.error(
                 "Discord refused the token: check DISCORD_TOKEN (Developer Portal → "

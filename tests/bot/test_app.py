@@ -8,6 +8,7 @@ import json
 import os
 import signal
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -130,6 +131,38 @@ async def test_the_process_serves_commands_then_stops_cleanly_on_a_signal(
     assert all({"level", "logger", "message", "time"} <= set(entry) for entry in logs)
     assert discord_fake.token not in stderr.decode()
     assert (tmp_path / "club.db").exists()
+
+
+async def test_sigterm_during_a_gateway_outage_stops_within_two_seconds(
+    discord_fake: DiscordFake, tmp_path: Path
+) -> None:
+    """discord.py waits out its reconnect backoff (seconds, growing to minutes) before it
+    looks again; a stop must not wait for it, or Docker and systemd kill the bot."""
+    env = {
+        **discord_fake.env,
+        "HARKNESS_DATABASE_URL": f"sqlite:///{tmp_path / 'club.db'}",
+        "HARKNESS_LOG_FORMAT": "json",
+    }
+    process = await _start(env)
+    try:
+        await discord_fake.wait_until_ready(timeout=30)
+        await discord_fake.gateway_outage()
+        # Three refused reconnects: the backoff is now seconds long.
+        await discord_fake.wait_for(
+            lambda: True if discord_fake.gateway.refused >= 3 else None, 20, "reconnects"
+        )
+        process.send_signal(signal.SIGTERM)
+        began = time.monotonic()
+        _, stderr = await asyncio.wait_for(process.communicate(), 20)
+        took = time.monotonic() - began
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    assert took < 2.5, f"the bot took {took:.1f} s to stop"
+    assert process.returncode == 0
+    messages = [json.loads(line)["message"] for line in stderr.decode().splitlines()]
+    assert "received SIGTERM: shutting down" in messages and messages[-1] == "stopped"
 
 
 async def test_a_refused_token_ends_the_process_with_a_message(

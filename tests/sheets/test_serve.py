@@ -191,8 +191,7 @@ async def test_wrong_secrets_from_one_source_are_rate_limited(
     try:
         with caplog.at_level("INFO", logger="sheets.serve"):
             statuses = [
-                (await served.post({"spreadsheetId": sheet_id}, f"guess {i}"))[0]
-                for i in range(50)
+                (await served.post({"spreadsheetId": sheet_id}, f"guess {i}"))[0] for i in range(50)
             ]
             # Even the right secret waits until the source's window has passed.
             blocked, body = await served.post({"spreadsheetId": sheet_id})

@@ -1056,6 +1056,17 @@ class DiscordFake:
             "the bot to RESUME",
         )
 
+    async def gateway_outage(self) -> None:
+        """Discord's gateway goes down: the bot's connection is cut and every new one is
+        answered 503, until :meth:`gateway_restored`."""
+        self.gateway.down = True
+        with contextlib.suppress(RuntimeError):  # no bot connected: nothing to cut
+            await self.gateway.drop(1001)
+
+    def gateway_restored(self) -> None:
+        """The outage is over: the gateway accepts connections again."""
+        self.gateway.down = False
+
     async def gateway_drop(self, code: int = 4000, timeout: float = 10.0) -> None:
         """Cut the bot's gateway connection and wait until it has RESUMEd."""
         session = self.gateway.session

@@ -199,6 +199,9 @@ class GatewayServer:
         self.connections: list[GatewayConnection] = []
         self.received: list[GatewayFrame] = []
         self.identifies = 0
+        self.down = False
+        """While True (an outage), connections are answered 503 before any websocket."""
+        self.refused = 0
 
     @property
     def session(self) -> GatewaySession | None:
@@ -208,6 +211,9 @@ class GatewayServer:
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
         """The websocket endpoint."""
+        if self.down:
+            self.refused += 1
+            raise web.HTTPServiceUnavailable(text="Discord is unavailable (a test outage).")
         ws = web.WebSocketResponse(max_msg_size=0)
         await ws.prepare(request)
         connection = GatewayConnection(ws, compress=request.query.get("compress") == "zlib-stream")
