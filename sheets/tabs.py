@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 from core.explain import Explanation, explain
 from core.numbers import display
 from core.render import cells as standings_cells
 from core.render import names_of_tiebreaks
-from core.standings import Standings
+from core.standings import UNPLAYED, Standings
 from core.tiebreaks import tiebreaks_of
 from sheets.layout import Role
 from sheets.problems import SheetProblem
@@ -32,12 +32,14 @@ Value = str | int | float | None
 
 @dataclass(frozen=True, slots=True)
 class OutCell:
-    """One cell the worker writes: its value, and optionally a note and a number format."""
+    """One cell the worker writes: its value, and optionally a note, a number format and a
+    shading (``fill``: one of :data:`sheets.write.FILLS`)."""
 
     value: Value = None
     note: str | None = None
     number_format: str | None = None
     header: bool = False
+    fill: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,21 +121,65 @@ def standings_tab(
             ],
         )
     ]
-    for row, display_row in zip(standings.rows, table[1:], strict=True):
+    shading = tie_shading(standings)
+    for n, (row, display_row) in enumerate(zip(standings.rows, table[1:], strict=True)):
         place, _number, name, *numbers = display_row
-        rows.append(
-            [
-                _shown(place),
-                OutCell(row.player.id),
-                OutCell(name),
-                *(_shown(n) for n in numbers),
-                _text(why(explained[row.player.id])),
+        group, decisive = shading[n]
+        cells = [
+            _shown(place),
+            OutCell(row.player.id),
+            OutCell(name),
+            *(_shown(n) for n in numbers),
+            _text(why(explained[row.player.id])),
+        ]
+        if group is not None:
+            cells = [
+                replace(c, fill=DECISIVE if j in decisive else group) for j, c in enumerate(cells)
             ]
-        )
+        rows.append(cells)
     if footer:
         rows.append([])
         rows += [[OutCell(line)] for line in footer]
     return TabContent(Role.STANDINGS, title, rows)
+
+
+#: Shadings of the Standings tab: score groups of two or more players alternate between two
+#: tints, and the cell that broke a tie is highlighted.
+TIED = ("tied", "tied-alternate")
+DECISIVE = "decisive"
+
+
+def tie_shading(standings: Standings) -> list[tuple[str | None, set[int]]]:
+    """For each row of the Standings tab: the tint of its tied score group (None when the
+    player's score is nobody else's) and the columns (of Place, #, Name, Score, tiebreaks…)
+    of the cells that broke a tie with the row above or below it: the tiebreak that
+    separated them (:attr:`core.standings.Standing.separated_by`), or the score for the US
+    Chess rule on points won without playing.
+
+    >>> from core.examples import load_example
+    >>> from core.standings import compute_standings
+    >>> s = compute_standings(load_example(), "mdchess")
+    >>> [(tint, sorted(cols)) for tint, cols in tie_shading(s)]  # doctest: +NORMALIZE_WHITESPACE
+    [('tied', [4]), ('tied', [4]), ('tied', [4, 5]), ('tied', [5]), (None, []), (None, []),
+     (None, []), ('tied-alternate', [4]), ('tied-alternate', [4]), (None, [])]
+    """
+    rows = standings.rows
+    column = {code: 4 + j for j, code in enumerate(standings.order)}
+    column[UNPLAYED] = 3
+    shading: list[tuple[str | None, set[int]]] = []
+    groups = 0
+    for n, row in enumerate(rows):
+        tied = any(
+            0 <= m < len(rows) and rows[m].half_points == row.half_points for m in (n - 1, n + 1)
+        )
+        if tied and (n == 0 or rows[n - 1].half_points != row.half_points):
+            groups += 1
+        shading.append((TIED[(groups - 1) % 2] if tied else None, set()))
+    for n, row in enumerate(rows):
+        if n and rows[n - 1].half_points == row.half_points and row.separated_by in column:
+            shading[n - 1][1].add(column[row.separated_by])
+            shading[n][1].add(column[row.separated_by])
+    return shading
 
 
 def breakdown_tab(

@@ -44,6 +44,17 @@ HEADER_FORMAT: dict[str, Any] = {
     "textFormat": {"bold": True},
     "backgroundColor": {"red": 0.9, "green": 0.9, "blue": 0.9},
 }
+#: Shadings of the Standings tab (:func:`sheets.tabs.tie_shading`): two pale tints for the
+#: score groups of two or more players, in turn, and bold on amber for the cell that broke
+#: a tie.
+FILLS: dict[str, dict[str, Any]] = {
+    "tied": {"backgroundColor": {"red": 0.89, "green": 0.94, "blue": 1.0}},
+    "tied-alternate": {"backgroundColor": {"red": 0.93, "green": 0.91, "blue": 0.98}},
+    "decisive": {
+        "backgroundColor": {"red": 1.0, "green": 0.85, "blue": 0.4},
+        "textFormat": {"bold": True},
+    },
+}
 CELL_FIELDS = "userEnteredValue,userEnteredFormat,note"
 """What ``updateCells`` replaces in every cell of an output tab: value, format and note."""
 
@@ -72,6 +83,8 @@ def cell_data(cell: OutCell) -> dict[str, Any]:
     elif isinstance(value, int | float) and not isinstance(value, bool):
         data["userEnteredValue"] = {"numberValue": value}
     fmt: dict[str, Any] = dict(HEADER_FORMAT) if cell.header else {}
+    if cell.fill:
+        fmt.update(FILLS[cell.fill])
     if cell.number_format:
         fmt["numberFormat"] = {"type": "NUMBER", "pattern": cell.number_format}
     if fmt:
