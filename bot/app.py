@@ -15,6 +15,7 @@ development) or globally.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import logging
@@ -22,24 +23,31 @@ import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from urllib.parse import urlsplit
 
+import aiohttp
 import discord
 import yarl
 from discord import app_commands
 from discord.ext import commands
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
+from pydantic import ValidationError
+from sqlalchemy.exc import SQLAlchemyError
 
 from bot import health, logs, views
 from bot.errors import answer_error
-from bot.settings import HOW_TO_GET_A_TOKEN, BotSettings
+from bot.settings import HOW_TO_GET_A_TOKEN, BotSettings, settings_problem
 from bot.sheetlink import SheetLinks
 from bot.store import Store
+from bot.store.engine import database_url, is_sqlite
+from bot.store.errors import StoreError
 
 log = logging.getLogger("harkness.bot")
 
 EXIT_LOGIN_FAILED = 1
-EXIT_NO_TOKEN = 2
+#: No token, a setting that is wrong, or a database that cannot be opened: fix, then start.
+EXIT_BAD_SETTINGS = 2
 #: Anything else that stopped the bot (Discord unreachable at start, a bug): worth a restart.
 EXIT_CRASHED = 3
 
@@ -180,11 +188,36 @@ async def _stopped(runner: asyncio.Task[None]) -> None:
             await runner
 
 
+async def open_store(settings: BotSettings) -> Store | int:
+    """The store, opened (and migrated) before logging in to Discord, or the exit status
+    after one line saying why it cannot be opened."""
+    url = database_url(settings.database_url)
+    shown = url.render_as_string(hide_password=True)
+    try:
+        return await Store.open(settings.database_url)
+    except (OSError, SQLAlchemyError, StoreError) as error:
+        reason = str(getattr(error, "orig", None) or error).splitlines()[0]
+        log.error("cannot open the database %s: %s", shown, reason)
+        # A SQLite file that cannot be opened is a setting to fix; a server may come back.
+        return EXIT_BAD_SETTINGS if is_sqlite(url) else EXIT_CRASHED
+
+
 async def run(settings: BotSettings) -> int:
     """Run the bot until SIGTERM or SIGINT (or until Discord refuses the token)."""
     if settings.discord_token is None:
         raise ValueError("no token")
-    bot = create_bot(settings)
+    store = await open_store(settings)
+    if isinstance(store, int):
+        return store
+    try:
+        return await _run(settings, store)
+    finally:
+        await store.close()
+
+
+async def _run(settings: BotSettings, store: Store) -> int:
+    assert settings.discord_token is not None
+    bot = create_bot(settings, store=store)
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
 
@@ -212,6 +245,13 @@ async def run(settings: BotSettings) -> int:
                 "your application → Bot → Reset Token)"
             )
             return EXIT_LOGIN_FAILED
+        except (OSError, aiohttp.ClientError, discord.GatewayNotFound) as error:
+            log.error(
+                "cannot reach Discord at %s: %s",
+                discord_host(settings, error),
+                str(error).splitlines()[0] if str(error) else type(error).__name__,
+            )
+            return EXIT_CRASHED
         except Exception:
             log.exception("the bot stopped unexpectedly")
             return EXIT_CRASHED
@@ -219,16 +259,48 @@ async def run(settings: BotSettings) -> int:
     return 0
 
 
+USAGE = """\
+Runs the Harkness Discord bot until SIGTERM or SIGINT. Everything it needs comes from the
+environment: DISCORD_TOKEN (required), HARKNESS_DATABASE_URL, HARKNESS_LOG_LEVEL, ... (see
+the README, "Configuration"). `python -m bot.store backup FILE` and `restore FILE` back up
+and restore its database.
+
+exit status: 0 stopped by a signal; 1 Discord refused the token; 2 no token, a bad setting
+or a database that cannot be opened; 3 Discord unreachable or an unexpected error (worth a
+restart)."""
+
+
+def parser() -> argparse.ArgumentParser:
+    """The ``harkness-bot`` command line: no options but ``--help``."""
+    return argparse.ArgumentParser(
+        prog="harkness-bot",
+        description=USAGE,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+
+
+def discord_host(settings: BotSettings, error: BaseException) -> str:
+    """The host the bot could not reach: the one in the error, else the REST API's."""
+    host = getattr(error, "host", None)
+    if isinstance(host, str) and host:
+        port = getattr(error, "port", None)
+        return f"{host}:{port}" if port else host
+    return urlsplit(settings.discord_api_base).netloc
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``harkness-bot``: run the Discord bot configured by the environment."""
-    del argv  # no options: everything comes from the environment (see bot.settings)
+    try:
+        parser().parse_args(argv)
+    except SystemExit as done:  # --help (0) or an argument it does not take (2)
+        return EXIT_BAD_SETTINGS if done.code else 0
     try:
         settings = BotSettings()
-    except ValueError as error:
-        print(f"harkness-bot: bad settings: {error}", file=sys.stderr)
-        return EXIT_NO_TOKEN
+    except ValidationError as error:
+        print(f"harkness-bot: bad settings: {settings_problem(error)}", file=sys.stderr)
+        return EXIT_BAD_SETTINGS
     if settings.discord_token is None:
         print(HOW_TO_GET_A_TOKEN, file=sys.stderr, end="")
-        return EXIT_NO_TOKEN
+        return EXIT_BAD_SETTINGS
     logs.configure(settings.log_format, settings.log_level)
     return asyncio.run(run(settings))

@@ -42,8 +42,11 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from pydantic import AliasChoices, Field, SecretStr, field_validator
+from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from bot.store.engine import database_url
+from bot.store.errors import StoreError
 
 DISCORD_API_BASE = "https://discord.com/api/v10"
 DISCORD_GATEWAY_URL = "wss://gateway.discord.gg/"
@@ -173,5 +176,42 @@ class BotSettings(BaseSettings):
 
     @field_validator("log_level")
     @classmethod
-    def _level_upper(cls, value: str) -> str:
-        return value.strip().upper() or "INFO"
+    def _level_is_known(cls, value: str) -> str:
+        level = value.strip().upper() or "INFO"
+        if level not in LOG_LEVELS:
+            raise ValueError(f"must be one of {', '.join(LOG_LEVELS)}, not {value!r}")
+        return level
+
+    @field_validator("database_url")
+    @classmethod
+    def _database_is_supported(cls, value: str | None) -> str | None:
+        if value is not None:
+            try:
+                database_url(value)
+            except StoreError as error:
+                raise ValueError(error.message) from None
+        return value
+
+
+#: The log levels ``HARKNESS_LOG_LEVEL`` accepts (Python's logging levels, by name).
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+def settings_problem(error: ValidationError) -> str:
+    """One line naming each setting that is wrong and why (never its secret value).
+
+    >>> try:
+    ...     BotSettings(log_level="loud")
+    ... except ValidationError as error:
+    ...     print(settings_problem(error))
+    HARKNESS_LOG_LEVEL: must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL, not 'loud'
+    """
+    parts = []
+    for problem in error.errors(include_url=False, include_input=False):
+        field = str(problem["loc"][0]) if problem["loc"] else ""
+        info = BotSettings.model_fields.get(field)
+        alias = info.validation_alias if info is not None else None
+        name = str(alias.choices[0]) if isinstance(alias, AliasChoices) else field
+        message = str(problem["msg"]).removeprefix("Value error, ")
+        parts.append(message if message.startswith(name) else f"{name}: {message}")
+    return "; ".join(parts)

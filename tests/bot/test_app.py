@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import EXIT_NO_TOKEN, main
+from bot.app import EXIT_BAD_SETTINGS, main
 from bot.settings import BotSettings
 from tests.fakes.discord_api import DiscordFake
 
@@ -38,7 +38,7 @@ def test_without_a_token_the_bot_says_how_to_get_one(
     _clear(monkeypatch)
     if token is not None:
         monkeypatch.setenv("DISCORD_TOKEN", token)
-    assert main([]) == EXIT_NO_TOKEN
+    assert main([]) == EXIT_BAD_SETTINGS
     err = capsys.readouterr().err
     assert "DISCORD_TOKEN" in err
     assert "https://discord.com/developers/applications" in err
@@ -76,7 +76,7 @@ def test_a_wrong_endpoint_is_refused_before_starting(
     _clear(monkeypatch)
     monkeypatch.setenv("DISCORD_TOKEN", "x")
     monkeypatch.setenv("DISCORD_GATEWAY_URL", "http://127.0.0.1:1/not-a-websocket")
-    assert main([]) == EXIT_NO_TOKEN
+    assert main([]) == EXIT_BAD_SETTINGS
     assert "DISCORD_GATEWAY_URL must be a ws(s) URL" in capsys.readouterr().err
 
 
@@ -209,7 +209,80 @@ async def test_an_unreachable_discord_ends_the_process_for_a_restart(tmp_path: P
         "DISCORD_GATEWAY_URL": f"ws://127.0.0.1:{port}/gateway",
         "HARKNESS_DATABASE_URL": f"sqlite:///{tmp_path / 'club.db'}",
     }
+    env["HARKNESS_LOG_FORMAT"] = "text"
     process = await _start(env)
     _, stderr = await asyncio.wait_for(process.communicate(), 30)
     assert process.returncode == 3  # not 1 or 2: systemd and compose restart it
-    assert "the bot stopped unexpectedly" in stderr.decode()
+    lines = stderr.decode().splitlines()
+    errors = [line for line in lines if " ERROR " in line]
+    assert len(errors) == 1, lines
+    assert f"cannot reach Discord at 127.0.0.1:{port}" in errors[0]
+    assert "Traceback" not in stderr.decode()
+
+
+async def _exit_of(env: dict[str, str], *args: str) -> tuple[int, str, str]:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        *args,
+        cwd=ROOT,
+        env={**os.environ, **env},
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    stdout, stderr = await asyncio.wait_for(process.communicate(), 30)
+    assert process.returncode is not None
+    return process.returncode, stdout.decode(), stderr.decode()
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "said"),
+    [
+        ("HARKNESS_DATABASE_URL", "mysql://club@db/harkness", "'mysql' is not supported"),
+        ("HARKNESS_DATABASE_URL", "::not a url::", "is not a database URL"),
+        ("HARKNESS_LOG_LEVEL", "chatty", "must be one of DEBUG, INFO"),
+    ],
+)
+async def test_a_bad_setting_is_one_line_and_exit_2_before_logging_in(
+    discord_fake: DiscordFake, tmp_path: Path, name: str, value: str, said: str
+) -> None:
+    env = {**discord_fake.env, "HARKNESS_DATABASE_URL": f"sqlite:///{tmp_path / 'club.db'}"}
+    status, _, stderr = await _exit_of({**env, name: value})
+    assert status == 2  # systemd's RestartPreventExitStatus: fix it, then start it
+    assert stderr.splitlines() == [stderr.strip()]
+    assert stderr.startswith(f"harkness-bot: bad settings: {name}")
+    assert said in stderr
+    assert discord_fake.requests == []  # never logged in
+    assert discord_fake.token not in stderr
+
+
+async def test_a_database_file_that_cannot_be_opened_is_one_line_and_exit_2(
+    discord_fake: DiscordFake, tmp_path: Path
+) -> None:
+    missing = tmp_path / "no such folder" / "club.db"
+    env = {
+        **discord_fake.env,
+        "HARKNESS_DATABASE_URL": f"sqlite:///{missing}",
+        "HARKNESS_LOG_FORMAT": "text",
+    }
+    status, _, stderr = await _exit_of(env)
+    assert status == 2
+    assert len(stderr.strip().splitlines()) == 1, stderr
+    assert f"cannot open the database sqlite+aiosqlite:///{missing}" in stderr
+    assert discord_fake.requests == []
+
+
+async def test_help_prints_the_usage_and_does_not_start_the_bot(
+    discord_fake: DiscordFake, tmp_path: Path
+) -> None:
+    env = {**discord_fake.env, "HARKNESS_DATABASE_URL": f"sqlite:///{tmp_path / 'club.db'}"}
+    status, stdout, stderr = await _exit_of(env, "--help")
+    assert status == 0 and stderr == ""
+    assert stdout.startswith("usage: harkness-bot")
+    assert "DISCORD_TOKEN" in stdout and "exit status" in stdout
+    assert discord_fake.requests == []
+    assert not (tmp_path / "club.db").exists()
+    status, _, stderr = await _exit_of(env, "--no-such-option")
+    assert status == 2 and "unrecognized arguments: --no-such-option" in stderr
+    assert discord_fake.requests == []
