@@ -48,8 +48,44 @@ from bot.store.outbox import key as outbox_key
 
 log = logging.getLogger("harkness.bot")
 
-#: How long a worker may hold results it is writing before another may take them.
-LEASE = timedelta(minutes=10)
+#: How long a worker holds results it is writing before another may take them; renewed every
+#: quarter of it while the write runs, so a worker that died frees them within a minute (and
+#: at once when a new bot starts on the same host: :func:`stopped`).
+LEASE = timedelta(seconds=60)
+
+
+def stopped(worker: str, me: str) -> bool:
+    """Whether the outbox worker ``worker`` is a bot process of this host that has stopped.
+
+    Worker names are ``harkness-bot:HOST:PID:TAG`` (``TAG`` random per start). On the same
+    host, a worker is gone when its process id is not running, or when it is this process's
+    own id with another tag (an earlier run: in a container the bot is always process 1).
+    Workers of other hosts are never judged: their short leases run out by themselves.
+
+    >>> me = "harkness-bot:club-vm:1:aaaa1111"
+    >>> stopped("harkness-bot:club-vm:1:bbbb2222", me)  # the container's previous run
+    True
+    >>> stopped(me, me), stopped("harkness-bot:other-vm:1:bbbb2222", me)
+    (False, False)
+    """
+    parts, mine = worker.split(":"), me.split(":")
+    if len(parts) != 4 or parts[0] != "harkness-bot" or worker == me:
+        return False
+    host, pid = parts[1], parts[2]
+    if host != mine[1] or not pid.isdigit():
+        return False
+    return pid == mine[2] or not _running(int(pid))
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # someone else's process, or a pid we cannot ask about: alive
+        return True
+    return True
+
 
 WRITTEN = "📗 Written to the Google Sheet (its Discord reports tab); its Standings tab is updated."
 PENDING = (
@@ -84,6 +120,7 @@ class Outbox(Players):
             else None
         )
         self.worker = f"harkness-bot:{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self.lease = LEASE
         self._rng = random.Random()
         self._hold: dict[str, float] = {}
         self._wake = asyncio.Event()
@@ -110,6 +147,13 @@ class Outbox(Players):
         self._loop = None
 
     async def _run(self) -> None:
+        try:
+            freed = await self.store.release_claims(lambda worker: stopped(worker, self.worker))
+        except Exception:
+            log.exception("could not free the results held by a stopped bot")
+        else:
+            if freed:
+                log.info("%d results held by a stopped bot are due again", freed)
         while True:
             try:
                 await self.flush()
@@ -162,20 +206,38 @@ class Outbox(Players):
         """Write every result that is due (of ``guild``, or of every guild), sheet by sheet."""
         if self.client is None:
             return
-        items = await self.store.claim_writes(self.worker, limit=100, lease=LEASE, guild=guild)
+        items = await self.store.claim_writes(self.worker, limit=100, lease=self.lease, guild=guild)
+        if not items:
+            return
         groups: dict[tuple[str, str, str], list[OutboxItem]] = {}
         for item in items:
             groups.setdefault((item.guild, item.tournament, item.spreadsheet_id), []).append(item)
-        for (g, name, sheet), batch in groups.items():
+        renewal = asyncio.create_task(self._renew(items), name="harkness-sheets-lease")
+        try:
+            for (g, name, sheet), batch in groups.items():
+                try:
+                    await self._write(g, name, sheet, batch)
+                except Exception as error:  # a bug or the database: give them back, go on
+                    log.exception(
+                        "writing results of %s to its sheet failed",
+                        name,
+                        extra={"guild_id": g, "spreadsheet": sheet},
+                    )
+                    await self._give_back(batch, f"{type(error).__name__}: {error}")
+        finally:
+            renewal.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await renewal
+
+    async def _renew(self, items: Sequence[OutboxItem]) -> None:
+        """Keep the lease on ``items`` while they are being written (until cancelled)."""
+        held: Sequence[OutboxItem | int] = items
+        while held:
+            await asyncio.sleep(self.lease.total_seconds() / 4)
             try:
-                await self._write(g, name, sheet, batch)
-            except Exception as error:  # a bug or the database: give them back, go on
-                log.exception(
-                    "writing results of %s to its sheet failed",
-                    name,
-                    extra={"guild_id": g, "spreadsheet": sheet},
-                )
-                await self._give_back(batch, f"{type(error).__name__}: {error}")
+                held = await self.store.renew_claims(held, self.worker, lease=self.lease)
+            except Exception:  # the database may be back by the next renewal
+                log.exception("could not renew the lease on results being written")
 
     async def _give_back(
         self, items: Sequence[OutboxItem], why: str, at_least: float = 0.0

@@ -3,16 +3,19 @@
 When a linked tournament's result becomes final (confirmed, set, a bye, a withdrawal, a
 clear, or an undo of one of those), the same transaction that writes the event adds one
 outbox row. The row is unique per event, so it exists once whatever happens; a worker
-*claims* rows for a while (a lease, so two workers never write the same row at once), writes
-them to the sheet, and marks them written; a failure puts the row back with a later retry
-time. Each payload carries a ``key`` to write with the row, so that a worker which crashed
-after writing but before marking can find the row already in the sheet: written once.
+*claims* rows for a while (a short lease, renewed while its write runs, so two workers never
+write the same row at once), writes them to the sheet, and marks them written; a failure puts
+the row back with a later retry time. Each payload carries a ``key`` to write with the row, so
+that a worker which crashed after writing but before marking can find the row already in the
+sheet: written once. A worker that starts frees the leases of workers it knows have stopped
+(:func:`release`), so a result being written when its process was killed is written again at
+once, not when the lease runs out.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -171,6 +174,32 @@ async def claim(
         .order_by(o.c.id)
     )
     return [_item(row) for row in rows]
+
+
+async def renew(
+    conn: AsyncConnection, ids: Sequence[int], worker: str, until: datetime
+) -> list[int]:
+    """Extend ``worker``'s lease on the rows ``ids`` it still holds; the ids renewed."""
+    o = schema.sheet_outbox
+    held = and_(o.c.id.in_(list(ids)), o.c.claimed_by == worker, o.c.written_at.is_(None))
+    await conn.execute(update(o).where(held).values(claimed_until=until))
+    return list((await conn.execute(select(o.c.id).where(held).order_by(o.c.id))).scalars())
+
+
+async def release(conn: AsyncConnection, gone: Callable[[str], bool], now: datetime) -> int:
+    """Free the leases of the workers ``gone`` says have stopped; the number of rows freed."""
+    o = schema.sheet_outbox
+    leased = and_(o.c.written_at.is_(None), o.c.claimed_until > now)
+    holders = (await conn.execute(select(o.c.claimed_by).where(leased).distinct())).scalars()
+    dead = [worker for worker in holders if worker is not None and gone(worker)]
+    if not dead:
+        return 0
+    result = await conn.execute(
+        update(o)
+        .where(leased, o.c.claimed_by.in_(dead))
+        .values(claimed_by=None, claimed_until=None)
+    )
+    return int(result.rowcount)
 
 
 async def written(conn: AsyncConnection, item_id: int, worker: str, now: datetime) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, TypeVar
 
@@ -815,6 +815,21 @@ class Store:
         and the two methods below are the only ones that are not guild-scoped."""
         now = self.clock()
         return await self._write(lambda conn: outbox.claim(conn, worker, now, lease, limit, guild))
+
+    async def renew_claims(
+        self, items: Sequence[OutboxItem | int], worker: str, *, lease: timedelta
+    ) -> list[int]:
+        """Extend ``worker``'s lease on ``items`` (those it still holds, whose ids it answers)
+        to ``lease`` from now: a worker renews while a write runs, so a short lease suffices."""
+        ids = [i if isinstance(i, int) else i.id for i in items]
+        until = self.clock() + lease
+        return await self._write(lambda conn: outbox.renew(conn, ids, worker, until))
+
+    async def release_claims(self, gone: Callable[[str], bool]) -> int:
+        """Free the sheet writes leased to workers that ``gone(worker)`` says have stopped (a
+        process killed mid-write), so they are due again now; the number freed."""
+        now = self.clock()
+        return await self._write(lambda conn: outbox.release(conn, gone, now))
 
     async def mark_written(self, item: OutboxItem | int, worker: str) -> bool:
         """Record that ``worker`` wrote a claimed item (False: its lease was lost)."""

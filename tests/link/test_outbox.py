@@ -7,11 +7,18 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
+import socket
+import subprocess
+import sys
+from datetime import timedelta
 
+from bot.sheetlink.outbox import LEASE
+from bot.store import OutboxItem, Store
 from sheets.reports import REPORT_HEADER
 from tests.bot.support import clicked, reported
 from tests.fakes.sheets_api import Op
-from tests.link.conftest import LinkedClub
+from tests.link.conftest import LinkedClub, eventually
 
 KEY = REPORT_HEADER.index("Key")
 
@@ -94,3 +101,66 @@ async def test_td_decisions_byes_and_undos_reach_the_sheet(linked: LinkedClub) -
         "Bob": "D1 (b)",
         "Dave": "-",
     }
+
+
+async def _held_by(club: LinkedClub, worker: str, lease: timedelta) -> OutboxItem:
+    """Stop the bot, then lease its one pending result to ``worker`` (as if that process
+    had claimed it to write it)."""
+    assert club.bot is not None
+    await club.bot.close()
+    store = await Store.open(os.environ["HARKNESS_DATABASE_URL"], migrate=False)
+    try:
+        [item] = await store.pending_writes(club.guild, "Club Night")
+
+        async def leased() -> bool:
+            return bool(await store.claim_writes(worker, lease=lease))
+
+        await eventually(leased, 30, f"the result leased to {worker}")
+    finally:
+        await store.close()
+    return item
+
+
+def _stopped_worker() -> str:
+    """The outbox worker name of a bot process of this host that was killed."""
+    done = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        text=True,
+        capture_output=True,
+        check=True,
+    )
+    return f"harkness-bot:{socket.gethostname()}:{int(done.stdout)}:0dead0ff"
+
+
+async def test_a_result_held_by_a_killed_bot_is_written_as_soon_as_the_bot_restarts(
+    linked: LinkedClub,
+) -> None:
+    club = linked
+    club.sheets.fail_for(600, 503)  # Google is down while the result is made
+    message = await reported(club, "alice", 2, "#3", "draw")
+    await clicked(club, "carol", message, "Confirm")
+    # The bot was killed (kill -9) in the middle of writing it: the result is still leased
+    # to the dead process, for far longer than the test waits.
+    item = await _held_by(club, _stopped_worker(), 10 * LEASE)
+    assert timedelta(minutes=1) >= LEASE  # what a bot on another host waits at most
+    club.sheets.clear_faults()  # Google is back
+    await club.start()
+    await club.settled(timeout=10)
+    assert keys(club) == [item.payload["key"]]
+
+
+async def test_a_result_held_by_a_bot_still_running_is_left_to_it(linked: LinkedClub) -> None:
+    club = linked
+    club.sheets.fail_for(600, 503)
+    message = await reported(club, "alice", 2, "#3", "draw")
+    await clicked(club, "carol", message, "Confirm")
+    # Another process of this host, still running (the one that started the tests), holds
+    # the result: a bot that starts must leave it alone.
+    alive = f"harkness-bot:{socket.gethostname()}:{os.getppid()}:0a11ve00"
+    item = await _held_by(club, alive, LEASE)
+    club.sheets.clear_faults()
+    await club.start()
+    await club.links.flush()
+    pending = await club.store.pending_writes(club.guild, "Club Night")
+    assert [held.id for held in pending] == [item.id]
+    assert keys(club) == []

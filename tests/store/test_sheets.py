@@ -136,3 +136,32 @@ async def test_claims_take_the_oldest_first_and_can_keep_to_one_guild(linked: Cl
         (OTHER_GUILD, "Elsewhere"),
         (GUILD, "Club Night"),
     ]
+
+
+async def test_a_worker_renews_its_lease_while_it_writes_and_only_its_own(linked: Club, clock):
+    store = linked.store
+    await store.set_bye(GUILD, linked.name, TD, round=1, player=1)
+    [item] = await store.claim_writes("worker-a", lease=timedelta(seconds=30))
+    for _ in range(4):  # two minutes of writing, renewed every 20 s
+        clock.advance(20)
+        assert await store.renew_claims([item], "worker-a", lease=timedelta(seconds=30)) == [
+            item.id
+        ]
+        assert await store.claim_writes("worker-b") == []
+    assert await store.renew_claims([item], "worker-b", lease=timedelta(seconds=30)) == []
+    assert await store.mark_written(item, "worker-a")
+    assert await store.renew_claims([item], "worker-a", lease=timedelta(seconds=30)) == []
+
+
+async def test_leases_of_stopped_workers_are_freed_and_the_others_kept(linked: Club, clock):
+    store = linked.store
+    for player in (ANN, BOB):
+        await store.set_bye(GUILD, linked.name, TD, round=1, player=player.name)
+    [ann] = await store.claim_writes("killed", limit=1, lease=timedelta(minutes=10))
+    [bob] = await store.claim_writes("running", limit=1, lease=timedelta(minutes=10))
+    assert await store.release_claims(lambda worker: worker == "killed") == 1
+    [again] = await store.claim_writes("new")  # due at once, not in ten minutes
+    assert again.id == ann.id
+    assert not await store.mark_written(ann, "killed")
+    assert await store.mark_written(bob, "running")
+    assert await store.release_claims(lambda worker: True) == 1  # "new" still held one
