@@ -40,5 +40,6 @@ start_postgres() {
   su postgres -c "$HARKNESS_PG_BIN/createdb -h 127.0.0.1 -p $port harkness_test"
   export HARKNESS_TEST_POSTGRES_URL="postgresql+asyncpg://postgres@127.0.0.1:$port/harkness_test"
   export HARKNESS_TEST_POSTGRES_PORT=$port
+  export PATH="$HARKNESS_PG_BIN:$PATH"  # pg_dump and pg_restore of the server's version
   echo "PostgreSQL $("$HARKNESS_PG_BIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$port"
 }

@@ -1,8 +1,12 @@
 # The Harkness Discord bot. Build from the repository root:
 #   docker build -f deploy/bot.Dockerfile -t harkness-bot .
-# Run it with the token in the environment (never baked into the image):
-#   docker run --env-file deploy/.env harkness-bot
-# deploy/compose.yaml runs it next to PostgreSQL 16.
+# Run it with the token in the environment (never baked into the image), its SQLite store on
+# a named volume (the store lives in /data/harkness.db; the volume outlives the container):
+#   docker run -d --name harkness-bot --restart on-failure:5 --env-file deploy/.env \
+#     -v harkness-data:/data harkness-bot
+# deploy/compose.yaml runs it next to PostgreSQL 16. The image also has harkness-sheets
+# (--entrypoint harkness-sheets) and runs as uid 10001: files mounted into it must be
+# readable by that uid.
 
 FROM python:3.11-slim AS build
 WORKDIR /src

@@ -1,5 +1,7 @@
-"""``python -m bot.store upgrade|current|revision "message"``: the store's migrations."""
+"""``python -m bot.store``: migrations, backups and restores (see :mod:`bot.store.cli`)."""
 
-from bot.store.migrate import main
+import sys
 
-main()
+from bot.store.cli import main
+
+sys.exit(main())

@@ -1,6 +1,7 @@
-"""The deployment files: compose (bot + PostgreSQL 16), the bot's Dockerfile and the systemd
-unit. No Docker engine runs here, so these check structure: the compose file is read with
-PyYAML."""
+"""The deployment files: compose (bot + PostgreSQL 16, and the Sheets worker, the add-on's
+endpoint and its TLS proxy as profiles), the bot's Dockerfile, the Caddyfile and the systemd
+units. No Docker engine or systemd runs here, so these check structure: the compose file is
+read with PyYAML, the units line by line."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ def compose() -> dict[str, Any]:
 
 def test_compose_runs_the_bot_next_to_postgresql_16(compose: dict[str, Any]) -> None:
     services = compose["services"]
-    assert set(services) == {"bot", "db"}
+    assert {name for name, s in services.items() if "profiles" not in s} == {"bot", "db"}
     assert services["db"]["image"] == "postgres:16"
     assert services["bot"]["build"] == {"context": "..", "dockerfile": "deploy/bot.Dockerfile"}
     assert (DEPLOY / ".." / services["bot"]["build"]["dockerfile"]).resolve().is_file()
@@ -42,10 +43,11 @@ def test_the_bot_reaches_the_db_service_by_url(compose: dict[str, Any]) -> None:
     assert bot["depends_on"] == {"db": {"condition": "service_healthy"}}
 
 
-def test_both_services_have_a_healthcheck_and_restart_policy(compose: dict[str, Any]) -> None:
+def test_every_service_has_a_healthcheck_and_a_restart_policy(compose: dict[str, Any]) -> None:
     for name, service in compose["services"].items():
-        assert service["restart"] == "unless-stopped", name
-        assert service["healthcheck"]["test"][0] in ("CMD", "CMD-SHELL"), name
+        assert service["restart"] in ("unless-stopped", "on-failure:5"), name
+        check = service["healthcheck"]
+        assert check == {"disable": True} or check["test"][0] in ("CMD", "CMD-SHELL"), name
     assert compose["services"]["bot"]["healthcheck"]["test"] == [
         "CMD",
         "python",
@@ -61,8 +63,11 @@ def test_the_token_comes_from_an_env_file_that_is_not_committed(compose: dict[st
     assert "DISCORD_TOKEN" not in bot["environment"]
     example = (DEPLOY / "env.example").read_text().splitlines()
     assert "DISCORD_TOKEN=" in example  # the example holds no token
-    for service in compose["services"].values():
-        assert "ports" not in service  # nothing is published to the host
+    for name, service in compose["services"].items():
+        if name != "proxy":
+            assert "ports" not in service, name  # only the TLS proxy is published
+        if name in ("sheets", "addon"):
+            assert "env_file" not in service, name  # the bot's token stays with the bot
 
 
 def _dockerfile() -> list[tuple[str, str]]:
@@ -92,20 +97,7 @@ def test_the_dockerfile_builds_the_bot_and_runs_it_unprivileged() -> None:
 
 
 def _unit() -> dict[str, list[tuple[str, str]]]:
-    sections: dict[str, list[tuple[str, str]]] = {}
-    current = None
-    for line in (DEPLOY / "harkness-bot.service").read_text().splitlines():
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        if line.startswith("["):
-            current = line.strip("[]")
-            sections[current] = []
-        else:
-            assert current is not None, line
-            key, _, value = line.partition("=")
-            sections[current].append((key, value))
-    return sections
+    return _units("harkness-bot.service")
 
 
 def test_the_systemd_unit_reads_the_token_from_an_environment_file() -> None:
@@ -120,3 +112,91 @@ def test_the_systemd_unit_reads_the_token_from_an_environment_file() -> None:
     assert service["RestartPreventExitStatus"] == "1 2"
     assert not any(k == "Environment" and "DISCORD_TOKEN" in v for k, v in unit["Service"])
     assert dict(unit["Install"])["WantedBy"] == "multi-user.target"
+
+
+def test_a_wrong_token_or_setting_does_not_restart_the_bot_forever(
+    compose: dict[str, Any],
+) -> None:
+    # Exit 1 (token refused) and 2 (bad settings) cannot be told apart from a crash by
+    # Docker: the restarts are bounded, and systemd does not restart them at all.
+    assert compose["services"]["bot"]["restart"] == "on-failure:5"
+    assert dict(_unit()["Service"])["RestartPreventExitStatus"] == "1 2"
+
+
+def test_compose_runs_the_sheets_worker_and_the_add_on_endpoint_from_the_bot_image(
+    compose: dict[str, Any],
+) -> None:
+    services = compose["services"]
+    for name, mode in (("sheets", "watch"), ("addon", "serve")):
+        service = services[name]
+        assert service["image"] == services["bot"]["image"], name
+        assert service["build"] == services["bot"]["build"], name
+        assert service["entrypoint"] == ["harkness-sheets"], name
+        assert service["command"] == [mode, "--config", "/config/sheets.toml"], name
+        key = service["environment"]["GOOGLE_APPLICATION_CREDENTIALS"]
+        assert f"./google-key.json:{key}:ro" in service["volumes"], name
+        assert "./sheets.toml:/config/sheets.toml:ro" in service["volumes"], name
+        assert service["restart"] == "on-failure:5", name
+    assert services["sheets"]["profiles"] == ["sheets"]
+    assert services["addon"]["profiles"] == services["proxy"]["profiles"] == ["addon"]
+    assert services["addon"]["environment"]["HARKNESS_SHEETS_HOST"] == "0.0.0.0"
+    assert "/healthz" in services["addon"]["healthcheck"]["test"][-1]
+
+
+def test_the_tls_proxy_serves_the_add_on_endpoint_and_nothing_else(
+    compose: dict[str, Any],
+) -> None:
+    proxy, addon = compose["services"]["proxy"], compose["services"]["addon"]
+    assert proxy["image"].startswith("caddy:")
+    assert sorted(proxy["ports"]) == ["443:443", "80:80"]
+    assert "./Caddyfile:/etc/caddy/Caddyfile:ro" in proxy["volumes"]
+    caddyfile = (DEPLOY / "Caddyfile").read_text()
+    site = [line for line in caddyfile.splitlines() if line and not line.startswith("#")]
+    assert site[0] == "{$HARKNESS_DOMAIN} {"
+    assert f"reverse_proxy addon:{addon['environment']['HARKNESS_SHEETS_PORT']}" in caddyfile
+    assert "@harkness path /sync /healthz" in caddyfile and "respond 404" in caddyfile
+
+
+def _units(name: str) -> dict[str, list[tuple[str, str]]]:
+    sections: dict[str, list[tuple[str, str]]] = {}
+    current = None
+    for line in (DEPLOY / name).read_text().splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("["):
+            current = line.strip("[]")
+            sections[current] = []
+        else:
+            assert current is not None, line
+            key, _, value = line.partition("=")
+            sections[current].append((key, value))
+    return sections
+
+
+def test_the_sheets_worker_unit_runs_watch_or_serve_and_can_read_its_key() -> None:
+    unit = _units("harkness-sheets@.service")
+    service = dict(unit["Service"])
+    assert service["ExecStart"] == "/opt/harkness/bin/harkness-sheets %i"
+    assert service["User"] == "harkness"
+    assert service["Restart"] == "on-failure"
+    assert service["RestartPreventExitStatus"] == "2"  # a bad setting or config file
+    environment = dict(
+        value.split("=", 1) for key, value in unit["Service"] if key == "Environment"
+    )
+    # ProtectHome=true hides /home from the service: the key and config live in /etc.
+    assert service["ProtectHome"] == "true"
+    for path in environment.values():
+        assert not path.startswith("/home"), path
+    assert environment["GOOGLE_APPLICATION_CREDENTIALS"] == "/etc/harkness/google-key.json"
+    text = (DEPLOY / "harkness-sheets@.service").read_text()
+    assert "harkness-sheets@watch" in text and "harkness-sheets@serve" in text
+    assert "-m 640 -o root -g harkness key.json /etc/harkness/google-key.json" in text
+
+
+def test_the_bot_unit_installs_the_sheets_extra_and_keeps_the_key_out_of_home() -> None:
+    text = (DEPLOY / "harkness-bot.service").read_text()
+    install = next(line for line in text.splitlines() if "pip install" in line)
+    assert "[bot,sheets]" in install
+    assert "GOOGLE_APPLICATION_CREDENTIALS=/etc/harkness/google-key.json" in text
+    assert dict(_unit()["Service"])["ProtectHome"] == "true"
