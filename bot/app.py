@@ -6,7 +6,10 @@ settings that point at the loopback fake of Discord, and may pass their own stor
 environment, logs as JSON lines, runs until SIGTERM or SIGINT, then closes the gateway and
 the database cleanly. discord.py reconnects by itself after network trouble.
 
-Start-up (``setup_hook``): open the store (migrating the database), set up the link to
+Before logging in, :func:`run` opens the store (migrating the database), so a database that
+cannot be opened is one line and an exit status, not a bot half started.
+
+Start-up (``setup_hook``): open the store if not given, set up the link to
 Google Sheets (:mod:`bot.sheetlink`, on when ``GOOGLE_APPLICATION_CREDENTIALS`` is set) and
 start writing queued results to linked sheets, add the cogs, listen for the persistent
 buttons, and sync the slash commands: to ``HARKNESS_DEV_GUILD`` only (instant, for
