@@ -412,9 +412,13 @@ def _check_entry(p: Player, r: int, e: RoundEntry, by_id: dict[int, Player]) -> 
             return
         said = str(mirror) or mirror.kind.value
         yield Problem(
-            f"has {e} but player {other.id} has {said!r} (expected {RoundEntry(expected, p.id)})",
+            f"player {p.id} has {e} but player {other.id} has {said!r}: one of the two is "
+            f"wrong ({RoundEntry(e.kind, e.opponent)} for player {p.id} means "
+            f"{RoundEntry(expected, p.id)} for player "
+            f"{other.id})",
             player=p.id,
             round=r,
+            other=other.id,
         )
         return
     if e.kind in PLAYED and e.colour is not None and mirror.colour is e.colour and p.id < other.id:

@@ -30,6 +30,9 @@ class Problem:
     column: int | None = None
     player: int | None = None
     round: int | None = None
+    other: int | None = None
+    """The other player of a game whose two sides disagree: their entry in ``round`` is
+    the other half of the problem (not part of the location)."""
 
     @property
     def where(self) -> str:

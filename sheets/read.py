@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from core.formats.crosstable import parse_cell, trailing_withdrawal
+from core.formats.crosstable import cell_hint, parse_cell, trailing_withdrawal
 from core.model import Colour, EntryKind, Player, RoundEntry, Tournament
 from core.problems import HarknessError, Problem
 from sheets.layout import (
@@ -58,8 +58,6 @@ from sheets.settings_tab import SheetSettings
 
 Rows = Sequence[Sequence[str]]
 """A tab's values from A1, row by row, as the TD sees them (formatted text)."""
-
-CELL_HINT = "expected e.g. 'W9 (w)', 'D5', 'L3', 'X9', 'F9', 'B', 'H', 'U', '-' or empty"
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,7 +270,7 @@ def read_crosstable(
             last_round = max(last_round, round_number)
             entry = parse_cell(text)
             if entry is None:
-                problems.append(SheetProblem(f"not a round entry; {CELL_HINT}", cell, text))
+                problems.append(SheetProblem(f"not a round entry; {cell_hint(text)}", cell, text))
                 grid.unreadable.add((number, round_number))
                 continue
             grid.entries[(number, round_number)] = Sourced(entry, cell, text)
@@ -478,7 +476,12 @@ def _locate(problem: Problem, grid: ResultGrid) -> SheetProblem:
     key = (problem.player or 0, problem.round or 0)
     sourced = grid.entries.get(key)
     if sourced is not None:
-        return SheetProblem(problem.message, sourced.cell, sourced.text)
+        message = problem.message
+        other = grid.entries.get((problem.other or 0, problem.round or 0))
+        if other is not None and other.cell != sourced.cell:
+            # Two cells disagree: name the other one too, so that either may be the fix.
+            message += f"; player {problem.other}'s cell is {other.cell}"
+        return SheetProblem(message, sourced.cell, sourced.text)
     row = grid.players.get(problem.player or 0)
     where = row.cell if row is not None else None
     if problem.round is not None and row is not None:

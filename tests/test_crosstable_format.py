@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from core.formats.crosstable import parse_cell, read_crosstable, write_crosstable
-from core.model import Colour, EntryKind, RoundEntry
+from core.model import Colour, EntryKind, Player, RoundEntry, Tournament
 from core.problems import HarknessError, Problem
 
 
@@ -85,7 +85,8 @@ def test_every_problem_is_reported_at_once() -> None:
 def test_sides_that_disagree_are_reported_once_with_both_places() -> None:
     (problem,) = problems_of("#,Name,Rd 1\n1,Ann,W2\n2,Bob,W1\n")
     assert (problem.line, problem.player, problem.round) == (2, 1, 1)
-    assert "player 2 has 'W1' (expected L1)" in problem.message
+    assert "player 1 has W2 but player 2 has 'W1'" in problem.message
+    assert "(W2 for player 1 means L1 for player 2)" in problem.message
 
 
 def test_a_header_without_rounds_or_names_is_explained() -> None:
@@ -132,3 +133,26 @@ def test_a_double_forfeit_is_f_on_both_rows_and_writes_back(separator: str) -> N
 def test_a_forfeit_loss_against_a_forfeit_win_for_someone_else_is_still_refused() -> None:
     problems = problems_of("#\tName\tRd 1\n1\tAnn\tF2\n2\tBob\tX3\n3\tCy\tF2\n")
     assert any("player 2 has 'X3'" in p.message for p in problems)
+
+
+@pytest.mark.parametrize("half", ["½", "1/2", "0.5", "=", "1/2 - 1/2"])
+def test_a_half_point_alone_gets_the_half_point_bye_hint(half: str) -> None:
+    (problem,) = problems_of(f"#,Name,Rd 1,Rd 2\n1,Ann,W2,{half}\n2,Bob,L1,H\n")
+    assert problem.line == 2
+    assert f"{half!r} is not a round entry; a half point alone: for a half-point bye write H" in (
+        problem.message
+    )
+
+
+def test_sides_that_disagree_name_both_players_and_the_other_player() -> None:
+    with pytest.raises(HarknessError) as caught:
+        Tournament(
+            (
+                Player(7, "Ann", (RoundEntry.win(9),)),
+                Player(9, "Bob", (RoundEntry.win(7),)),
+            ),
+            1,
+        )
+    (problem,) = caught.value.problems
+    assert (problem.player, problem.round, problem.other) == (7, 1, 9)
+    assert problem.message.startswith("player 7 has W9 but player 9 has 'W7'")

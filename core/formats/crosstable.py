@@ -8,7 +8,9 @@ recomputed on output. Columns are separated by a tab, a comma (CSV), or two or m
 Round cells: ``W9 (w)`` won against 9 with White, ``D5 (b)`` drawn with Black, ``L3`` lost
 (colour optional), ``X9`` / ``F9`` forfeit win / loss against 9, ``B`` full-point bye, ``H``
 half-point bye, ``U`` zero-point bye, ``-`` withdrawn, empty absent (withdrawn when every
-later cell is empty too). Case-insensitive; ``½`` and ``=`` are draws.
+later cell is empty too). Case-insensitive; ``½`` and ``=`` are draws. A cell holding only a
+half point (``½``, ``1/2``, ``0.5``, ``=``) is refused with a hint (:func:`cell_hint`): it
+may mean a half-point bye (``H``) or a draw whose opponent is missing.
 
 >>> t = read_crosstable('''#  Name  Rd 1  Rd 2
 ... 1  Ann  W2 (w)  H
@@ -79,6 +81,30 @@ class Cell(NamedTuple):
     text: str
     line: int
     column: int
+
+
+CELL_HINT = "expected e.g. 'W9 (w)', 'D5', 'L3', 'X9', 'F9', 'B', 'H', 'U', '-' or empty"
+"""What a round cell may hold, for messages about one that is not a round entry."""
+
+_HALF_POINT = frozenset({"½", "1/2", "0.5", ".5", "0,5", "=", "0.5-0.5", "½-½", "1/2-1/2"})
+"""A half point alone: the usual shorthand for a half-point bye, or a draw whose opponent is
+missing. Harkness does not guess which."""
+
+
+def cell_hint(text: str) -> str:
+    """What to write instead of ``text``, a cell that is not a round entry.
+
+    >>> cell_hint("½")
+    "a half point alone: for a half-point bye write H, for a draw D and the opponent's number"
+    >>> cell_hint("Q7")[:30]
+    "expected e.g. 'W9 (w)', 'D5', "
+    """
+    if len(text) <= 20 and "".join(text.split()) in _HALF_POINT:
+        return (
+            "a half point alone: for a half-point bye write H, for a draw D and the "
+            "opponent's number"
+        )
+    return CELL_HINT
 
 
 @lru_cache(maxsize=4096)  # a section repeats its cells ("B", "W12 (w)") many times
@@ -364,9 +390,7 @@ def _read_row(
         if entry is None:
             problems.append(
                 Problem(
-                    f"Rd {r}: {quote(c.text)} is not a round entry; expected e.g. 'W9 (w)', 'D5', "
-                    "'L3', "
-                    "'X9', 'F9', 'B', 'H', 'U', '-' or empty",
+                    f"Rd {r}: {quote(c.text)} is not a round entry; {cell_hint(c.text)}",
                     path=path,
                     line=number,
                     column=c.column,

@@ -63,7 +63,7 @@ True
 >>> read_trf(text.replace("1 b 0", "1 b ="), "club.trf")
 Traceback (most recent call last):
 ...
-core.problems.HarknessError: club.trf:3:92 player 1, round 1: has W2 (w) but player 2 has 'D1 (b)' (expected L1)
+core.problems.HarknessError: club.trf:3:92 player 1, round 1: player 1 has W2 (w) but player 2 has 'D1 (b)': one of the two is wrong (W2 for player 1 means L1 for player 2)
 """  # noqa: E501
 
 from __future__ import annotations

@@ -57,19 +57,31 @@ CROSSTABLE_CASES: list[tuple[str, dict[str, list[list[str]]], str, str | None, s
         "W99",
         "there is no player 99",
     ),
+    *[
+        (
+            f"a half point alone ({half})",
+            {"Results": changed(CROSSTABLE, "E3", half)},
+            "Results!E3",
+            half,
+            "not a round entry; a half point alone: for a half-point bye write H, for a draw D",
+        )
+        for half in ("½", "1/2", "0.5")
+    ],
     (
         "two sides of a game that disagree",
         {"Results": changed(CROSSTABLE, "D3", "W1 (b)")},
         "Results!D2",
         "W2 (w)",
-        "player 2 has 'W1 (b)'",
+        "player 1 has W2 (w) but player 2 has 'W1 (b)': one of the two is wrong (W2 for "
+        "player 1 means L1 for player 2); player 2's cell is Results!D3",
     ),
     (
         "a forfeit against a game",
         {"Results": changed(CROSSTABLE, "D2", "X2")},
         "Results!D2",
         "X2",
-        "player 2 has 'L1 (b)' (expected F1)",
+        "player 2 has 'L1 (b)': one of the two is wrong (X2 for player 1 means F1 for player 2)"
+        "; player 2's cell is Results!D3",
     ),
     (
         "a player paired with themselves",
