@@ -21,7 +21,7 @@ from core.formats import read_tournament
 from core.formats.crosstable import write_crosstable
 from core.model import Colour, EntryKind, Tournament
 from core.problems import HarknessError, Problem
-from core.profiles import OPTIONS, PROFILES, Profile, resolve_for
+from core.profiles import OPTIONS, Profile, names, resolve_for
 from core.render import FORMATS, render
 from core.standings import Standings, compute_standings
 
@@ -46,7 +46,7 @@ def _parser() -> argparse.ArgumentParser:
             "--rules",
             default="uscf",
             metavar="PROFILE",
-            help=f"rule profile: {', '.join(PROFILES)}, fide (default: uscf)",
+            help=f"rule profile: {', '.join(names())} (default: uscf)",
         )
         profile_flags(p)
         p.add_argument(
@@ -103,7 +103,8 @@ def _parser() -> argparse.ArgumentParser:
     convert.add_argument(
         "--standings",
         action="store_true",
-        help="order by standings and add Tot and tiebreak columns",
+        help="crosstables: order by standings and add Tot and tiebreak columns; TRF-16: "
+        "write the ranks of --rules in the rank column (else kept as read)",
     )
     profile_flags(convert)
     pair = commands.add_parser(
@@ -205,7 +206,7 @@ def _convert(args: argparse.Namespace, warnings: list[Problem]) -> str:
     tournament = _read(args.source, warnings)
     target = Path(args.target)
     standings = None
-    if args.standings or target.suffix.lower() == ".trf":
+    if args.standings:  # else TRF-16 keeps the input's rank column (see write_trf)
         profile = resolve_for(tournament.start_date, args.rules, options=_options(args))
         standings = compute_standings(tournament, profile)
     try:

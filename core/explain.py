@@ -284,6 +284,10 @@ def _shown(tb: Tiebreak, value: Fraction | None) -> str:
 
 
 def _entry_text(entry: RoundEntry) -> str:
+    """The entry as a crosstable writes it, but a zero-point bye in words: its crosstable
+    letter ``U`` is TRF-16's code for the pairing-allocated (full-point) bye."""
+    if entry.kind is EntryKind.ZERO_BYE:
+        return str(entry.kind.value)
     return str(entry) or "absent"
 
 

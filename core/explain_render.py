@@ -14,7 +14,7 @@ from typing import Any
 
 from core.explain import Explanation, RoundPart, TiebreakExplanation, points
 from core.names import markdown_safe as md
-from core.numbers import as_json_number, display
+from core.numbers import UNDEFINED_TEXT, as_json_number, display
 
 MESSAGE_LIMIT = 2000
 EMBED_DESCRIPTION_LIMIT = 4096
@@ -43,7 +43,7 @@ def _group_window(e: Explanation) -> list[str]:
 
 
 def _value(v: Fraction | None) -> str:
-    return display(v, None, "–")
+    return display(v, None, UNDEFINED_TEXT)
 
 
 def _round_line(p: RoundPart) -> tuple[str, str, str, str]:

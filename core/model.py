@@ -204,6 +204,9 @@ class Player:
     fide_id: str = ""
     birth_date: str = ""
     external_ids: tuple[tuple[str, str], ...] = ()
+    trf_rank: str = field(default="", compare=False)
+    """The rank column (86–89) of the player's TRF-16 line as read, written back unchanged
+    unless standings are asked for; empty when the input was not TRF."""
 
     @property
     def half_points(self) -> int:

@@ -27,6 +27,11 @@ def to_decimal(value: Fraction, digits: int | None = None) -> Decimal:
     return exact.quantize(quantum, rounding=ROUND_HALF_UP)
 
 
+UNDEFINED_TEXT = "–"
+"""An undefined value (a tiebreak without a defined value) in a table people read: the
+terminal, Markdown, aligned text, a sheet. CSV leaves the cell empty and JSON writes null."""
+
+
 def display(value: Fraction | None, digits: int | None = None, empty: str = "") -> str:
     """A value as a TD writes it: ``8.5``, ``24``, ``9.75``; ``empty`` for undefined."""
     if value is None:

@@ -291,6 +291,20 @@ def register(profile: Profile) -> None:
     PROFILES[profile.name] = profile
 
 
+def names() -> list[str]:
+    """Every name ``--rules`` accepts: the profiles, with ``fide`` (see :func:`resolve_for`)
+    before the FIDE texts it picks from.
+
+    >>> names()[-3:]
+    ['fide', 'fide-2024', 'fide-2026']
+    """
+    from core.tiebreaks import tiebreaks_of  # noqa: F401  (registers the FIDE profiles)
+
+    found = list(PROFILES)
+    first_fide = next((i for i, n in enumerate(found) if n.startswith("fide-")), len(found))
+    return [*found[:first_fide], "fide", *found[first_fide:]]
+
+
 def resolve(
     name: str = "uscf", codes: str | None = None, options: Mapping[str, bool] | None = None
 ) -> Profile:
@@ -304,7 +318,7 @@ def resolve(
     profile = PROFILES.get(key)
     if profile is None:
         raise HarknessError(
-            [Problem(f"--rules {name!r}: unknown profile; choose one of {', '.join(PROFILES)}")]
+            [Problem(f"--rules {name!r}: unknown profile; choose one of {', '.join(names())}")]
         )
     return with_options(with_tiebreaks(profile, codes), options)
 

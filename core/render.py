@@ -14,7 +14,7 @@ import json
 from typing import Any
 
 from core.names import markdown_safe, write_csv
-from core.numbers import half_points, json_units
+from core.numbers import UNDEFINED_TEXT, half_points, json_units
 from core.standings import Standings
 from core.tiebreaks import Tiebreak, tiebreaks_of
 
@@ -26,8 +26,9 @@ def _tiebreaks(standings: Standings) -> list[Tiebreak]:
     return [registry[code] for code in standings.order]
 
 
-def cells(standings: Standings) -> list[list[str]]:
-    """Header and one row of display strings per player, in rank order."""
+def cells(standings: Standings, empty: str = UNDEFINED_TEXT) -> list[list[str]]:
+    """Header and one row of display strings per player, in rank order; an undefined value
+    is ``empty``."""
     tiebreaks = _tiebreaks(standings)
     header = ["Place", "#", "Name", "Score"] + [tb.code for tb in tiebreaks]
     columns = [(standings.columns[tb.code], tb.digits) for tb in tiebreaks]
@@ -36,7 +37,7 @@ def cells(standings: Standings) -> list[list[str]]:
         i = row.player_index
         rows.append(
             [row.place, str(row.player.id), row.player.name, half_points(row.half_points)]
-            + [column.display(i, digits, "–") for column, digits in columns]
+            + [column.display(i, digits, empty) for column, digits in columns]
         )
     return rows
 
@@ -75,7 +76,7 @@ def to_json(standings: Standings) -> str:
 
 
 def to_csv(standings: Standings) -> str:
-    return write_csv(cells(standings))
+    return write_csv(cells(standings, empty=""))
 
 
 def to_markdown(standings: Standings) -> str:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from core.problems import HarknessError
-from core.profiles import OPTIONS, PROFILES, Profile, resolve_for, yes_no
+from core.profiles import OPTIONS, Profile, names, resolve_for, yes_no
 from sheets.layout import SETTINGS_TAB, a1, clean
 from sheets.problems import SheetProblem
 
@@ -77,7 +77,7 @@ class _Row:
     hint: str
 
 
-_PROFILE_NAMES = ", ".join([*PROFILES, "fide"])
+_PROFILE_NAMES = ", ".join(names())
 #: Each profile option's setting (field of :class:`SheetSettings`), by core's key.
 _OPTION_FIELD = {o.key: o.key.replace("-", "_") for o in OPTIONS}
 _ROWS = (

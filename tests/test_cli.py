@@ -218,3 +218,71 @@ def test_a_points_column_that_disagrees_is_a_warning_on_stderr_and_in_json(
     for command in (["explain", str(path), "1"], ["convert", str(path), str(tmp_path / "o.trf")]):
         status, _, err = run(capsys, *command)
         assert status == 0 and "warning" in err and "Ann" in err
+
+
+CLUB = example_path("club-swiss.trf")
+
+
+def test_trf_to_trf_is_written_back_as_read_whatever_the_rules(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ranked = tmp_path / "ranked.trf"
+    assert run(capsys, "convert", CLUB, str(ranked), "--standings")[0] == 0
+    text = ranked.read_text()
+    assert text != Path(CLUB).read_text()  # the rank column holds US Chess ranks now
+    for rules in ("uscf", "fide"):
+        again = tmp_path / f"again-{rules}.trf"
+        assert run(capsys, "convert", str(ranked), str(again), "--rules", rules)[0] == 0
+        assert again.read_text() == text
+
+
+def test_trf_with_standings_writes_the_ranks_of_the_rules(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    uscf, fide = tmp_path / "uscf.trf", tmp_path / "fide.trf"
+    run(capsys, "convert", CLUB, str(uscf), "--standings")
+    run(capsys, "convert", CLUB, str(fide), "--standings", "--rules", "fide")
+    _, out, _ = run(capsys, "standings", CLUB, "--rules", "fide", "--format", "json")
+    ranks = {row["id"]: row["rank"] for row in json.loads(out)["standings"]}
+    written = {
+        int(line[4:8]): int(line[85:89])
+        for line in fide.read_text().splitlines()
+        if line.startswith("001")
+    }
+    assert written == ranks and uscf.read_text() != fide.read_text()
+
+
+def test_undefined_values_one_convention_per_format(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """CSV: an empty cell; JSON: null; tables for people: –."""
+    _, csv_out, _ = run(capsys, "standings", SEED, "--rules", "fide", "--format", "csv")
+    assert csv_out.splitlines()[1] == "1,1,Player A,3,8.5,9.5,6.75,,2,2"
+    _, md_out, _ = run(capsys, "standings", SEED, "--rules", "fide", "--format", "markdown")
+    assert "| 6.75 | – | 2 | 2 |" in md_out
+    _, json_out, _ = run(capsys, "standings", SEED, "--rules", "fide", "--format", "json")
+    assert json.loads(json_out)["standings"][0]["tiebreaks"]["DE"] is None
+    csv_file, text_file = tmp_path / "s.csv", tmp_path / "s.txt"
+    run(capsys, "convert", SEED, str(csv_file), "--standings", "--rules", "fide")
+    run(capsys, "convert", SEED, str(text_file), "--standings", "--rules", "fide")
+    assert csv_file.read_text().splitlines()[1].endswith(",3,8.5,9.5,6.75,,2,2")
+    assert text_file.read_text().splitlines()[1].split()[-4:] == ["6.75", "–", "2", "2"]
+    assert run(capsys, "standings", str(text_file))[0] == 0  # and it reads back
+
+
+def test_an_unknown_profile_lists_every_name_rules_accepts(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, _, err = run(capsys, "standings", SEED, "--rules", "bogus")
+    assert status == 2
+    assert "choose one of uscf, mdchess, wintd, mca, swisssys, fide, fide-2024, fide-2026" in err
+
+
+def test_a_zero_point_bye_is_explained_in_words_not_as_trfs_u(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _, out, _ = run(capsys, "explain", CLUB, "9", "--format", "json")
+    parts = json.loads(out)["tiebreaks"][0]["parts"]
+    assert parts[1]["entry"] == "zero-point bye"
+    _, text, _ = run(capsys, "explain", CLUB, "9")
+    assert "Rd 2  zero-point bye" in text and "Rd 2  U " not in text

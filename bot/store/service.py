@@ -58,12 +58,12 @@ def check_rules(profile: str, tiebreaks: str | None) -> tuple[str, str | None]:
     """A profile name and tiebreak order, checked with core and tidied (``"mm, solk"`` →
     ``"MM,SOLK"``); ``fide`` means the FIDE text in force at the tournament's start."""
     import core.tiebreaks  # noqa: F401  (registers every family's profiles)
-    from core.profiles import PROFILES, resolve_for
+    from core.profiles import PROFILES, names, resolve_for
 
     name = profile.strip().lower()
     if name != "fide" and name not in PROFILES:
         raise StoreError(
-            f"unknown rule profile {profile!r}: choose one of {', '.join([*PROFILES, 'fide'])}",
+            f"unknown rule profile {profile!r}: choose one of {', '.join(names())}",
             "bad-profile",
         )
     if tiebreaks is not None and not tiebreaks.strip():

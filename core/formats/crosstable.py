@@ -40,7 +40,7 @@ from core.limits import (
 )
 from core.model import Colour, EntryKind, Player, RoundEntry, Tournament
 from core.names import csv_unsafe, write_csv
-from core.numbers import half_points
+from core.numbers import UNDEFINED_TEXT, half_points
 from core.problems import HarknessError, Problem
 from core.standings import Standings
 from core.tiebreaks import tiebreaks_of
@@ -440,11 +440,14 @@ def _locate(
             )
 
 
-def crosstable_rows(tournament: Tournament, standings: Standings | None = None) -> list[list[str]]:
+def crosstable_rows(
+    tournament: Tournament, standings: Standings | None = None, empty: str = ""
+) -> list[list[str]]:
     """The crosstable as rows of cells, header first, in standings order when given.
 
     With standings, ``Tot`` and one ``TBrk[X]`` column per tiebreak follow the rounds, as in
-    MD Chess's published crosstables (``TBrk[M]``, ``TBrk[S]``, ``TBrk[C]``, ``TBrk[O]``).
+    MD Chess's published crosstables (``TBrk[M]``, ``TBrk[S]``, ``TBrk[C]``, ``TBrk[O]``); an
+    undefined tiebreak is ``empty``.
     """
     with_rating = any(p.rating is not None for p in tournament.players)
     header = ["#", "Name"] + (["Rating"] if with_rating else [])
@@ -462,7 +465,9 @@ def crosstable_rows(tournament: Tournament, standings: Standings | None = None) 
         row += [str(e) for e in p.entries]
         if standings is not None:
             row.append(half_points(p.half_points))
-            row += [standings.columns[c].display(i, registry[c].digits) for c in standings.order]
+            row += [
+                standings.columns[c].display(i, registry[c].digits, empty) for c in standings.order
+            ]
         rows.append(row)
     return rows
 
@@ -479,7 +484,8 @@ def write_crosstable(
     What it writes reads back as the same tournament; raises :class:`HarknessError` (each
     problem with its player) for what the format cannot hold: a player without a name, and in
     aligned text a name with two blanks in a row or a tab (which would split the cell), in
-    tab-separated text a name with a tab.
+    tab-separated text a name with a tab. An undefined tiebreak is an empty cell in CSV and
+    tab-separated text, ``–`` in aligned text (as in every table for people).
     """
     too_big = size_problem(len(tournament.players), tournament.rounds)
     problems = [Problem(too_big)] if too_big else []
@@ -507,7 +513,7 @@ def write_crosstable(
     ]
     if problems:
         raise HarknessError(problems)
-    rows = crosstable_rows(tournament, standings)
+    rows = crosstable_rows(tournament, standings, UNDEFINED_TEXT if separator == "  " else "")
     if separator == ",":
         return write_csv(rows)
     if separator == "\t":

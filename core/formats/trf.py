@@ -392,6 +392,7 @@ def _read_player(line: str, number: int, reading: _Reading, cache: dict[str, Rou
             federation=line[53:56].strip(),
             fide_id=line[57:68].strip(),
             birth_date=line[69:79].strip(),
+            trf_rank=line[85:89].strip(),
         )
     )
 
@@ -590,7 +591,8 @@ def write_trf(
     """The tournament as TRF-16 text (``\\n`` line ends, a final newline).
 
     Players are written in the tournament's order; the points column is recomputed from
-    the entries; the rank column comes from ``standings`` when given, else it repeats the
+    the entries; the rank column comes from ``standings`` when given, else it is the rank
+    column as read from TRF-16 (so a file converts to itself unchanged), else it repeats the
     starting rank (as FIDE's published exercise files do). Header fields are written in
     TRF-16's order among the records kept from the file (``012`` first, ``XXR`` after the
     numbered records); ``013`` team records follow the players. Lines end without
@@ -632,7 +634,8 @@ def write_trf(
     lines = header
     block_cache: dict[int, str] = {}  # by id(): the tournament keeps every entry alive
     for p, half in zip(tournament.players, halves, strict=True):
-        lines.append(_player_line(p, half, rank_of.get(p.id, p.id), block_cache, no_opponent))
+        rank = rank_of.get(p.id) or p.trf_rank[:4] or p.id
+        lines.append(_player_line(p, half, rank, block_cache, no_opponent))
     lines += trailer
     return "".join(line + "\n" for line in lines)
 
@@ -676,7 +679,7 @@ def _record(code: str, text: str) -> str:
 
 
 def _player_line(
-    p: Player, half: int, rank: int, cache: dict[int, str], no_opponent: str = "   0"
+    p: Player, half: int, rank: int | str, cache: dict[int, str], no_opponent: str = "   0"
 ) -> str:
     points = f"{half // 2}.{5 if half % 2 else 0}"
     rating = "" if p.rating is None else str(p.rating)
