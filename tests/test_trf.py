@@ -271,7 +271,9 @@ def test_a_double_forfeit_is_a_forfeit_loss_on_both_lines() -> None:
 def test_a_forfeit_loss_against_a_game_is_still_refused() -> None:
     problems = problems_of(edit(SMALL, 3, 102, "   3 b -"))  # Cy says they drew with Ann
     assert where(problems) == [(3, 102)]
-    assert "player 3 has 'D1 (w)' (expected X1)" in problems[0].message
+    assert "player 3 has 'D1 (w)': one of the two is wrong (F3 for player 1 means X1" in (
+        problems[0].message
+    )
 
 
 def test_rating_zero_or_blank_is_unrated() -> None:
