@@ -53,10 +53,12 @@ async def _drawn(filename: str, draw: Callable[[], Picture]) -> discord.File | N
     except Exception:  # a picture is an extra: the text answer goes out regardless
         log.exception("no picture %s: drawing failed", filename)
         return None
-    if len(picture.png) > PICTURE_MAX_BYTES:
-        log.info("no picture %s: %d bytes", filename, len(picture.png))
+    if len(picture.data) > PICTURE_MAX_BYTES:
+        log.info("no picture %s: %d bytes", filename, len(picture.data))
         return None
-    return discord.File(io.BytesIO(picture.png), filename=filename, description=picture.description)
+    return discord.File(
+        io.BytesIO(picture.data), filename=filename, description=picture.description
+    )
 
 
 def page_rows(pages: tuple[str, ...], page: int) -> tuple[int, int]:

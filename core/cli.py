@@ -16,6 +16,7 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from core.formats import read_tournament
 from core.formats.crosstable import write_crosstable
@@ -25,9 +26,14 @@ from core.profiles import OPTIONS, Profile, names, resolve_for
 from core.render import FORMATS, render
 from core.standings import Standings, compute_standings
 
+if TYPE_CHECKING:
+    from core.pictures import Picture
+
 EXIT_INPUT = 2
 #: THEMES of core.pictures, repeated so that ``harkness`` starts without importing it.
 THEMES = ("light", "dark")
+#: FORMATS of core.pictures, likewise.
+PICTURES = ("png", "svg")
 #: Rows of a standings picture written by the CLI.
 PICTURE_PAGE_ROWS = 50
 
@@ -61,30 +67,35 @@ def _parser() -> argparse.ArgumentParser:
     def picture_options(p: argparse.ArgumentParser) -> None:
         p.add_argument("--output", metavar="FILE", help="write to FILE instead of standard output")
         p.add_argument(
-            "--theme", choices=THEMES, default="light", help="png: light or dark (default light)"
+            "--theme",
+            choices=THEMES,
+            default="light",
+            help="png, svg: light or dark (default light)",
         )
 
     standings = commands.add_parser("standings", help="rank a section by score and tiebreaks")
     rules_options(standings)
-    standings.add_argument("--format", choices=(*FORMATS, "png"), default="table")
+    standings.add_argument("--format", choices=(*FORMATS, *PICTURES), default="table")
     picture_options(standings)
     standings.add_argument(
         "--page",
         type=int,
         default=1,
         metavar="N",
-        help=f"png: page N of {PICTURE_PAGE_ROWS} rows each (default 1)",
+        help=f"png, svg: page N of {PICTURE_PAGE_ROWS} rows each (default 1)",
     )
     standings.add_argument(
         "--narrow",
         action="store_true",
-        help="png: fit a phone screen (names cut, up to two tiebreak columns left out)",
+        help="png, svg: fit a phone screen (names cut, up to two tiebreak columns left out)",
     )
 
     explain = commands.add_parser("explain", help="why a player finished where they did")
     rules_options(explain)
     explain.add_argument("player", metavar="PLAYER", help="starting number or (part of) a name")
-    explain.add_argument("--format", choices=("text", "markdown", "json", "png"), default="text")
+    explain.add_argument(
+        "--format", choices=("text", "markdown", "json", *PICTURES), default="text"
+    )
     picture_options(explain)
 
     convert = commands.add_parser("convert", help="convert between TRF-16 and crosstable text")
@@ -252,13 +263,15 @@ def _standings_picture(args: argparse.Namespace, standings: Standings) -> str:
     if not 1 <= args.page <= pages:
         raise HarknessError([Problem(f"--page {args.page}: pages run 1–{pages}")])
     page = StandingsPage(standings, (args.page - 1) * PICTURE_PAGE_ROWS, PICTURE_PAGE_ROWS)
-    picture = standings_picture(page, args.theme, args.narrow)
-    return _output(
-        args,
-        picture.png,
-        f"page {args.page} of {pages}, {picture.width}×{picture.height} px, "
-        f"{len(picture.png):,} bytes",
-    )
+    picture = standings_picture(page, args.theme, args.narrow, args.format)
+    return _picture_output(args, picture, f"page {args.page} of {pages}, ")
+
+
+def _picture_output(args: argparse.Namespace, picture: Picture, what: str = "") -> str:
+    """A PNG goes to ``--output``; an SVG (text) may go to standard output."""
+    data = picture.data.decode("utf-8") if picture.format == "svg" else picture.data
+    size = f"{what}{picture.width}×{picture.height} px, {len(picture.data):,} bytes"
+    return _output(args, data, size)
 
 
 def _explain(args: argparse.Namespace, warnings: list[Problem]) -> str:
@@ -269,13 +282,10 @@ def _explain(args: argparse.Namespace, warnings: list[Problem]) -> str:
     standings = compute_standings(tournament, profile)
     player = find_player(tournament, args.player)
     explanation = explain(standings, player.id, args.after_round)
-    if args.format == "png":
+    if args.format in PICTURES:
         from core.pictures.why import why_picture
 
-        picture = why_picture(standings, explanation, args.theme)
-        return _output(
-            args, picture.png, f"{picture.width}×{picture.height} px, {len(picture.png):,} bytes"
-        )
+        return _picture_output(args, why_picture(standings, explanation, args.theme, args.format))
     return _output(args, render_explanation(explanation, args.format), args.format)
 
 
@@ -332,7 +342,7 @@ def run(argv: Sequence[str] | None = None, warnings: list[Problem] | None = None
         return _pair(args)
     tournament, profile = _load(args, found)
     standings = compute_standings(tournament, profile)
-    if args.format == "png":
+    if args.format in PICTURES:
         return _standings_picture(args, standings)
     return _output(args, render(standings, args.format), args.format)
 

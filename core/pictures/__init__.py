@@ -24,18 +24,22 @@ from core.problems import HarknessError, Problem
 #: How to get the drawing library when it is missing.
 INSTALL_HINT = "pictures need Pillow: pip install 'harkness[images]'"
 THEMES = ("light", "dark")
+#: What a picture can be written as.
+FORMATS = ("png", "svg")
 #: Discord shows an attachment's alt text (its ``description``) up to this many characters.
 DESCRIPTION_MAX = 1024
 
 
 @dataclass(frozen=True, slots=True)
 class Picture:
-    """A drawn picture: PNG bytes, its size in pixels and its alt text."""
+    """A drawn picture: its bytes (``format`` is ``"png"`` or ``"svg"``), its size in pixels
+    and its alt text."""
 
-    png: bytes
+    data: bytes
     width: int
     height: int
     description: str
+    format: str = "png"
 
 
 def alt_text(head: str, parts: Sequence[str]) -> str:

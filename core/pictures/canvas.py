@@ -11,6 +11,8 @@ from __future__ import annotations
 import io
 from functools import cache
 from importlib import resources
+from typing import Protocol
+from xml.sax.saxutils import escape
 
 from core.pictures import PicturesUnavailable
 from core.pictures.layout import NOTE_TEXT_MAX, Cell, Sheet, printable
@@ -20,17 +22,36 @@ try:
 except ImportError as error:  # pragma: no cover - exercised where Pillow is absent
     raise PicturesUnavailable() from error
 
+Box = tuple[int, int, int, int]
+
+
+class Pen(Protocol):
+    """Where a sheet is painted: a PNG image or an SVG document."""
+
+    def rect(
+        self, box: Box, fill: str | None = None, outline: str | None = None, width: int = 1
+    ) -> None: ...
+
+    def line(self, box: Box, colour: str, width: int) -> None: ...
+
+    def text(
+        self, x: float, y: int, text: str, face: ImageFont.FreeTypeFont, colour: str
+    ) -> None: ...
+
+    def result(self) -> bytes: ...
+
+
 #: Sizes in pixels (pictures are drawn at twice a phone's CSS density).
 BODY = 24
 TITLE = 30
 SMALL = 21
 ROW = 40
-PAD = 12
+PAD = 9
 MARGIN = 20
 #: Names are cut to no less than this (pixels) before a narrow picture leaves out columns…
-SHRINK_MIN = 220
+SHRINK_MIN = 180
 #: …and to no less than this when it still does not fit.
-SHRINK_FLOOR = 120
+SHRINK_FLOOR = 150
 #: The narrowest notes are wrapped to, in pixels.
 NOTES_MIN = 560
 
@@ -140,8 +161,81 @@ def least_width(sheet: Sheet) -> int:
     )
 
 
-def draw(sheet: Sheet, theme: str = "light") -> tuple[bytes, int, int]:
-    """The sheet as PNG bytes, with its width and height."""
+class _Png:
+    """Paints on a Pillow image; :meth:`result` is the PNG, written without metadata."""
+
+    def __init__(self, width: int, height: int, background: str) -> None:
+        self.image = Image.new("RGB", (width, height), background)
+        self.pen = ImageDraw.Draw(self.image)
+
+    def rect(
+        self, box: Box, fill: str | None = None, outline: str | None = None, width: int = 1
+    ) -> None:
+        self.pen.rectangle(box, fill=fill, outline=outline, width=width)
+
+    def line(self, box: Box, colour: str, width: int) -> None:
+        self.pen.line(box, fill=colour, width=width)
+
+    def text(self, x: float, y: int, text: str, face: ImageFont.FreeTypeFont, colour: str) -> None:
+        self.pen.text((round(x), y), text, font=face, fill=colour)
+
+    def result(self) -> bytes:
+        out = io.BytesIO()
+        self.image.save(out, format="PNG", optimize=False, compress_level=6)
+        return out.getvalue()
+
+
+class _Svg:
+    """Writes the same shapes as SVG elements (text in DejaVu Sans Condensed where the viewer
+    has it, else its sans-serif); boxes are Pillow's, corners inclusive."""
+
+    def __init__(self, width: int, height: int, background: str) -> None:
+        self.parts = [
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}">',
+            f'<rect width="{width}" height="{height}" fill="{background}"/>',
+        ]
+
+    def rect(
+        self, box: Box, fill: str | None = None, outline: str | None = None, width: int = 1
+    ) -> None:
+        x0, y0, x1, y1 = box
+        if fill:
+            self.parts.append(
+                f'<rect x="{x0}" y="{y0}" width="{x1 - x0 + 1}" height="{y1 - y0 + 1}" '
+                f'fill="{fill}"/>'
+            )
+        if outline:
+            half = width / 2
+            self.parts.append(
+                f'<rect x="{x0 + half}" y="{y0 + half}" width="{x1 - x0 + 1 - width}" '
+                f'height="{y1 - y0 + 1 - width}" fill="none" stroke="{outline}" '
+                f'stroke-width="{width}"/>'
+            )
+
+    def line(self, box: Box, colour: str, width: int) -> None:
+        x0, y0, x1, y1 = box
+        y = y0 + 0.5 if width % 2 else y0
+        self.parts.append(
+            f'<line x1="{x0}" y1="{y}" x2="{x1 + 1}" y2="{y1 + (y - y0)}" stroke="{colour}" '
+            f'stroke-width="{width}"/>'
+        )
+
+    def text(self, x: float, y: int, text: str, face: ImageFont.FreeTypeFont, colour: str) -> None:
+        ascent, _ = face.getmetrics()
+        weight = ' font-weight="bold"' if "Bold" in (face.getname()[1] or "") else ""
+        self.parts.append(
+            f'<text x="{x:.1f}" y="{y + ascent}" font-family="DejaVu Sans Condensed, '
+            f'DejaVu Sans, sans-serif" font-size="{face.size}"{weight} fill="{colour}" '
+            f'xml:space="preserve">{escape(text)}</text>'
+        )
+
+    def result(self) -> bytes:
+        return ("\n".join([*self.parts, "</svg>"]) + "\n").encode("utf-8")
+
+
+def draw(sheet: Sheet, theme: str = "light", fmt: str = "png") -> tuple[bytes, int, int]:
+    """The sheet as PNG (or SVG) bytes, with its width and height."""
     colours = PALETTES[theme]
     body, bold, title_face, small = font(BODY), font(BODY, True), font(TITLE, True), font(SMALL)
     texts = [[printable(c.text) for c in row] for row in sheet.rows]
@@ -167,51 +261,46 @@ def draw(sheet: Sheet, theme: str = "light") -> tuple[bytes, int, int]:
         + (14 + note_lines * (SMALL + 8) + 6 * len(notes) if notes else 0)
         + MARGIN
     )
-    image = Image.new("RGB", (width, height), colours["background"])
-    pen = ImageDraw.Draw(image)
+    pen: Pen = (_Svg if fmt == "svg" else _Png)(width, height, colours["background"])
     y = MARGIN
     for line in title:
-        pen.text((MARGIN, y), line, font=title_face, fill=colours["text"])
+        pen.text(MARGIN, y, line, title_face, colours["text"])
         y += TITLE + 10
     for line in subtitle:
-        pen.text((MARGIN, y), line, font=small, fill=colours["muted"])
+        pen.text(MARGIN, y, line, small, colours["muted"])
         y += SMALL + 8
     y += 10
     lefts = [MARGIN + sum(widths[:j]) for j in range(len(widths))]
-    pen.rectangle((MARGIN, y, MARGIN + table_width - 1, y + ROW - 1), fill=colours["header"])
+    pen.rect((MARGIN, y, MARGIN + table_width - 1, y + ROW - 1), fill=colours["header"])
     for j, heading in enumerate(sheet.headings):
         _cell_text(pen, heading.text, bold, lefts[j], widths[j], y, heading.align, colours["text"])
     y += ROW
-    pen.line((MARGIN, y - 1, MARGIN + table_width - 1, y - 1), fill=colours["rule"], width=2)
+    pen.line((MARGIN, y - 1, MARGIN + table_width - 1, y - 1), colours["rule"], 2)
     fills = sheet.row_fills or (None,) * len(sheet.rows)
     for n, (row, cells, fill) in enumerate(zip(sheet.rows, texts, fills, strict=True)):
         background = fill or ("stripe" if n % 2 else None)
         if background:
-            pen.rectangle(
-                (MARGIN, y, MARGIN + table_width - 1, y + ROW - 1), fill=colours[background]
-            )
+            pen.rect((MARGIN, y, MARGIN + table_width - 1, y + ROW - 1), fill=colours[background])
         for j, (cell, text) in enumerate(zip(row, cells, strict=True)):
             _cell(pen, cell, text, lefts[j], widths[j], y, sheet, j, colours, body, bold)
         y += ROW
-    pen.line((MARGIN, y, MARGIN + table_width - 1, y), fill=colours["rule"], width=1)
+    pen.line((MARGIN, y, MARGIN + table_width - 1, y), colours["rule"], 1)
     if notes:
         y += 14
         for swatch, lines in notes:
             x = MARGIN
             if swatch:
-                pen.rectangle((x, y + 5, x + 15, y + 20), fill=colours[swatch])
+                pen.rect((x, y + 5, x + 15, y + 20), fill=colours[swatch])
                 x += 28
             for line in lines:
-                pen.text((x, y), line, font=small, fill=colours["text"])
+                pen.text(x, y, line, small, colours["text"])
                 y += SMALL + 8
             y += 6
-    out = io.BytesIO()
-    image.save(out, format="PNG", optimize=False, compress_level=6)
-    return out.getvalue(), width, height
+    return pen.result(), width, height
 
 
 def _cell(
-    pen: ImageDraw.ImageDraw,
+    pen: Pen,
     cell: Cell,
     text: str,
     left: int,
@@ -224,10 +313,10 @@ def _cell(
     bold: ImageFont.FreeTypeFont,
 ) -> None:
     if cell.fill:
-        pen.rectangle((left + 1, y + 1, left + width - 2, y + ROW - 2), fill=colours[cell.fill])
+        pen.rect((left + 1, y + 1, left + width - 2, y + ROW - 2), fill=colours[cell.fill])
     for k, mark in enumerate(cell.marks):
         inset = 1 + 4 * k
-        pen.rectangle(
+        pen.rect(
             (left + inset, y + inset, left + width - 1 - inset, y + ROW - 1 - inset),
             outline=colours[mark],
             width=3,
@@ -240,7 +329,7 @@ def _cell(
 
 
 def _cell_text(
-    pen: ImageDraw.ImageDraw,
+    pen: Pen,
     text: str,
     face: ImageFont.FreeTypeFont,
     left: int,
@@ -251,8 +340,8 @@ def _cell_text(
 ) -> None:
     top = y + (ROW - BODY) // 2 - 1
     if align == "left":
-        pen.text((left + PAD, top), text, font=face, fill=colour)
+        pen.text(left + PAD, top, text, face, colour)
     elif align == "right":
-        pen.text((left + width - PAD - face.getlength(text), top), text, font=face, fill=colour)
+        pen.text(left + width - PAD - face.getlength(text), top, text, face, colour)
     else:
-        pen.text((left + (width - face.getlength(text)) / 2, top), text, font=face, fill=colour)
+        pen.text(left + (width - face.getlength(text)) / 2, top, text, face, colour)

@@ -119,5 +119,5 @@ def crosstable_picture(standings: Standings, theme: str = "light") -> Picture:
         )
     from core.pictures import canvas
 
-    png, width, height = canvas.draw(sheet(standings), theme)
-    return Picture(png, width, height, description(standings))
+    data, width, height = canvas.draw(sheet(standings), theme)
+    return Picture(data, width, height, description(standings))

@@ -114,8 +114,10 @@ def description(page: StandingsPage, drop: int = 0) -> str:
     return alt_text(head, parts)
 
 
-def standings_picture(page: StandingsPage, theme: str = "light", narrow: bool = False) -> Picture:
-    """The page drawn (PNG) with its alt text; narrow fits a phone screen."""
+def standings_picture(
+    page: StandingsPage, theme: str = "light", narrow: bool = False, fmt: str = "png"
+) -> Picture:
+    """The page drawn (PNG or SVG) with its alt text; narrow fits a phone screen."""
     from core.pictures import canvas
 
     drop = 0
@@ -123,5 +125,5 @@ def standings_picture(page: StandingsPage, theme: str = "light", narrow: bool = 
         most = min(NARROW_DROP, len(page.codes))
         while drop < most and canvas.least_width(sheet(page, drop, narrow)) > PHONE_WIDTH:
             drop += 1
-    png, width, height = canvas.draw(sheet(page, drop, narrow), theme)
-    return Picture(png, width, height, description(page, drop))
+    data, width, height = canvas.draw(sheet(page, drop, narrow), theme, fmt)
+    return Picture(data, width, height, description(page, drop), fmt)

@@ -1,6 +1,8 @@
 """ "Why am I 3rd?" as a picture: the player's score group as a small table, their row
 highlighted, and at each boundary around them the cell where the tie was broken.
 
+It is sized for a phone (:data:`~core.pictures.layout.PHONE_WIDTH`): long names are cut,
+but no tiebreak column is left out, since any of them may be the one that decided.
 Everything comes from the engine: the rows are the standings' cells (the tiebreak columns'
 own breakdowns, as the text table prints them) and the marks and sentences are the
 :class:`~core.explain.Explanation`'s comparisons. A comparison decided by a tiebreak marks
@@ -14,7 +16,7 @@ from __future__ import annotations
 from core.explain import Explanation, points
 from core.explain_render import GROUP_WINDOW
 from core.pictures import Picture, alt_text
-from core.pictures.layout import Cell, Heading, Note, Sheet
+from core.pictures.layout import PHONE_WIDTH, Cell, Heading, Note, Sheet
 from core.render import cells
 from core.standings import UNPLAYED, Standings
 
@@ -79,6 +81,7 @@ def sheet(standings: Standings, e: Explanation) -> Sheet:
         tuple(rows),
         row_fills=tuple("highlight" if n == at else None for n in range(len(rows))),
         notes=tuple(notes),
+        max_width=PHONE_WIDTH,
     )
 
 
@@ -96,9 +99,12 @@ def description(standings: Standings, e: Explanation) -> str:
     return alt_text(head, parts)
 
 
-def why_picture(standings: Standings, e: Explanation, theme: str = "light") -> Picture:
-    """The explanation of ``e.player`` in ``standings`` drawn (PNG), with its alt text."""
+def why_picture(
+    standings: Standings, e: Explanation, theme: str = "light", fmt: str = "png"
+) -> Picture:
+    """The explanation of ``e.player`` in ``standings`` drawn (PNG or SVG), with its alt
+    text."""
     from core.pictures import canvas
 
-    png, width, height = canvas.draw(sheet(standings, e), theme)
-    return Picture(png, width, height, description(standings, e))
+    data, width, height = canvas.draw(sheet(standings, e), theme, fmt)
+    return Picture(data, width, height, description(standings, e), fmt)

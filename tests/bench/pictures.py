@@ -41,7 +41,7 @@ def measure(label: str, runs: int, draw: object) -> None:
     assert picture is not None
     best, median = min(times) * 1000, statistics.median(times) * 1000
     print(
-        f"{label:<44} {best:6.1f} ms / {median:6.1f} ms  {len(picture.png) / 1000:6.1f} KB  "
+        f"{label:<44} {best:6.1f} ms / {median:6.1f} ms  {len(picture.data) / 1000:6.1f} KB  "
         f"{picture.width}×{picture.height}"
     )
 

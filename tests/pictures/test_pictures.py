@@ -84,12 +84,12 @@ def golden_cases() -> dict[str, bytes]:
     )
     group = compute_standings(read_tournament(CORPUS / "explain-club.csv"), "uscf")
     return {
-        "standings-light": standings_picture(page, "light").png,
-        "standings-dark-narrow": standings_picture(page, "dark", narrow=True).png,
-        "why-light": why_picture(club, explain(club, 8), "light").png,
-        "why-dark-unplayed": why_picture(group, explain(group, 8), "dark").png,
-        "why-light-shared": why_picture(shared(), explain(shared(), 1), "light").png,
-        "crosstable-dark": crosstable_picture(club, "dark").png,
+        "standings-light": standings_picture(page, "light").data,
+        "standings-dark-narrow": standings_picture(page, "dark", narrow=True).data,
+        "why-light": why_picture(club, explain(club, 8), "light").data,
+        "why-dark-unplayed": why_picture(group, explain(group, 8), "dark").data,
+        "why-light-shared": why_picture(shared(), explain(shared(), 1), "light").data,
+        "crosstable-dark": crosstable_picture(club, "dark").data,
     }
 
 
@@ -288,3 +288,28 @@ def test_harkness_starts_without_importing_pillow() -> None:
 
 def test_pictures_unavailable_is_an_input_error_with_the_hint() -> None:
     assert "harkness[images]" in str(PicturesUnavailable())
+
+
+def test_svg_is_the_same_layout_as_well_formed_text(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from xml.dom.minidom import parseString
+
+    from core.cli import main
+
+    t = crosstable("<b>Ann & Co</b>: W2", "Bob: L1")
+    standings = compute_standings(t, "uscf")
+    page = StandingsPage(standings)
+    svg = standings_picture(page, "dark", fmt="svg")
+    png = standings_picture(page, "dark")
+    assert (svg.format, svg.width, svg.height) == ("svg", png.width, png.height)
+    assert svg.description == png.description
+    document = parseString(svg.data)
+    texts = [node.firstChild.data for node in document.getElementsByTagName("text")]
+    assert "<b>Ann & Co</b>" in texts and "Bob" in texts
+    assert standings_picture(page, "dark", fmt="svg").data == svg.data
+    from core.examples import example_path
+
+    assert main(["explain", example_path("club-swiss.trf"), "8", "--format", "svg"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("<svg ") and "Harper, Evan" in out
