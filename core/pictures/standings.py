@@ -107,11 +107,19 @@ def description(page: StandingsPage, drop: int = 0) -> str:
     head = f"Standings picture: {page.title}, {page.subtitle()}."
     parts = []
     for line in page.lines:
-        values = ", ".join(f"{c} {v}" for c, v in zip(codes, line[4:], strict=False))
-        parts.append(
-            f"{line[_PLACE]}. {line[_NAME]} {line[_SCORE]}" + (f" ({values})" if values else "")
-        )
+        parts.append(row_text(line, codes))
     return alt_text(head, parts)
+
+
+def row_text(line: Sequence[str], codes: Sequence[str]) -> str:
+    """One row of a table (:func:`core.render.cells`) as an alt text says it: place, name,
+    score, then each tiebreak of ``codes`` with its value.
+
+    >>> row_text(["2-3", "7", "Ann", "2.5*", "6", "7.5"], ["MM", "SOLK"])
+    '2-3. Ann 2.5* (MM 6, SOLK 7.5)'
+    """
+    values = ", ".join(f"{c} {v}" for c, v in zip(codes, line[4:], strict=False))
+    return f"{line[_PLACE]}. {line[_NAME]} {line[_SCORE]}" + (f" ({values})" if values else "")
 
 
 def standings_picture(

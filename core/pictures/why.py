@@ -17,6 +17,7 @@ from core.explain import Explanation, points
 from core.explain_render import GROUP_WINDOW
 from core.pictures import Picture, alt_text
 from core.pictures.layout import PHONE_WIDTH, Cell, Heading, Note, Sheet
+from core.pictures.standings import row_text
 from core.render import cells
 from core.standings import UNPLAYED, Standings
 
@@ -92,10 +93,7 @@ def description(standings: Standings, e: Explanation) -> str:
     head += " Score group:"
     parts = []
     for line in cells(standings)[1 + start : 1 + end]:
-        values = ", ".join(
-            f"{code} {value}" for code, value in zip(standings.order, line[4:], strict=True)
-        )
-        parts.append(f"{line[_PLACE]}. {line[_NAME]} {line[_SCORE]} ({values})")
+        parts.append(row_text(line, standings.order))
     return alt_text(head, parts)
 
 
