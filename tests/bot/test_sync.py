@@ -28,6 +28,7 @@ SUBCOMMANDS = {
         "start",
         "finish",
         "import",
+        "rules",
         "export",
         "link-sheet",
         "unlink-sheet",
