@@ -201,3 +201,8 @@ def test_swisssys_reproduces_the_printed_values_and_order(name: str) -> None:
         return (row.score, *(Fraction(str(printed[c])) for c in codes))
 
     assert [key(r.player.id) for r in s.rows] == [key(p) for p in section["order"]]
+
+
+def test_fide_explanations_do_not_claim_the_us_pre_check() -> None:
+    text = render_explanation(explain(compute_standings(byes_event(), "fide-2024"), 1), "text")
+    assert "All your points came from rounds you did not play" not in text
