@@ -14,8 +14,9 @@ COPY pyproject.toml README.md ./
 COPY core ./core
 COPY bot ./bot
 COPY sheets ./sheets
-# With the Sheets extra, so that a tournament can be kept in a Google Sheet (link-sheet).
-RUN pip wheel --no-cache-dir --wheel-dir /wheels ".[bot,sheets]"
+# With the Sheets extra, so that a tournament can be kept in a Google Sheet (link-sheet), and
+# the pairing engine, so that /round pair works.
+RUN pip wheel --no-cache-dir --wheel-dir /wheels ".[bot,sheets,pairing]"
 
 FROM python:3.11-slim
 RUN useradd --create-home --uid 10001 harkness \

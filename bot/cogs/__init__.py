@@ -4,6 +4,7 @@
   export) and ``/config td-role``.
 - :mod:`bot.cogs.players`: ``/join`` and ``/player add|withdraw``.
 - :mod:`bot.cogs.results`: ``/report`` and ``/result set|bye|undo|open|history``.
+- :mod:`bot.cogs.rounds`: ``/round preview|pair|swap|show`` and ``/bye request``.
 - :mod:`bot.cogs.standings`: ``/standings``, ``/crosstable``, ``/why``, ``/tiebreaks``.
 """
 
@@ -16,8 +17,15 @@ from discord.ext import commands
 from bot.cogs.admin import Admin
 from bot.cogs.players import Players
 from bot.cogs.results import Results
+from bot.cogs.rounds import Rounds
 from bot.cogs.standings import StandingsCog
 
-COGS: tuple[Callable[[commands.Bot], commands.Cog], ...] = (Admin, Players, Results, StandingsCog)
+COGS: tuple[Callable[[commands.Bot], commands.Cog], ...] = (
+    Admin,
+    Players,
+    Results,
+    Rounds,
+    StandingsCog,
+)
 
-__all__ = ["COGS", "Admin", "Players", "Results", "StandingsCog"]
+__all__ = ["COGS", "Admin", "Players", "Results", "Rounds", "StandingsCog"]

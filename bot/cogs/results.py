@@ -81,9 +81,9 @@ class Results(commands.Cog):
     @app_commands.guild_only()
     @app_commands.describe(
         round="The round the game was played in",
-        opponent="Your opponent: start typing a name or a starting number",
         result="The result from your side",
-        colour="The colour you played (optional)",
+        opponent="Your opponent (default: the one on your published board)",
+        colour="The colour you played (default: your published board's)",
         tournament="Which tournament (default: the running one)",
     )
     @app_commands.choices(result=RESULT_CHOICES, colour=COLOUR_CHOICES)
@@ -92,8 +92,8 @@ class Results(commands.Cog):
         self,
         interaction: Interaction,
         round: app_commands.Range[int, 1, 99],
-        opponent: str,
         result: str,
+        opponent: str | None = None,
         colour: str | None = None,
         tournament: str | None = None,
     ) -> None:

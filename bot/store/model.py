@@ -61,6 +61,9 @@ class EventKind(StrEnum):
     WITHDRAW = "withdraw"  # a TD withdraws a player from a round on
     CLEAR = "clear"  # a TD clears a player's round (the game or bye never happened)
     REVERT = "revert"  # a TD undoes an event (a revert of a revert redoes it)
+    PAIRING = "pairing"  # a TD's draft pairing of a round (its boards in ``note``)
+    SWAP = "swap"  # a TD exchanges two players' places in a round's draft pairing
+    PUBLISH = "publish"  # a TD publishes a round's pairing (``refers_to`` the draft)
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,7 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from bot.store import outbox, players, queries, results, schema, transfer
+from bot.store import outbox, pairings, players, queries, results, schema, transfer
 from bot.store.engine import WRITE, create_engine
 from bot.store.errors import StoreError
 from bot.store.migrate import upgrade
@@ -32,11 +32,13 @@ from bot.store.model import (
     TournamentInfo,
     TournamentStatus,
 )
+from bot.store.pairings import RoundDraft
 from bot.store.players import PlayerRef
 from bot.store.queries import Conflict, clean_name, name_key
 from bot.store.results import Change
 from bot.store.views import EventView, GameView, OutboxItem, Outcome, StandingsView, TournamentState
 from core.model import Colour, EntryKind
+from core.pairing import PairingRequest, RoundPairing
 from core.problems import HarknessError
 from core.standings import compute_standings
 
@@ -532,21 +534,22 @@ class Store:
         actor: Actor,
         *,
         round: int,
-        opponent: PlayerRef,
+        opponent: PlayerRef | None,
         result: EntryKind | str,
         colour: Colour | str | None = None,
         player: PlayerRef | None = None,
     ) -> Outcome:
         """A member reports their own game (``result`` from their side: win/draw/loss or
-        a forfeit). A TD may report for ``player``. Provisional until confirmed."""
-        return await self._change(
-            guild,
-            tournament,
-            actor,
-            lambda c: results.report(
-                c, round=round, opponent=opponent, result=result, colour=colour, player=player
-            ),
-        )
+        a forfeit). A TD may report for ``player``. Provisional until confirmed. On a
+        published pairing the opponent and colour default to the player's board."""
+
+        async def apply(c: Change) -> Outcome:
+            against, col = pairings.on_board(c, round, opponent, colour, player)
+            return await results.report(
+                c, round=round, opponent=against, result=result, colour=col, player=player
+            )
+
+        return await self._change(guild, tournament, actor, apply)
 
     async def confirm(self, guild: str, tournament: str, actor: Actor, report: int) -> Outcome:
         """The opponent (or a TD) confirms report number ``report`` (an event seq)."""
@@ -631,6 +634,66 @@ class Store:
         """A TD undoes event ``event`` (default: the newest still in force); the undo is
         itself an event, and undoing an undo redoes."""
         return await self._change(guild, tournament, actor, lambda c: results.undo(c, event))
+
+    # -- pairings -------------------------------------------------------------------------
+
+    async def pairing_request(
+        self, guild: str, tournament: str, round: int | None = None
+    ) -> PairingRequest:
+        """What core pairs the next round (or ``round``) from (see :mod:`bot.store.pairings`)."""
+        loaded = await self._read(lambda conn: queries.load(conn, guild, tournament))
+        return pairings.request_for(loaded, round)
+
+    async def save_pairing(
+        self,
+        guild: str,
+        tournament: str,
+        actor: Actor,
+        request: PairingRequest,
+        pairing: RoundPairing,
+        *,
+        publish: bool,
+    ) -> RoundDraft:
+        """A TD keeps ``pairing`` (computed for ``request``) as the round's draft, and
+        publishes it if ``publish``; refused if the tournament changed meanwhile."""
+        return await self._change(
+            guild, tournament, actor, lambda c: pairings.save(c, request, pairing, publish=publish)
+        )
+
+    async def publish_pairing(
+        self, guild: str, tournament: str, actor: Actor, round: int | None = None
+    ) -> tuple[RoundDraft, PairingRequest]:
+        """A TD publishes the next round's draft (checked again first)."""
+        return await self._change(guild, tournament, actor, lambda c: pairings.publish(c, round))
+
+    async def swap_pairing(
+        self, guild: str, tournament: str, actor: Actor, a: PlayerRef, b: PlayerRef
+    ) -> tuple[RoundDraft, PairingRequest]:
+        """A TD exchanges two players' places in the next round's draft (checked)."""
+        return await self._change(guild, tournament, actor, lambda c: pairings.swap(c, a, b))
+
+    async def round_pairings(self, guild: str, tournament: str) -> dict[int, RoundDraft]:
+        """Every round's pairing (draft or published) as the log has it."""
+        loaded = await self._read(lambda conn: queries.load(conn, guild, tournament))
+        return pairings.drafts(loaded)
+
+    async def request_bye(
+        self,
+        guild: str,
+        tournament: str,
+        actor: Actor,
+        *,
+        round: int,
+        kind: EntryKind | str = EntryKind.HALF_BYE,
+        player: PlayerRef | None = None,
+    ) -> str:
+        """A member asks for a half- or zero-point bye in a round not yet paired."""
+        return await self._change(
+            guild,
+            tournament,
+            actor,
+            lambda c: pairings.request_bye(c, round=round, kind=kind, player=player),
+        )
 
     # -- reading --------------------------------------------------------------------------
 

@@ -135,7 +135,13 @@ class EventView:
         """The event in words: ``#12 round 3: Ann reported #1 Ann 1-0 #2 Bob (discord)``."""
         e = self.event
         who = e.actor_name or e.actor
-        if self.player is not None and self.opponent is not None and e.result is not None:
+        if self.player is not None and self.opponent is not None and e.kind is EventKind.SWAP:
+            what = f"{self.player.label} and {self.opponent.label} in the draft"
+        elif e.kind is EventKind.PAIRING:
+            what = "the pairing (draft)"
+        elif e.kind is EventKind.PUBLISH:
+            what = f"the pairing #{e.refers_to}"
+        elif self.player is not None and self.opponent is not None and e.result is not None:
             what = f"{self.player.label} {score_text(e.result)} {self.opponent.label}"
         elif self.player is not None and e.result is not None:
             what = f"{self.player.label}: {e.result.value}"
@@ -152,6 +158,9 @@ class EventView:
             EventKind.WITHDRAW: "withdrew",
             EventKind.CLEAR: "cleared",
             EventKind.REVERT: "undid",
+            EventKind.PAIRING: "drew",
+            EventKind.SWAP: "swapped",
+            EventKind.PUBLISH: "published",
         }[e.kind]
         if e.kind in (EventKind.CONFIRM, EventKind.DISPUTE, EventKind.REVERT):
             what = f"#{e.refers_to}"

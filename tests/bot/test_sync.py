@@ -19,6 +19,8 @@ TOP_LEVEL = {
     "crosstable",
     "why",
     "tiebreaks",
+    "round",
+    "bye",
 }
 SUBCOMMANDS = {
     "tournament": {
@@ -36,6 +38,8 @@ SUBCOMMANDS = {
     "config": {"td-role"},
     "player": {"add", "withdraw", "link"},
     "result": {"set", "bye", "undo", "open", "history"},
+    "round": {"preview", "pair", "swap", "show"},
+    "bye": {"request"},
 }
 
 
@@ -87,10 +91,11 @@ async def test_every_command_is_for_servers_only(club: Club) -> None:
         assert command["dm_permission"] is False and command["contexts"] == [0], command["name"]
 
 
-async def test_report_takes_round_opponent_result_and_optional_colour(club: Club) -> None:
+async def test_report_takes_round_result_and_optional_opponent_and_colour(club: Club) -> None:
+    # The opponent and colour default to the published board.
     report = _options(club.fake.registered_command("report", club.fake.guild))
-    assert list(report) == ["round", "opponent", "result", "colour", "tournament"]
-    assert [report[n]["required"] for n in report] == [True, True, True, False, False]
+    assert list(report) == ["round", "result", "opponent", "colour", "tournament"]
+    assert [report[n]["required"] for n in report] == [True, True, False, False, False]
     assert report["round"]["min_value"] == 1
     assert report["opponent"]["autocomplete"] is True
     assert [c["value"] for c in report["result"]["choices"]] == [

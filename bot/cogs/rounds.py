@@ -1,0 +1,182 @@
+"""Pairing rounds: ``/round preview`` (a TD's draft), ``/round swap`` (a TD's fix of the
+draft), ``/round pair`` (publish it: the board list for everyone), ``/round show`` (a
+round's pairing), and ``/bye request`` (a member asks for a bye before the round is paired).
+
+Pairings are by the FIDE Dutch system (C.04.3), computed by core's engine off the event loop
+and checked against the absolute criteria before they are shown (see :mod:`core.pairing`);
+they are kept as events of the results log (see :mod:`bot.store.pairings`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from discord import app_commands
+from discord.ext import commands
+
+from bot.checks import actor, guild_of, in_servers, td_actor
+from bot.errors import UserError
+from bot.lookup import (
+    RUNNING_ONLY,
+    bot_store,
+    pick_tournament,
+    player_autocomplete,
+    tournament_autocomplete,
+)
+from bot.render_pairing import pairing_message
+from bot.respond import Interaction, defer, reply
+from bot.store import Store, TournamentInfo
+from bot.store.pairings import RoundDraft
+from core.pairing import PairingRequest, RoundPairing, pair_round
+from core.problems import HarknessError
+
+REQUEST_CHOICES = [
+    app_commands.Choice(name="Half-point bye (½)", value="half"),
+    app_commands.Choice(name="Zero-point bye (0)", value="zero"),
+]
+DRAFT_FOOTER = "Publish with `/round pair`; exchange two players with `/round swap`."
+PUBLISHED_FOOTER = "Report your result with `/report round:{round} result:…` (no opponent needed)."
+
+
+async def _computed(
+    store: Store, guild: str, info: TournamentInfo, round: int | None
+) -> tuple[PairingRequest, RoundPairing]:
+    request = await store.pairing_request(guild, info.name, round)
+    try:
+        # The engine takes up to seconds on a large section: never on the event loop.
+        pairing = await asyncio.to_thread(pair_round, request)
+    except HarknessError as error:
+        raise UserError("; ".join(str(p) for p in error.problems)) from None
+    return request, pairing
+
+
+class Rounds(commands.Cog):
+    """``/round …`` and ``/bye request``."""
+
+    round = app_commands.Group(
+        name="round",
+        description="Pair rounds by the FIDE Dutch system (TD)",
+        guild_only=True,
+        allowed_contexts=in_servers(),
+    )
+    bye = app_commands.Group(
+        name="bye",
+        description="Byes asked for before a round is paired",
+        guild_only=True,
+        allowed_contexts=in_servers(),
+    )
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    async def _answer(
+        self,
+        interaction: Interaction,
+        info: TournamentInfo,
+        request: PairingRequest,
+        draft: RoundDraft,
+    ) -> None:
+        footer = (
+            PUBLISHED_FOOTER.format(round=draft.pairing.round) if draft.published else DRAFT_FOOTER
+        )
+        text, files = pairing_message(info, request, draft, footer)
+        await reply(interaction, text, files=files)
+
+    @round.command(name="preview", description="Pair the next round as a draft only you see (TD)")
+    @app_commands.describe(tournament="Which tournament (default: the running one)")
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    async def preview(self, interaction: Interaction, tournament: str | None = None) -> None:
+        await defer(interaction, public=False)
+        store, guild = bot_store(interaction), guild_of(interaction)
+        who = await td_actor(store, interaction, "pair rounds")
+        found = await pick_tournament(store, guild, tournament, RUNNING_ONLY)
+        request, pairing = await _computed(store, guild, found, None)
+        draft = await store.save_pairing(guild, found.name, who, request, pairing, publish=False)
+        await self._answer(interaction, found, request, draft)
+
+    @round.command(name="pair", description="Pair the next round and publish the boards (TD)")
+    @app_commands.describe(tournament="Which tournament (default: the running one)")
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    async def pair(self, interaction: Interaction, tournament: str | None = None) -> None:
+        await defer(interaction, public=True)
+        store, guild = bot_store(interaction), guild_of(interaction)
+        who = await td_actor(store, interaction, "pair rounds")
+        found = await pick_tournament(store, guild, tournament, RUNNING_ONLY)
+        request = await store.pairing_request(guild, found.name)
+        drafts = await store.round_pairings(guild, found.name)
+        current = drafts.get(request.round)
+        if current is not None and not current.published:
+            draft, request = await store.publish_pairing(guild, found.name, who, request.round)
+        else:
+            request, pairing = await _computed(store, guild, found, request.round)
+            draft = await store.save_pairing(guild, found.name, who, request, pairing, publish=True)
+        await self._answer(interaction, found, request, draft)
+
+    @round.command(name="swap", description="Exchange two players in the draft pairing (TD)")
+    @app_commands.describe(
+        player="One player: name or starting number",
+        other="The player to exchange places with",
+        tournament="Which tournament (default: the running one)",
+    )
+    @app_commands.autocomplete(
+        player=player_autocomplete, other=player_autocomplete, tournament=tournament_autocomplete
+    )
+    async def swap(
+        self, interaction: Interaction, player: str, other: str, tournament: str | None = None
+    ) -> None:
+        await defer(interaction, public=False)
+        store, guild = bot_store(interaction), guild_of(interaction)
+        who = await td_actor(store, interaction, "change pairings")
+        found = await pick_tournament(store, guild, tournament, RUNNING_ONLY)
+        draft, request = await store.swap_pairing(guild, found.name, who, player, other)
+        await self._answer(interaction, found, request, draft)
+
+    @round.command(name="show", description="A round's pairing (default: the latest published)")
+    @app_commands.describe(
+        round="The round (default: the latest published)",
+        tournament="Which tournament (default: the running one)",
+    )
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    async def show(
+        self,
+        interaction: Interaction,
+        round: app_commands.Range[int, 1, 99] | None = None,
+        tournament: str | None = None,
+    ) -> None:
+        await defer(interaction, public=False)
+        store, guild = bot_store(interaction), guild_of(interaction)
+        found = await pick_tournament(store, guild, tournament, RUNNING_ONLY)
+        published = {
+            r: d for r, d in (await store.round_pairings(guild, found.name)).items() if d.published
+        }
+        if not published:
+            raise UserError(f"{found.name} has no published pairing yet")
+        number = round or max(published)
+        if number not in published:
+            raise UserError(f"round {number} of {found.name} is not published")
+        request = await store.pairing_request(guild, found.name, number)
+        await self._answer(interaction, found, request, published[number])
+
+    @bye.command(name="request", description="Ask for a bye in a round that is not paired yet")
+    @app_commands.describe(
+        round="The round you will miss",
+        kind="Half-point (default) or zero-point bye",
+        tournament="Which tournament (default: the running one)",
+    )
+    @app_commands.choices(kind=REQUEST_CHOICES)
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    async def request(
+        self,
+        interaction: Interaction,
+        round: app_commands.Range[int, 1, 99],
+        kind: str = "half",
+        tournament: str | None = None,
+    ) -> None:
+        await defer(interaction, public=False)
+        store, guild = bot_store(interaction), guild_of(interaction)
+        found = await pick_tournament(store, guild, tournament, RUNNING_ONLY)
+        who = await actor(store, interaction)
+        said = await store.request_bye(guild, found.name, who, round=round, kind=kind)
+        await reply(
+            interaction, f"✅ Noted: {said}. The pairing of round {round} will leave you out."
+        )

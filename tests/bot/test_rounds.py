@@ -1,0 +1,151 @@
+"""Pairing through Discord: a TD previews, fixes and publishes each round, members ask for
+byes and report without typing an opponent, and a 4-round Swiss runs from start to end."""
+
+from __future__ import annotations
+
+import random
+
+from bot.store import EventKind
+from core.model import EntryKind
+from core.pairing import pairing_problems, prepare
+from tests.bot.support import Club, clicked, running_tournament
+
+PLAYERS = ("alice", "bob", "carol", "dave", "erin")
+
+
+def _member(number: int) -> str:
+    return PLAYERS[number - 1]
+
+
+async def _play(club: Club, round: int, rng: random.Random) -> None:
+    """White reports each published board with no opponent typed; black confirms."""
+    drafts = await club.store.round_pairings(club.guild, "Club Night")
+    for board in drafts[round].pairing.boards:
+        result = rng.choice(["win", "draw", "loss"])
+        message = await club.ok(_member(board.white), "report", {"round": round, "result": result})
+        assert "provisional" in message.text
+        await clicked(club, _member(board.black), message, "Confirm")
+
+
+async def test_a_four_round_swiss_is_paired_reported_and_ranked_in_discord(club: Club) -> None:
+    await running_tournament(club, rounds=4, players=PLAYERS)
+    rng = random.Random(4)
+    noted = await club.ok("carol", "bye request", {"round": 2})
+    assert noted.ephemeral
+    assert noted.text == (
+        "✅ Noted: #3 Carol has a half-point bye in round 2. The pairing of round 2 will "
+        "leave you out."
+    )
+    for r in range(1, 5):
+        if r == 1:
+            draft = await club.ok("td", "round preview")
+            assert draft.ephemeral
+            assert draft.text.splitlines()[0] == (
+                "**Draft pairings (not published): Club Night, round 1 of 4** "
+                "(FIDE Dutch system (C.04.3), white first)"
+            )
+        published = await club.ok("td", "round pair")
+        assert not published.ephemeral
+        lines = published.text.splitlines()
+        assert lines[0].startswith(f"**Pairings: Club Night, round {r} of 4**")
+        assert lines[-1].startswith(f"Report your result with `/report round:{r}")
+        if r == 1:  # C.04.3: top half against bottom half, the lowest gets the bye
+            assert lines[1:4] == [
+                "1. 1 Alice (0) – 3 Carol (0)",
+                "2. 4 Dave (0) – 2 Bob (0)",
+                "5 Erin (0): pairing-allocated bye",
+            ]
+        if r == 2:
+            assert "3 Carol (0): half-point bye" in lines
+        await _play(club, r, rng)
+    # Every round was published, checked again here against the absolute criteria.
+    state = await club.store.state(club.guild, "Club Night")
+    drafts = await club.store.round_pairings(club.guild, "Club Night")
+    assert sorted(drafts) == [1, 2, 3, 4] and all(d.published for d in drafts.values())
+    for r, draft in drafts.items():
+        request = prepare(state.tournament, r, rounds=4)
+        assert pairing_problems(request, draft.pairing) == []
+    # Every game has its colour from the published board; the byes were given.
+    entries = [e for p in state.tournament.players for e in p.entries]
+    assert all(e.colour is not None for e in entries if e.kind.played)
+    assert [e.kind for e in state.tournament.player(3).entries][1] is EntryKind.HALF_BYE
+    assert sum(e.kind is EntryKind.PAIRING_BYE for e in entries) == 3
+    standings = await club.ok("alice", "standings")
+    assert "Club Night" in standings.embeds[0]["title"]
+
+
+async def test_only_a_td_pairs_and_a_round_waits_for_every_result(club: Club) -> None:
+    await running_tournament(club, rounds=4, players=PLAYERS)
+    refused = await club.refused("alice", "round pair")
+    assert "tournament director" in refused.text
+    await club.ok("td", "round pair")
+    waiting = await club.refused("td", "round pair")
+    assert waiting.text.startswith("Round 2 cannot be paired before every result is in: round 1")
+    early = await club.refused("alice", "bye request", {"round": 1})
+    assert early.text == "Round 1 is already paired: ask a TD for a bye in it."
+
+
+async def test_report_without_an_opponent_needs_a_published_board(club: Club) -> None:
+    await running_tournament(club, rounds=4, players=PLAYERS)
+    refused = await club.refused("alice", "report", {"round": 1, "result": "win"})
+    assert refused.text == "Round 1 has no published board for #1 Alice: name the opponent."
+    await club.ok("td", "round preview")  # a draft is not a board yet
+    assert (await club.refused("alice", "report", {"round": 1, "result": "win"})).text == (
+        refused.text
+    )
+    await club.ok("td", "round pair")
+    message = await club.ok("alice", "report", {"round": 1, "result": "draw"})
+    assert message.text.startswith("**Alice** reported round 1: #1 Alice ½-½ #3 Carol")
+    game = (await club.store.state(club.guild, "Club Night")).games[0]
+    assert game.colour is not None  # from the board: Alice had white
+
+
+async def test_a_td_swaps_players_in_the_draft_and_the_swap_is_audited(club: Club) -> None:
+    await running_tournament(club, rounds=4, players=PLAYERS)
+    draft = await club.ok("td", "round preview")
+    assert "1. 1 Alice (0) – 3 Carol (0)" in draft.text.splitlines()
+    swapped = await club.ok("td", "round swap", {"player": "#3", "other": "#5"})
+    assert swapped.text.splitlines()[1:4] == [
+        "1. 1 Alice (0) – 5 Erin (0)",
+        "2. 4 Dave (0) – 2 Bob (0)",
+        "3 Carol (0): pairing-allocated bye",
+    ]
+    published = await club.ok("td", "round pair")
+    assert published.text.splitlines()[1:4] == swapped.text.splitlines()[1:4]
+    history = await club.ok("td", "result history")
+    described = history.embeds[0]["description"]
+    assert "Tina Director swapped #3 Carol and #5 Erin in the draft" in described
+    assert "Tina Director published the pairing #" in described
+    assert "Tina Director gave a bye: #3 Carol: pairing-allocated bye" in described
+    # Published: a swap now needs the publication undone first.
+    late = await club.refused("td", "round swap", {"player": "#1", "other": "#2"})
+    assert "already published" in late.text
+
+
+async def test_a_swap_into_a_rematch_is_refused(club: Club) -> None:
+    await running_tournament(club, rounds=4, players=PLAYERS)
+    await club.ok("td", "round pair")
+    rng = random.Random(1)
+    await _play(club, 1, rng)
+    draft = await club.ok("td", "round preview")
+    drafts = await club.store.round_pairings(club.guild, "Club Night")
+    first = drafts[2].pairing.boards[0]
+    # Put Alice's round-1 opponent, Carol, on Alice's board in round 2.
+    alice_board = drafts[2].pairing.board_of(1)
+    assert alice_board is not None and draft.ephemeral
+    other = alice_board.opponent_of(1)
+    refused = await club.refused("td", "round swap", {"player": f"#{other}", "other": "#3"})
+    assert "That swap breaks the pairing rules" in refused.text and "[C1]" in refused.text
+    assert first == (await club.store.round_pairings(club.guild, "Club Night"))[2].pairing.boards[0]
+
+
+async def test_undoing_a_publication_makes_the_round_a_draft_again(club: Club) -> None:
+    await running_tournament(club, rounds=4, players=PLAYERS)
+    await club.ok("td", "round pair")
+    history = await club.store.history(club.guild, "Club Night")
+    publish = next(e for e in history if e.event.kind is EventKind.PUBLISH)
+    await club.ok("td", "result undo", {"event": publish.seq})
+    drafts = await club.store.round_pairings(club.guild, "Club Night")
+    assert not drafts[1].published
+    again = await club.ok("td", "round pair")
+    assert again.text.startswith("**Pairings: Club Night, round 1 of 4**")
