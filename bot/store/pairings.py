@@ -95,21 +95,11 @@ def drafts(loaded: Loaded) -> dict[int, RoundDraft]:
             continue
         elif e.kind is EventKind.SWAP:
             assert e.player is not None and e.opponent is not None
-            swapped = _swapped(current.pairing, number[e.player], number[e.opponent])
+            swapped = current.pairing.swapped(number[e.player], number[e.opponent])
             out[e.round] = replace(current, pairing=swapped)
         elif e.kind is EventKind.PUBLISH:
             out[e.round] = replace(current, published=True)
     return out
-
-
-def _swapped(pairing: RoundPairing, a: int, b: int) -> RoundPairing:
-    seats = {a: b, b: a}
-    boards = tuple(
-        Board(x.number, seats.get(x.white, x.white), seats.get(x.black, x.black))
-        for x in pairing.boards
-    )
-    bye = seats.get(pairing.bye, pairing.bye) if pairing.bye is not None else None
-    return RoundPairing(pairing.round, pairing.rounds, boards, bye, pairing.not_paired)
 
 
 def published_board(loaded: Loaded, round: int, player: PlayerInfo) -> Board | None:

@@ -76,6 +76,23 @@ class RoundPairing:
         board = self._by_player.get(player)
         return board.colour_of(player) if board else None
 
+    def swapped(self, a: int, b: int) -> RoundPairing:
+        """The pairing with players ``a`` and ``b`` in each other's places (on a board or
+        the bye; two players of one board exchange colours). Not checked: see
+        :func:`core.pairing.swap_players`.
+
+        >>> p = RoundPairing(1, 3, (Board(1, 1, 3), Board(2, 4, 2)), bye=5)
+        >>> [(b.white, b.black) for b in p.swapped(3, 5).boards], p.swapped(3, 5).bye
+        ([(1, 5), (4, 2)], 3)
+        """
+        seats = {a: b, b: a}
+        boards = tuple(
+            Board(x.number, seats.get(x.white, x.white), seats.get(x.black, x.black))
+            for x in self.boards
+        )
+        bye = seats.get(self.bye, self.bye) if self.bye is not None else None
+        return RoundPairing(self.round, self.rounds, boards, bye, self.not_paired)
+
     def entries(self) -> dict[int, RoundEntry]:
         """The entries of this round that are known before it is played: the
         pairing-allocated bye and the players not paired (games have no result yet)."""

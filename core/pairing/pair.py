@@ -43,19 +43,11 @@ def pair_round(request: PairingRequest) -> RoundPairing:
 def swap_players(request: PairingRequest, pairing: RoundPairing, a: int, b: int) -> RoundPairing:
     """The pairing with players ``a`` and ``b`` in each other's places (on a board or the
     bye; two players of one board exchange colours), checked like any pairing."""
-    seats = {a: b, b: a}
     for player in (a, b):
         if pairing.board_of(player) is None and pairing.bye != player:
             raise HarknessError(
                 [Problem("is not paired in this round", player=player, round=pairing.round)]
             )
-    boards = tuple(
-        Board(
-            board.number, seats.get(board.white, board.white), seats.get(board.black, board.black)
-        )
-        for board in pairing.boards
-    )
-    bye = seats.get(pairing.bye, pairing.bye) if pairing.bye is not None else None
-    swapped = RoundPairing(pairing.round, pairing.rounds, boards, bye, pairing.not_paired)
+    swapped = pairing.swapped(a, b)
     check_pairing(request, swapped)
     return swapped
