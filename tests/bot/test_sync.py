@@ -34,6 +34,7 @@ SUBCOMMANDS = {
         "export",
         "link-sheet",
         "unlink-sheet",
+        "rules",
     },
     "config": {"td-role"},
     "player": {"add", "withdraw", "link"},
