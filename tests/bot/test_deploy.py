@@ -197,6 +197,6 @@ def test_the_sheets_worker_unit_runs_watch_or_serve_and_can_read_its_key() -> No
 def test_the_bot_unit_installs_the_sheets_extra_and_keeps_the_key_out_of_home() -> None:
     text = (DEPLOY / "harkness-bot.service").read_text()
     install = next(line for line in text.splitlines() if "pip install" in line)
-    assert "[bot,sheets]" in install
+    assert "[bot,sheets,pairing]" in install  # results in sheets, rounds paired
     assert "GOOGLE_APPLICATION_CREDENTIALS=/etc/harkness/google-key.json" in text
     assert dict(_unit()["Service"])["ProtectHome"] == "true"
