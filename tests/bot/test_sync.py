@@ -34,7 +34,6 @@ SUBCOMMANDS = {
         "export",
         "link-sheet",
         "unlink-sheet",
-        "rules",
     },
     "config": {"td-role"},
     "player": {"add", "withdraw", "link"},
