@@ -80,11 +80,12 @@ def test_a_wrong_endpoint_is_refused_before_starting(
     assert "DISCORD_GATEWAY_URL must be a ws(s) URL" in capsys.readouterr().err
 
 
-async def _start(env: dict[str, str]) -> asyncio.subprocess.Process:
+async def _start(env: dict[str, str], *args: str) -> asyncio.subprocess.Process:
     return await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
         "bot",
+        *args,
         cwd=ROOT,
         env={**os.environ, **env},
         stdout=asyncio.subprocess.PIPE,
@@ -221,16 +222,7 @@ async def test_an_unreachable_discord_ends_the_process_for_a_restart(tmp_path: P
 
 
 async def _exit_of(env: dict[str, str], *args: str) -> tuple[int, str, str]:
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bot",
-        *args,
-        cwd=ROOT,
-        env={**os.environ, **env},
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
+    process = await _start(env, *args)
     stdout, stderr = await asyncio.wait_for(process.communicate(), 30)
     assert process.returncode is not None
     return process.returncode, stdout.decode(), stderr.decode()
