@@ -119,9 +119,11 @@ class Players(Reading):
         rating: int | None,
         username: str | None,
     ) -> tuple[PlayerInfo, str]:
-        """``/join`` on a linked tournament: the member becomes the sheet's player of their
-        name (or whom its Discord column names), and the sheet's Discord players tab says so.
-        Answers the player and a line about the sheet."""
+        """``/join`` on a linked tournament. When the sheet's Discord column names the member
+        (only the sheet's editors write it), they become that player; a name the sheet
+        already has is refused (a name is not an identity: a TD links the player with
+        ``/player link``); anyone else is registered as a new player. The sheet's Discord
+        players tab says so. Answers the player and a line about the sheet."""
         try:
             view = await self.view(guild, info)
         except UserError as error:
@@ -129,24 +131,22 @@ class Players(Reading):
             return player, f"(The Google Sheet could not be read: {error.message}.)"
         if username:
             self._usernames[who.user] = username
+        registered = await self.store.players(guild, info.name)
+        if any(p.discord_id == who.user for p in registered):
+            # The store refuses a second registration, and says as whom they are registered.
+            await self.store.join(guild, info.name, who, name=name, rating=rating)
         players = view.input.players
         wanted = " ".join((name or who.label).casefold().split())
         by_discord = [
             n for n, p in players.items() if names_member(discord_of(p), who.user, username)
         ]
         by_name = [n for n, p in players.items() if " ".join(p.name.casefold().split()) == wanted]
-        number = by_discord[0] if by_discord else by_name[0] if len(by_name) == 1 else None
-        if number is None:
-            player = await self.store.join(guild, info.name, who, name=name, rating=rating)
-            note = (
-                f"⚠️ The Google Sheet has no player called {md(player.name)}: ask a TD to add "
-                "you to its results tab, or to link you with /player link."
-            )
-        else:
+        if by_discord:  # the sheet's editors say who this member is
+            number = by_discord[0]
             sheet_name = players[number].name
             free = [
                 p
-                for p in await self.store.players(guild, info.name)
+                for p in registered
                 if p.discord_id is None
                 and " ".join(p.name.casefold().split()) == " ".join(sheet_name.casefold().split())
             ]
@@ -159,6 +159,20 @@ class Players(Reading):
                     guild, info.name, who, name=sheet_name, rating=rating
                 )
             note = f"📗 On the Google Sheet you are #{number} {md(sheet_name)}."
+        elif by_name:  # a name is not an identity: claiming a player takes a TD
+            number = by_name[0]
+            raise UserError(
+                f"the Google Sheet of {info.name} already has a player called "
+                f"{players[number].name} (#{number}). If that is you, ask a TD to link you "
+                f"(/player link player:#{number}); otherwise join under another name "
+                "(the name option)"
+            )
+        else:
+            player = await self.store.join(guild, info.name, who, name=name, rating=rating)
+            note = (
+                f"⚠️ The Google Sheet has no player called {md(player.name)}: ask a TD to add "
+                "you to its results tab, or to link you with /player link."
+            )
         await self.players_changed(guild, info)
         return player, note
 

@@ -99,11 +99,23 @@ async def add_player(
     sex: str = "",
     federation: str = "",
     birth_date: str = "",
+    own_name: bool = False,
 ) -> PlayerInfo:
-    """Register a player with the next starting number (the tournament row is locked)."""
+    """Register a player with the next starting number (the tournament row is locked).
+
+    ``own_name``: a member registers themselves, so a name the tournament already has is
+    refused (a name is not an identity; a TD says which member a player is)."""
     if info.status is TournamentStatus.FINISHED:
         raise StoreError(f"{info.name} is finished: no one can join it now", "finished")
     name = clean_name(name, "player")
+    same = next((p for p in players if name_key(p.name) == name_key(name)), None)
+    if own_name and same is not None and (discord_id is None or same.discord_id != discord_id):
+        raise StoreError(
+            f"there is already a player called {same.name} (#{same.number}) in {info.name}. "
+            f"If that is you, ask a TD to link you (/player link player:#{same.number}); "
+            "otherwise join under another name (the name option)",
+            "name-taken",
+        )
     if rating is not None and not 0 <= rating <= 4000:
         raise StoreError(f"a rating is between 0 and 4000 (got {rating})", "bad-rating")
     for label, value, longest in (

@@ -459,7 +459,8 @@ class Store:
         rating: int | None = None,
         uscf_id: str | None = None,
     ) -> PlayerInfo:
-        """A member registers themselves (linked to their Discord id ``actor.user``)."""
+        """A member registers themselves (linked to their Discord id ``actor.user``), under
+        a name no other player of the tournament has."""
         return await self._register(
             guild,
             tournament,
@@ -468,6 +469,7 @@ class Store:
             rating=rating,
             discord_id=actor.user,
             uscf_id=uscf_id,
+            own_name=True,
         )
 
     async def _register(

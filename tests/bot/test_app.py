@@ -134,7 +134,7 @@ async def test_the_process_serves_commands_then_stops_cleanly_on_a_signal(
     assert (tmp_path / "club.db").exists()
 
 
-async def test_sigterm_during_a_gateway_outage_stops_within_two_seconds(
+async def test_sigterm_during_a_gateway_outage_stops_within_seconds(
     discord_fake: DiscordFake, tmp_path: Path
 ) -> None:
     """discord.py waits out its reconnect backoff (seconds, growing to minutes) before it
@@ -148,9 +148,10 @@ async def test_sigterm_during_a_gateway_outage_stops_within_two_seconds(
     try:
         await discord_fake.wait_until_ready(timeout=30)
         await discord_fake.gateway_outage()
-        # Three refused reconnects: the backoff is now seconds long.
+        # Four refused reconnects: the next backoff is up to 32 s (discord.py draws it
+        # between 0 and 2^5 s), so a bot that waits it out is almost always caught.
         await discord_fake.wait_for(
-            lambda: True if discord_fake.gateway.refused >= 3 else None, 20, "reconnects"
+            lambda: True if discord_fake.gateway.refused >= 4 else None, 40, "reconnects"
         )
         process.send_signal(signal.SIGTERM)
         began = time.monotonic()
@@ -160,7 +161,7 @@ async def test_sigterm_during_a_gateway_outage_stops_within_two_seconds(
         if process.returncode is None:
             process.kill()
             await process.wait()
-    assert took < 2.5, f"the bot took {took:.1f} s to stop"
+    assert took < 4.0, f"the bot took {took:.1f} s to stop"  # a second, on a busy machine more
     assert process.returncode == 0
     messages = [json.loads(line)["message"] for line in stderr.decode().splitlines()]
     assert "received SIGTERM: shutting down" in messages and messages[-1] == "stopped"

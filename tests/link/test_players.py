@@ -17,22 +17,48 @@ async def registering(club: LinkedClub, rows: list[list[object]]) -> None:
     await club.link()
 
 
-async def test_join_makes_the_member_the_sheets_player_and_says_so_on_the_bots_tab(
-    club: LinkedClub,
-) -> None:
+async def test_join_never_claims_a_sheet_player_by_name(club: LinkedClub) -> None:
+    """Claiming the sheet's Carol takes a TD: a plain /join with her name, whoever sends
+    it, registers nobody and says why, and nobody can then act as her."""
     await registering(club, [list(r) for r in RESULTS])
-    # The sheet's players were registered when the TD linked it; Carol claims hers.
+    before = await club.store.players(club.guild, "Club Night")
+    for member, options in (
+        ("erin", {"name": "Carol"}),
+        ("erin", {"name": " carol "}),
+        ("carol", {}),
+    ):
+        error = await club.refused(member, "join", options)
+        assert error.text == (
+            "The Google Sheet of Club Night already has a player called Carol (#3). If that "
+            "is you, ask a TD to link you (/player link player:#3); otherwise join under "
+            "another name (the name option)."
+        )
+    assert await club.store.players(club.guild, "Club Night") == before
+    assert club.tab("Discord players") == [PLAYERS_HEADER]
+    # The TD says who Carol is; then she is registered, once.
+    carol = club.member("carol")
+    linked = await club.ok("td", "player link", {"player": "#3", "member": carol})
+    assert linked.text.splitlines()[0] == f"🔗 #3 Carol is <@{carol.id}> in **Club Night**."
+    assert club.tab("Discord players") == [PLAYERS_HEADER, ["3", "Carol", str(carol.id), "@carol"]]
+    again = await club.refused("carol", "join")
+    assert again.text.startswith(f"\\<\\@{carol.id}\\> is already registered")
+    assert len(await club.store.players(club.guild, "Club Night")) == 4
+    assert club.values("Results!A1:G5") == as_shown(RESULTS)  # the TD's tab: untouched
+
+
+async def test_join_follows_the_sheets_own_discord_column(club: LinkedClub) -> None:
+    """The sheet's editors may say who a player is (its Discord column): then /join links."""
+    rows = [list(r) for r in RESULTS]
+    rows[3][3] = "@carol"
+    await registering(club, rows)
     joined = await club.ok("carol", "join")
     assert joined.text.splitlines() == [
         f"✍️ #3 Carol (1700) <@{club.member('carol').id}> joined **Club Night**.",
         "📗 On the Google Sheet you are #3 Carol.",
     ]
     assert len(await club.store.players(club.guild, "Club Night")) == 4
-    assert club.tab("Discord players") == [
-        PLAYERS_HEADER,
-        ["3", "Carol", str(club.member("carol").id), "@carol"],
-    ]
-    assert club.values("Results!A1:G5") == as_shown(RESULTS)  # the TD's tab: untouched
+    error = await club.refused("erin", "join", {"name": "Carol"})
+    assert "already has a player called Carol (#3)" in error.text
 
 
 async def test_join_by_someone_the_sheet_does_not_list_is_registered_with_a_warning(
@@ -61,7 +87,7 @@ async def test_player_link_says_which_member_a_sheet_player_is(club: LinkedClub)
         "📗 On the Google Sheet: #2 Robert Smith.",
     ]
     assert ["2", "Robert Smith", str(bob.id), "Robert Smith"] in club.tab("Discord players")
-    await club.ok("alice", "join")
+    await club.ok("td", "player link", {"player": "#1", "member": club.member("alice")})
     await club.ok("td", "tournament start")
     # Bob now reports as the sheet's Robert Smith, and /why finds him there.
     message = await reported(club, "bob", 1, "#1", "loss")
