@@ -194,7 +194,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(error, file=sys.stderr)
         return EXIT_INPUT
     if args.command == "sync":
-        return _run_sync(client, args.spreadsheets)
+        # The command prints each sheet's summary and problems itself, once.
+        report = logging.getLogger("sheets.sync.report")
+        level = report.level
+        report.setLevel(logging.CRITICAL)
+        try:
+            return _run_sync(client, args.spreadsheets)
+        finally:
+            report.setLevel(level)
     if args.command == "watch":
         assert config is not None
         return _run_watch(client, config, settings.poll_interval)

@@ -41,6 +41,10 @@ TAB_METADATA_KEY = "harkness.tab"
 INPUT_HASH_METADATA_KEY = "harkness.inputHash"
 """Spreadsheet-level developer metadata key holding the hash of the last input synced."""
 
+CHECKED_METADATA_KEY = "harkness.checkedAt"
+"""Spreadsheet-level developer metadata key holding when the worker last showed a check on
+the sheet (ISO 8601, UTC); see :data:`sheets.sync.CHECK_STAMP_EVERY`."""
+
 PROTECTION_DESCRIPTION = (
     "Written by Harkness: edits here are replaced at the next sync. Edit the results tab instead."
 )

@@ -17,13 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from sheets.layout import INPUT_HASH_METADATA_KEY, TAB_METADATA_KEY, Role
+from sheets.layout import CHECKED_METADATA_KEY, INPUT_HASH_METADATA_KEY, TAB_METADATA_KEY, Role
 from sheets.read import Rows
 
 READ_FIELDS = (
-    "spreadsheetId,properties(title),"
+    "spreadsheetId,properties(title,timeZone),"
     "developerMetadata(metadataId,metadataKey,metadataValue,location(locationType)),"
     "sheets("
     "properties(sheetId,title,index,sheetType,gridProperties(rowCount,columnCount,"
@@ -69,6 +70,12 @@ class Snapshot:
     input_hash: str | None
     """The hash of the input the last sync processed, if any."""
     input_hash_metadata_id: int | None
+    time_zone: str = ""
+    """The spreadsheet's time zone as Google names it (``Europe/Paris``), for the times the
+    worker writes; empty if Google did not say."""
+    checked_at: datetime | None = None
+    """When a sync last found nothing to write (see :data:`CHECKED_METADATA_KEY`)."""
+    checked_metadata_id: int | None = None
 
     def tab(self, title: str) -> Tab | None:
         """The tab with this title (exact, then ignoring case, as Sheets matches titles)."""
@@ -161,15 +168,34 @@ def parse_snapshot(document: Mapping[str, Any]) -> Snapshot:
         )
     input_hash: str | None = None
     hash_id: int | None = None
+    checked_at: datetime | None = None
+    checked_id: int | None = None
     for item in document.get("developerMetadata") or []:
-        if item.get("metadataKey") == INPUT_HASH_METADATA_KEY:
+        key = item.get("metadataKey")
+        if key == INPUT_HASH_METADATA_KEY and hash_id is None:
             input_hash = item.get("metadataValue")
             hash_id = int(item["metadataId"])
-            break
+        elif key == CHECKED_METADATA_KEY and checked_id is None:
+            checked_id = int(item["metadataId"])
+            checked_at = _moment(str(item.get("metadataValue") or ""))
+    properties = document.get("properties") or {}
     return Snapshot(
         spreadsheet_id=str(document.get("spreadsheetId", "")),
-        title=str((document.get("properties") or {}).get("title", "")),
+        title=str(properties.get("title", "")),
         tabs=tuple(tabs),
         input_hash=input_hash,
         input_hash_metadata_id=hash_id,
+        time_zone=str(properties.get("timeZone") or ""),
+        checked_at=checked_at,
+        checked_metadata_id=checked_id,
     )
+
+
+def _moment(text: str) -> datetime | None:
+    """An aware UTC time written by :func:`datetime.isoformat`, or None if it is not one
+    (metadata is editable by anyone with edit access)."""
+    try:
+        moment = datetime.fromisoformat(text[:40])
+    except ValueError:
+        return None
+    return moment if moment.tzinfo is not None else None

@@ -28,7 +28,7 @@ import random
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 
 from gspread.exceptions import NoValidUrlKeyFound
 from gspread.http_client import ParamsType
@@ -48,15 +48,20 @@ from sheets.snapshot import READ_PARAMS, Snapshot, Tab, parse_snapshot
 from sheets.tabs import (
     TabContent,
     breakdown_tab,
+    checked_at,
     describe,
     errors_tab,
     explanations,
+    standings_notice,
     standings_tab,
     synced_at,
 )
-from sheets.write import Plan, foreign, plan, refusal
+from sheets.write import Plan, check_plan, foreign, plan, refusal
 
 logger = logging.getLogger(__name__)
+report = logging.getLogger(f"{__name__}.report")
+"""What each sync found (its summary and the sheet's problems), for the logs of ``watch``
+and ``serve``; ``harkness-sheets sync`` prints the same itself and silences this logger."""
 
 FORMAT_VERSION = "harkness-sheets/1"
 """Part of the input hash: a new version of the output tabs' layout makes every sheet sync."""
@@ -106,6 +111,8 @@ class Decision:
     problems: list[SheetProblem] = field(default_factory=list)
     published: bool = False
     summary: str = ""
+    stamp_only: bool = False
+    """The plan only brings the "Last checked" time up to date: nothing changed."""
 
 
 def _trimmed(rows: Rows | None) -> list[list[str]] | None:
@@ -225,6 +232,8 @@ def decide(
     snapshot: Snapshot, *, now: datetime | None = None, rng: random.Random | None = None
 ) -> Decision:
     """Everything a sync does between its read and its write (no I/O)."""
+    now = now or datetime.now(UTC)
+    zone = snapshot.time_zone
     found = read_input(snapshot)
     settings, titles, others = found.settings, found.titles, found.others
     setting_cells, digest, profile = found.setting_cells, found.digest, found.profile
@@ -235,15 +244,15 @@ def decide(
         and profile is not None
         and (not problems or settings.publish_partial)
     )
-    roles = [Role.ERRORS, *([Role.STANDINGS, Role.BREAKDOWN] if publish else [])]
+    expected = [Role.ERRORS, Role.STANDINGS, *([Role.BREAKDOWN] if publish else [])]
     in_place = settings_tab is not None and all(
-        snapshot.tab(titles[role]) is not None for role in roles
+        snapshot.tab(titles[role]) is not None for role in expected
     )
     if snapshot.input_hash == digest and in_place:
-        return Decision(None, [*problems, *notices], False, "unchanged since the last sync")
+        return _unchanged(snapshot, titles[Role.ERRORS], [*problems, *notices], now)
     contents: list[TabContent] = []
     footer: list[str] = []
-    stamp = synced_at(now)
+    stamp = f"{synced_at(now, zone)}, when something last changed"
     if publish and tournament is not None and profile is not None:
         try:
             standings = compute_standings(tournament, profile)
@@ -254,27 +263,43 @@ def decide(
                     f"Partial standings: {_plural(len(problems), 'problem')} (see "
                     f"the {settings.errors_tab} tab); those cells were left out."
                 )
+            last = f"{stamp}; the {settings.errors_tab} tab shows when Harkness last checked."
             contents = [
-                standings_tab(settings.standings_tab, standings, explained, [*footer, stamp]),
+                standings_tab(settings.standings_tab, standings, explained, [*footer, last]),
                 breakdown_tab(settings.breakdown_tab, standings, explained),
             ]
         except Exception as crash:  # as above: report it on the Errors tab
             logger.exception("ranking spreadsheet %s failed", snapshot.spreadsheet_id)
             problems.append(_crash_problem(crash))
             publish, contents, footer = False, [], []
-    problems += [
-        refusal(others[role].title, role, setting_cells[role.value])
-        for role in roles
-        if role in others
-    ]
-    status = [*_status(problems, publish, settings, footer), stamp]
+    if not publish and snapshot.tab(titles[Role.STANDINGS]) is None:
+        # A first sync with problems: say so where the TD looks for the standings.
+        contents.append(
+            standings_notice(
+                settings.standings_tab,
+                [
+                    *_status(
+                        len(problems), [], False, settings, [], f"on the {settings.errors_tab} tab"
+                    ),
+                    stamp + ".",
+                ],
+            )
+        )
+    written = [c.role for c in contents]
+    refused = [role for role in (Role.ERRORS, *written) if role in others]
+    problems += [refusal(others[role].title, role, setting_cells[role.value]) for role in refused]
+    cells = len(problems) - len(refused)
+    status = [*_status(cells, refused, publish, settings, footer, "listed above")]
     if notices:
         status.insert(
             1,
             f"{_plural(len(notices), 'Discord report')} not applied (listed above): what you "
             "typed stands.",
         )
-    contents.append(errors_tab(settings.errors_tab, [*problems, *notices], status))
+    status.append(f"{stamp}; the last check is at the top right of this tab.")
+    contents.append(
+        errors_tab(settings.errors_tab, [*problems, *notices], status, checked_at(now, zone))
+    )
     write = plan(
         snapshot,
         [c for c in contents if c.role not in others],
@@ -282,9 +307,38 @@ def decide(
         setting_cells,
         create_settings=settings_tab is None,
         rng=rng,
+        checked=now,
     )
+    summary = _status(
+        cells, refused, publish, settings, [], f"listed below and on the {settings.errors_tab} tab"
+    )[0]
     published = publish and Role.STANDINGS not in others
-    return Decision(write, [*problems, *notices], published, status[0])
+    return Decision(write, [*problems, *notices], published, summary)
+
+
+CHECK_STAMP_EVERY = timedelta(minutes=10)
+"""A sync that finds nothing changed updates the Errors tab's "Last checked" cell when the
+time it shows is this old (or unknown): a TD sees within minutes that an idle worker is
+alive, for at most one small write per sheet per interval (Google allows 60 writes a
+minute), and a sheet polled often is not written at every poll."""
+
+
+def _unchanged(
+    snapshot: Snapshot, errors_title: str, problems: list[SheetProblem], now: datetime
+) -> Decision:
+    """Nothing to rank again; at most the "Last checked" cell to bring up to date."""
+    summary = "unchanged since the last sync"
+    if problems:
+        summary += (
+            f"; {_plural(len(problems), 'problem')}, listed below and on the {errors_title} tab"
+        )
+    checked = snapshot.checked_at
+    errors = snapshot.tab(errors_title)
+    due = checked is None or not now - CHECK_STAMP_EVERY < checked <= now
+    if not due or errors is None or errors.role is not Role.ERRORS:
+        return Decision(None, problems, False, summary)
+    stamp = check_plan(snapshot, errors, checked_at(now, snapshot.time_zone), now)
+    return Decision(stamp, problems, False, summary, stamp_only=True)
 
 
 def _crash_problem(crash: BaseException) -> SheetProblem:
@@ -305,7 +359,7 @@ def _crash_decision(snapshot: Snapshot, crash: BaseException, now: datetime | No
     if settings_tab is not None:
         with contextlib.suppress(Exception):
             title = read_settings(settings_tab.rows)[0].errors_tab
-    status = ["The standings were not updated.", synced_at(now)]
+    status = ["The standings were not updated.", synced_at(now, snapshot.time_zone)]
     write = plan(snapshot, [errors_tab(title, [problem], status)], None, {})
     if write.refused:
         return Decision(None, [problem, *write.refused], False, str(problem))
@@ -313,21 +367,44 @@ def _crash_decision(snapshot: Snapshot, crash: BaseException, now: datetime | No
 
 
 def _status(
-    problems: Sequence[SheetProblem], publish: bool, settings: SheetSettings, footer: Sequence[str]
+    problems: int,
+    refused: Sequence[Role],
+    publish: bool,
+    settings: SheetSettings,
+    footer: Sequence[str],
+    listed: str,
 ) -> list[str]:
-    if not problems:
+    """What the sync did, first line first: ``problems`` in the input (listed ``listed``),
+    output tabs ``refused`` (a tab of that name is not the worker's), whether the standings
+    were computed for publishing."""
+    total = problems + len(refused)
+    if not total:
         return ["No problems found.", *footer]
-    count = _plural(len(problems), "problem")
+    count = f"{_plural(total, 'problem')}, {listed}"
+    partial = settings.where("publish_partial")
+    if publish and Role.STANDINGS in refused:
+        first = (
+            f"{count}: the standings were not written, because a tab named "
+            f"{settings.standings_tab!r} that Harkness did not make is in the way."
+        )
+        return [first]
     if publish:
-        return [
-            f'{count}: standings were published from the other cells ("Publish partial '
-            f'standings" is Yes in {settings.where("publish_partial")}); the cells listed '
-            "above were left out.",
-            *footer[:1],
-        ]
+        if problems:
+            first = (
+                f'{count}: standings were published from the other cells ("Publish partial '
+                f'standings" is Yes in {partial}); the cells with problems were left out.'
+            )
+        else:
+            first = f"{count}: the standings were published."
+        if Role.BREAKDOWN in refused:
+            first += (
+                f" The breakdown was not written: a tab named {settings.breakdown_tab!r} that "
+                "Harkness did not make is in the way."
+            )
+        return [first, *footer[:1]]
     return [
-        f"{count}: the standings were not updated. Fix the cells listed above, or write Yes "
-        f"in {settings.where('publish_partial')} to publish standings from the other cells."
+        f"{count}: the standings were not updated. Fix those cells, or write Yes in {partial} "
+        "to publish standings from the other cells."
     ]
 
 
@@ -364,7 +441,7 @@ def sync(
             logger.exception("%s: the sync failed", label)
             decision = _crash_decision(seen, crash, now)
         if decision.plan is None:
-            logger.info("%s: %s", label, decision.summary)
+            report.info("%s: %s", label, decision.summary)
             return SyncResult(
                 key,
                 seen.title,
@@ -384,10 +461,13 @@ def sync(
             continue
         break
     summary = f"{label}: {decision.summary}"
-    if decision.problems:
-        logger.warning("%s", summary)
+    if decision.problems and not decision.stamp_only:
+        report.warning("%s", summary)
         for p in decision.problems:
-            logger.warning("%s: %s", label, p)
+            report.warning("%s: %s", label, p)
     else:
-        logger.info("%s", summary)
-    return SyncResult(key, seen.title, True, decision.published, tuple(decision.problems), summary)
+        report.info("%s", summary)
+    changed = not decision.stamp_only
+    return SyncResult(
+        key, seen.title, changed, decision.published, tuple(decision.problems), summary
+    )

@@ -16,7 +16,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from core.explain import Explanation, explain
 from core.numbers import display
@@ -40,6 +41,8 @@ class OutCell:
     number_format: str | None = None
     header: bool = False
     fill: str | None = None
+    wrap: bool = False
+    """Wrap the text within the column's width (long sentences: "Why", "Problem", "How")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +52,9 @@ class TabContent:
     role: Role
     title: str
     rows: list[list[OutCell]] = field(default_factory=list)
+    widths: tuple[int, ...] = ()
+    """Each column's width in pixels, from column A (set at every write, so that the
+    sentences wrap instead of running across the tab)."""
 
     @property
     def width(self) -> int:
@@ -77,8 +83,12 @@ def _shown(text: str, note: str | None = None) -> OutCell:
     return OutCell(_value(text), note, _number_format(text))
 
 
-def _text(text: str | None, note: str | None = None) -> OutCell:
-    return OutCell(text if text else None, note)
+def _text(text: str | None, note: str | None = None, *, wrap: bool = False) -> OutCell:
+    return OutCell(text if text else None, note, wrap=wrap)
+
+
+#: Column widths in pixels: narrow numbers, codes, a name, and wide wrapped sentences.
+NUMBER_WIDTH, CODE_WIDTH, NAME_WIDTH, SENTENCE_WIDTH, CELL_REF_WIDTH = 64, 90, 200, 480, 140
 
 
 def _header(titles: Sequence[str], notes: Sequence[str | None] = ()) -> list[OutCell]:
@@ -130,7 +140,7 @@ def standings_tab(
             OutCell(row.player.id),
             OutCell(name),
             *(_shown(n) for n in numbers),
-            _text(why(explained[row.player.id])),
+            _text(why(explained[row.player.id]), wrap=True),
         ]
         if group is not None:
             cells = [
@@ -140,7 +150,17 @@ def standings_tab(
     if footer:
         rows.append([])
         rows += [[OutCell(line)] for line in footer]
-    return TabContent(Role.STANDINGS, title, rows)
+    widths: tuple[int, ...] = (NUMBER_WIDTH, NUMBER_WIDTH, NAME_WIDTH, NUMBER_WIDTH)
+    widths += (NUMBER_WIDTH,) * len(codes) + (SENTENCE_WIDTH,)
+    return TabContent(Role.STANDINGS, title, rows, widths)
+
+
+def standings_notice(title: str, lines: Sequence[str]) -> TabContent:
+    """The Standings tab before any standings could be published: what happened, and where
+    to look (the first sync of a sheet with problems, "Publish partial standings" No)."""
+    rows = [[OutCell("No standings yet", header=True)]]
+    rows += [[_text(line, wrap=True)] for line in lines]
+    return TabContent(Role.STANDINGS, title, rows, (SENTENCE_WIDTH + NAME_WIDTH,))
 
 
 #: Shadings of the Standings tab: score groups of two or more players alternate between two
@@ -234,26 +254,61 @@ def breakdown_tab(
                     _shown(tb.shown),
                     *parts,
                     adjusted,
-                    _text(tb.summary),
+                    _text(tb.summary, wrap=True),
                 ]
             )
-    return TabContent(Role.BREAKDOWN, title, rows)
+    widths: tuple[int, ...] = (NUMBER_WIDTH, NUMBER_WIDTH, NAME_WIDTH, CODE_WIDTH, NUMBER_WIDTH)
+    widths += (NUMBER_WIDTH,) * rounds + (CODE_WIDTH, SENTENCE_WIDTH)
+    return TabContent(Role.BREAKDOWN, title, rows, widths)
 
 
-def errors_tab(title: str, problems: Sequence[SheetProblem], status: Sequence[str]) -> TabContent:
-    """Every problem with its cell reference and the text found there, then the status."""
-    rows = [_header(["Cell", "Entered", "Problem"])]
+CHECKED_CELL = (0, 3)
+"""Where the Errors tab says when the worker last checked the sheet: D1, in the frozen
+header row (row, column from 0), so that an idle sync can update that one cell."""
+
+
+def errors_tab(
+    title: str, problems: Sequence[SheetProblem], status: Sequence[str], checked: str = ""
+) -> TabContent:
+    """Every problem with its cell reference and the text found there, then the status;
+    ``checked`` (:func:`checked_at`) goes in :data:`CHECKED_CELL`."""
+    rows = [_header(["Cell", "Entered", "Problem", checked])]
     for p in problems:
-        rows.append([_text(p.cell), _text(p.text), OutCell(p.message)])
+        rows.append([_text(p.cell), _text(p.text, wrap=True), _text(p.message, wrap=True)])
     rows.append([])
     rows += [[OutCell(line)] for line in status]
-    return TabContent(Role.ERRORS, title, rows)
+    widths = (CELL_REF_WIDTH, CELL_REF_WIDTH, SENTENCE_WIDTH, NAME_WIDTH)
+    return TabContent(Role.ERRORS, title, rows, widths)
 
 
-def synced_at(now: datetime | None = None) -> str:
-    """``Synced 2026-03-01 14:05 UTC``."""
-    moment = now or datetime.now(UTC)
-    return f"Synced {moment:%Y-%m-%d %H:%M} UTC"
+def local_time(moment: datetime, time_zone: str = "") -> str:
+    """``moment`` in the spreadsheet's time zone (as Google names it), to the minute; UTC
+    when the zone is missing or unknown here.
+
+    >>> at = datetime(2026, 3, 1, 14, 5, tzinfo=UTC)
+    >>> local_time(at, "Europe/Paris"), local_time(at, "America/New_York"), local_time(at)
+    ('2026-03-01 15:05 CET', '2026-03-01 09:05 EST', '2026-03-01 14:05 UTC')
+    >>> local_time(at, "Nowhere/Atlantis"), local_time(at, "../../etc/passwd")
+    ('2026-03-01 14:05 UTC', '2026-03-01 14:05 UTC')
+    """
+    zone: tzinfo = UTC
+    if time_zone:
+        try:
+            zone = ZoneInfo(time_zone[:100])
+        except (ZoneInfoNotFoundError, ValueError, OSError):
+            zone = UTC
+    local = moment.astimezone(zone)
+    return f"{local:%Y-%m-%d %H:%M} {local:%Z}"
+
+
+def synced_at(now: datetime | None = None, time_zone: str = "") -> str:
+    """``Synced 2026-03-01 15:05 CET``: when the worker last wrote (something had changed)."""
+    return f"Synced {local_time(now or datetime.now(UTC), time_zone)}"
+
+
+def checked_at(now: datetime | None = None, time_zone: str = "") -> str:
+    """``Last checked 2026-03-01 15:35 CET``: when the worker last looked at the sheet."""
+    return f"Last checked {local_time(now or datetime.now(UTC), time_zone)}"
 
 
 def describe(standings: Standings, rounds_set: int | None) -> str:

@@ -23,9 +23,11 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from sheets.layout import (
+    CHECKED_METADATA_KEY,
     INPUT_HASH_METADATA_KEY,
     PROTECTION_DESCRIPTION,
     SETTINGS_TAB,
@@ -36,7 +38,7 @@ from sheets.layout import (
 from sheets.problems import SheetProblem
 from sheets.settings_tab import default_rows
 from sheets.snapshot import Snapshot, Tab
-from sheets.tabs import OutCell, TabContent
+from sheets.tabs import CHECKED_CELL, OutCell, TabContent
 
 Request = dict[str, Any]
 
@@ -87,6 +89,8 @@ def cell_data(cell: OutCell) -> dict[str, Any]:
         fmt.update(FILLS[cell.fill])
     if cell.number_format:
         fmt["numberFormat"] = {"type": "NUMBER", "pattern": cell.number_format}
+    if cell.wrap:
+        fmt["wrapStrategy"] = "WRAP"
     if fmt:
         data["userEnteredFormat"] = fmt
     if cell.note:
@@ -121,6 +125,25 @@ def _cells_request(
             "fields": CELL_FIELDS,
         }
     }
+
+
+def width_requests(sheet_id: int, widths: Sequence[int], columns: int) -> list[Request]:
+    """Set the widths of the first ``columns`` columns (``updateDimensionProperties``)."""
+    return [
+        {
+            "updateDimensionProperties": {
+                "range": {
+                    "sheetId": sheet_id,
+                    "dimension": "COLUMNS",
+                    "startIndex": i,
+                    "endIndex": i + 1,
+                },
+                "properties": {"pixelSize": width},
+                "fields": "pixelSize",
+            }
+        }
+        for i, width in enumerate(widths[:columns])
+    ]
 
 
 def protect_request(sheet_id: int, description: str = PROTECTION_DESCRIPTION) -> Request:
@@ -189,12 +212,14 @@ def plan(
     *,
     create_settings: bool = False,
     rng: random.Random | None = None,
+    checked: datetime | None = None,
 ) -> Plan:
     """The requests that write ``contents`` (and the hash) over what ``snapshot`` saw.
 
     ``setting_cells`` maps each role's value to the settings cell that names its tab, for the
     message when a tab is refused. With ``create_settings``, the settings tab is added too,
-    with every setting at its default.
+    with every setting at its default. ``checked`` is stored as the time of the last check
+    shown on the sheet (see :func:`check_plan`).
     """
     rng = rng or random.Random()
     result = Plan()
@@ -236,19 +261,56 @@ def plan(
             result.refused.append(refusal(tab.title, content.role, cell))
             continue
         result.requests.append(_cells_request(sheet_id, content.rows, grid))
+        result.requests += width_requests(sheet_id, content.widths, grid["columnCount"])
         result.written.append(content.title)
     if input_hash is not None:
-        result.requests.append(_hash_request(snapshot, input_hash))
+        result.requests.append(
+            _metadata_request(snapshot.input_hash_metadata_id, INPUT_HASH_METADATA_KEY, input_hash)
+        )
+    if checked is not None:
+        result.requests.append(_checked_request(snapshot, checked))
     return result
 
 
-def _hash_request(snapshot: Snapshot, input_hash: str) -> Request:
-    if snapshot.input_hash_metadata_id is None:
+def check_plan(snapshot: Snapshot, errors: Tab, text: str, now: datetime) -> Plan:
+    """The write of a sync that found nothing changed: only the "Last checked" cell of the
+    worker's Errors tab (:data:`sheets.tabs.CHECKED_CELL`), and the time it shows."""
+    row, column = CHECKED_CELL
+    cell = {
+        "updateCells": {
+            "start": {"sheetId": errors.sheet_id, "rowIndex": row, "columnIndex": column},
+            "rows": [{"values": [cell_data(OutCell(text, header=True))]}],
+            "fields": CELL_FIELDS,
+        }
+    }
+    requests = [cell, _checked_request(snapshot, now)]
+    if errors.column_count <= column:  # a tab written before the cell existed
+        grid = {"columnCount": column + 1}
+        requests.insert(
+            0,
+            {
+                "updateSheetProperties": {
+                    "properties": {"sheetId": errors.sheet_id, "gridProperties": grid},
+                    "fields": "gridProperties.columnCount",
+                }
+            },
+        )
+    return Plan(requests, written=[errors.title])
+
+
+def _checked_request(snapshot: Snapshot, now: datetime) -> Request:
+    moment = now.astimezone(UTC).isoformat(timespec="seconds")
+    return _metadata_request(snapshot.checked_metadata_id, CHECKED_METADATA_KEY, moment)
+
+
+def _metadata_request(metadata_id: int | None, key: str, value: str) -> Request:
+    """Create or update a spreadsheet-level developer metadata item."""
+    if metadata_id is None:
         return {
             "createDeveloperMetadata": {
                 "developerMetadata": {
-                    "metadataKey": INPUT_HASH_METADATA_KEY,
-                    "metadataValue": input_hash,
+                    "metadataKey": key,
+                    "metadataValue": value,
                     "location": {"spreadsheet": True},
                     "visibility": "DOCUMENT",
                 }
@@ -256,10 +318,8 @@ def _hash_request(snapshot: Snapshot, input_hash: str) -> Request:
         }
     return {
         "updateDeveloperMetadata": {
-            "dataFilters": [
-                {"developerMetadataLookup": {"metadataId": snapshot.input_hash_metadata_id}}
-            ],
-            "developerMetadata": {"metadataValue": input_hash},
+            "dataFilters": [{"developerMetadataLookup": {"metadataId": metadata_id}}],
+            "developerMetadata": {"metadataValue": value},
             "fields": "metadataValue",
         }
     }

@@ -314,7 +314,9 @@ def test_each_malformed_cell_gets_an_errors_row_with_its_a1_reference(
     rows = sheets_fake.values(sheet_id, "Errors")
     assert [cell, text or "", matching[0].message] in [row + [""] * (3 - len(row)) for row in rows]
     assert not result.published
-    assert "Standings" not in sheets_fake.sheet_titles(sheet_id)
+    notice = sheets_fake.values(sheet_id, "Standings")  # the first sync: no standings yet
+    assert notice[0] == ["No standings yet"] and "on the Errors tab" in notice[1][0]
+    assert len(notice) == 3 and notice[2][0].startswith("Synced ")
 
 
 def test_a_problem_reads_as_cell_text_and_message() -> None:
@@ -331,7 +333,8 @@ def test_every_problem_of_a_sheet_is_listed_at_once(
     assert {p.cell for p in result.problems} >= {"Results!E2", "Results!D4", "Results!C3"}
     errors = sheets_fake.values(sheet_id, "Errors")
     assert errors[-2][0].startswith(
-        f"{len(result.problems)} problems: the standings were not updated"
+        f"{len(result.problems)} problems, listed above: the standings were not updated. Fix "
+        "those cells, or write Yes in Harkness!B10"
     )
 
 

@@ -145,6 +145,7 @@ def test_a_clean_sync_says_so_on_the_errors_tab(
     sheet_id = make_sheet({"Results": seed_crosstable()})
     run_sync(sheet_id)
     rows = sheets_fake.values(sheet_id, "Errors")
-    assert rows[0] == ["Cell", "Entered", "Problem"]
+    assert rows[0][:3] == ["Cell", "Entered", "Problem"]
+    assert rows[0][3].startswith("Last checked ")
     assert rows[2] == ["No problems found."]
     assert rows[3][0].startswith("After round 4 · 10 players · rules uscf")
