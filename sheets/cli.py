@@ -5,6 +5,7 @@
     harkness-sheets sync SPREADSHEET [SPREADSHEET ...]   # ID or URL, once each
     harkness-sheets watch --config sheets.toml            # poll the listed sheets
     harkness-sheets serve --config sheets.toml            # the Apps Script add-on's endpoint
+    harkness-sheets pair SPREADSHEET                      # pair the next round (Pairings Rd N)
 
 Settings come from the environment (``sheets.settings``): ``GOOGLE_APPLICATION_CREDENTIALS``
 names the service account's key file, ``HARKNESS_SHEETS_API_BASE`` the API (for a proxy),
@@ -49,6 +50,12 @@ def _parser() -> argparse.ArgumentParser:
     once.add_argument(
         "spreadsheets", nargs="+", metavar="SPREADSHEET", help="spreadsheet ID or URL"
     )
+    pair = commands.add_parser(
+        "pair",
+        help="pair the next round by the FIDE Dutch system into a 'Pairings Rd N' tab "
+        "(needs harkness[pairing])",
+    )
+    pair.add_argument("spreadsheet", metavar="SPREADSHEET", help="spreadsheet ID or URL")
     watch = commands.add_parser("watch", help="poll the spreadsheets of a config file")
     _config_argument(
         watch,
@@ -117,6 +124,20 @@ def _run_sync(client: SheetsClient, keys: Sequence[str]) -> int:
     return status
 
 
+def _run_pair(client: SheetsClient, key: str) -> int:
+    from sheets.pairing import pair_sheet
+
+    try:
+        result = pair_sheet(client, key)
+    except SheetsError as error:
+        print(f"{key}: {error}", file=sys.stderr)
+        return EXIT_FAILED
+    print(result.summary)
+    for problem in result.problems:
+        print(f"  {problem}", file=sys.stderr)
+    return EXIT_INPUT if result.problems else EXIT_OK
+
+
 def _run_watch(client: SheetsClient, config: WatchConfig, interval: float) -> int:
     stop = threading.Event()
     for name in ("SIGINT", "SIGTERM"):
@@ -131,6 +152,7 @@ def _run_serve(
     args: argparse.Namespace,
     config: WatchConfig | None,
 ) -> int:
+    from sheets.pairing import pair_answer
     from sheets.serve import SyncQueue, make_app, secret_problem, serve
 
     if settings.webhook_secret is None or not settings.webhook_secret.get_secret_value():
@@ -151,7 +173,12 @@ def _run_serve(
         syncs_per_minute=config.syncs_per_minute if config else 50.0,
     )
     allowed = {s.spreadsheet_id for s in config.sheets} if config else None
-    app = make_app(queue, settings.webhook_secret.get_secret_value(), allowed)
+    app = make_app(
+        queue,
+        settings.webhook_secret.get_secret_value(),
+        allowed,
+        pair=lambda key: pair_answer(client, key),
+    )
 
     async def main() -> None:
         stop = asyncio.Event()
@@ -170,7 +197,8 @@ def _run_serve(
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``harkness-sheets``; answers the exit status."""
     args = _parser().parse_args(argv)
-    level = logging.WARNING if args.verbose == 0 and args.command == "sync" else logging.INFO
+    quiet = args.command in ("sync", "pair")
+    level = logging.WARNING if args.verbose == 0 and quiet else logging.INFO
     if args.verbose >= 2:
         level = logging.DEBUG
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -189,7 +217,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return EXIT_INPUT
     try:
-        config = load_config(config_path) if config_path and args.command != "sync" else None
+        config = (
+            load_config(config_path)
+            if config_path and args.command not in ("sync", "pair")
+            else None
+        )
     except WatchConfigError as error:
         print(error, file=sys.stderr)
         return EXIT_INPUT
@@ -202,6 +234,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _run_sync(client, args.spreadsheets)
         finally:
             report.setLevel(level)
+    if args.command == "pair":
+        return _run_pair(client, args.spreadsheet)
     if args.command == "watch":
         assert config is not None
         return _run_watch(client, config, settings.poll_interval)

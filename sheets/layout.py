@@ -57,6 +57,7 @@ class Role(Enum):
     STANDINGS = "standings"
     BREAKDOWN = "breakdown"
     ERRORS = "errors"
+    PAIRINGS = "pairings"  # a round's pairing, "Pairings Rd N" (sheets.pairing)
 
 
 _PLAIN_TITLE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")

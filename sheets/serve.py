@@ -245,11 +245,18 @@ QUEUE_KEY: web.AppKey[SyncQueue] = web.AppKey("queue", SyncQueue)
 
 
 def make_app(
-    queue: SyncQueue, secret: str, allowed: Collection[str] | None = None
+    queue: SyncQueue,
+    secret: str,
+    allowed: Collection[str] | None = None,
+    *,
+    pair: Callable[[str], tuple[bool, str]] | None = None,
 ) -> web.Application:
-    """The aiohttp application: ``POST /sync`` and ``GET /healthz``.
+    """The aiohttp application: ``POST /sync``, ``POST /pair`` and ``GET /healthz``.
 
-    ``allowed``, when given, is the set of spreadsheet IDs the endpoint accepts.
+    ``allowed``, when given, is the set of spreadsheet IDs the endpoint accepts. ``pair``
+    pairs a spreadsheet's next round (in a worker thread: the engine takes seconds on a
+    large section) and answers whether it did and what to tell the TD; ``POST /pair``
+    answers ``200`` with ``{"paired": bool, "message": str}``, or ``501`` without it.
     """
     if not secret:
         raise ValueError("serve needs a shared secret (HARKNESS_SHEETS_WEBHOOK_SECRET)")
@@ -259,14 +266,19 @@ def make_app(
     expected = secret.encode("utf-8")
     limiter = FailureLimiter()
 
-    async def sync_handler(request: web.Request) -> web.Response:
+    async def checked(request: web.Request) -> tuple[str | None, Any, web.Response | None]:
+        """The spreadsheet ID and body of an authorised request, or the refusal."""
         source = request.remote or "unknown"
         wait = limiter.blocked_for(source)
         if wait:
-            return web.json_response(
-                {"error": "too many wrong secrets from this address: try again later"},
-                status=429,
-                headers={"Retry-After": str(int(wait) + 1)},
+            return (
+                None,
+                None,
+                web.json_response(
+                    {"error": "too many wrong secrets from this address: try again later"},
+                    status=429,
+                    headers={"Retry-After": str(int(wait) + 1)},
+                ),
             )
         given = request.headers.get(SECRET_HEADER, "").encode("utf-8")
         if not hmac.compare_digest(given, expected):
@@ -281,20 +293,35 @@ def make_app(
                     failures,
                     limiter.window,
                 )
-            return web.json_response({"error": "wrong or missing secret"}, status=401)
+            return None, None, web.json_response({"error": "wrong or missing secret"}, status=401)
         try:
             body: Any = await request.json()
         except ValueError:
             body = None
         key = body.get("spreadsheetId") if isinstance(body, dict) else None
         if not isinstance(key, str) or not _ID.match(key):
-            return web.json_response(
-                {"error": 'send {"spreadsheetId": "<the spreadsheet ID>"}'}, status=400
+            return (
+                None,
+                None,
+                web.json_response(
+                    {"error": 'send {"spreadsheetId": "<the spreadsheet ID>"}'}, status=400
+                ),
             )
         if allowed is not None and key not in allowed:
-            return web.json_response(
-                {"error": "this worker does not serve that spreadsheet"}, status=403
+            return (
+                None,
+                None,
+                web.json_response(
+                    {"error": "this worker does not serve that spreadsheet"}, status=403
+                ),
             )
+        return key, body, None
+
+    async def sync_handler(request: web.Request) -> web.Response:
+        key, body, refused = await checked(request)
+        if refused is not None:
+            return refused
+        assert key is not None
         try:
             state = queue.request(key)
         except QueueFull as error:
@@ -310,6 +337,24 @@ def make_app(
         )
         return web.json_response({"spreadsheetId": key, "status": state}, status=202)
 
+    async def pair_handler(request: web.Request) -> web.Response:
+        key, _, refused = await checked(request)
+        if refused is not None:
+            return refused
+        assert key is not None
+        if pair is None:
+            return web.json_response({"error": "this worker does not pair rounds"}, status=501)
+        try:
+            paired, message = await asyncio.to_thread(pair, key)
+        except Exception as error:  # logged; the endpoint goes on serving
+            logger.error("pairing %s failed: %s", key, error)
+            return web.json_response(
+                {"paired": False, "message": "the worker could not pair the sheet just now"},
+                status=502,
+            )
+        logger.info("pairing of %s: %s", key, loggable(message))
+        return web.json_response({"paired": paired, "message": message})
+
     async def health(request: web.Request) -> web.Response:
         return web.json_response({"ok": True, "pending": queue.pending})
 
@@ -322,6 +367,7 @@ def make_app(
     app = web.Application(client_max_size=16 * 1024)
     app[QUEUE_KEY] = queue
     app.router.add_post("/sync", sync_handler)
+    app.router.add_post("/pair", pair_handler)
     app.router.add_get("/healthz", health)
     app.on_startup.append(on_startup)
     app.on_cleanup.append(on_cleanup)

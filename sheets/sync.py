@@ -189,7 +189,7 @@ def read_input(snapshot: Snapshot) -> SheetInput:
         Role.BREAKDOWN: settings.breakdown_tab,
         Role.ERRORS: settings.errors_tab,
     }
-    setting_cells = {role.value: settings.where(f"{role.value}_tab") for role in Role}
+    setting_cells = {role.value: settings.where(f"{role.value}_tab") for role in titles}
     others = {
         role: tab
         for role, title in titles.items()

@@ -1,14 +1,16 @@
 /**
  * Harkness for Google Sheets: the script a TD binds to a tournament spreadsheet.
  *
- * It adds a "Harkness" menu ("Recompute standings") and, when the TD asks for it, an
- * installable on-edit trigger. Both call the Harkness worker's endpoint
+ * It adds a "Harkness" menu ("Recompute standings", "Pair next round") and, when the TD asks
+ * for it, an installable on-edit trigger. All call the Harkness worker's endpoint
  * (`harkness-sheets serve`), which reads the spreadsheet with its service account, ranks it and
- * writes the Standings, Breakdown and Errors tabs. This script never computes anything itself.
+ * writes the Standings, Breakdown and Errors tabs, or pairs the next round by the FIDE Dutch
+ * system into a "Pairings Rd N" tab. This script never computes anything itself.
  *
  * Configuration lives in the Script Properties (Extensions → Apps Script → Project settings →
  * Script properties), never in this code:
- *   HARKNESS_ENDPOINT  the worker's URL, e.g. https://harkness.example.org/sync
+ *   HARKNESS_ENDPOINT  the worker's URL, e.g. https://harkness.example.org/sync (pairing
+ *                      asks /pair beside it)
  *   HARKNESS_SECRET    the worker's HARKNESS_SHEETS_WEBHOOK_SECRET
  *
  * Edits come one cell at a time. The worker waits until a sheet has been quiet for a few
@@ -29,6 +31,7 @@ function onOpen(e) {
   SpreadsheetApp.getUi()
     .createMenu(MENU_TITLE)
     .addItem('Recompute standings', 'recomputeStandings')
+    .addItem('Pair next round', 'pairNextRound')
     .addItem('Recompute automatically after each edit', 'installEditTrigger')
     .addItem('Stop recomputing automatically', 'removeEditTrigger')
     .addToUi();
@@ -97,6 +100,70 @@ function recomputeStandings() {
     result = { ok: false, message: 'Could not reach the Harkness worker: ' + error.message };
   }
   spreadsheet.toast(result.message, MENU_TITLE, 5);
+  return result;
+}
+
+/** The worker's URL for pairing: HARKNESS_ENDPOINT ends in /sync, and /pair is beside it. */
+function pairUrl_(endpoint) {
+  return endpoint.replace(/\/+$/, '').replace(/\/sync$/, '') + '/pair';
+}
+
+/**
+ * Asks the worker to pair the next round. Returns {ok, message}; never throws for an answer
+ * the worker gives, only when it cannot be reached at all.
+ */
+function requestPair_(spreadsheet) {
+  var settings = workerSettings_();
+  if (!settings) {
+    return {
+      ok: false,
+      message: 'Harkness is not set up: add HARKNESS_ENDPOINT and HARKNESS_SECRET to the ' +
+        'Script properties (Extensions → Apps Script → Project settings).'
+    };
+  }
+  var headers = {};
+  headers[SECRET_HEADER] = settings.secret;
+  var response = UrlFetchApp.fetch(pairUrl_(settings.endpoint), {
+    method: 'post',
+    contentType: 'application/json',
+    payload: JSON.stringify({ spreadsheetId: spreadsheet.getId() }),
+    headers: headers,
+    muteHttpExceptions: true,
+    followRedirects: false
+  });
+  var code = response.getResponseCode();
+  if (code === 200) {
+    try {
+      var answer = JSON.parse(response.getContentText());
+      return { ok: answer.paired === true, message: String(answer.message) };
+    } catch (error) {
+      return { ok: false, message: 'The Harkness worker gave an answer this script cannot read.' };
+    }
+  }
+  if (code === 401) {
+    return { ok: false, message: 'The Harkness worker refused the secret: check HARKNESS_SECRET.' };
+  }
+  if (code === 403) {
+    return { ok: false, message: 'The Harkness worker does not serve this spreadsheet: ask its ' +
+      'administrator to add it.' };
+  }
+  if (code === 501) {
+    return { ok: false, message: 'This Harkness worker does not pair rounds: ask its ' +
+      'administrator to install harkness[pairing].' };
+  }
+  return { ok: false, message: 'The Harkness worker answered ' + code + ': try again later.' };
+}
+
+/** Menu item: pair the next round into a "Pairings Rd N" tab and say what happened. */
+function pairNextRound() {
+  var spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  var result;
+  try {
+    result = requestPair_(spreadsheet);
+  } catch (error) {
+    result = { ok: false, message: 'Could not reach the Harkness worker: ' + error.message };
+  }
+  spreadsheet.toast(result.message, MENU_TITLE, 10);
   return result;
 }
 

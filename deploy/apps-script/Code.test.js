@@ -26,7 +26,7 @@ function makeSheet(name, metadataKeys = []) {
 
 /** A fresh Apps Script world: the services, what they recorded, and the loaded script. */
 function world({ properties = { HARKNESS_ENDPOINT: ENDPOINT, HARKNESS_SECRET: SECRET },
-  status = 202, fetchError = null } = {}) {
+  status = 202, fetchError = null, body = '' } = {}) {
   const recorded = { fetches: [], toasts: [], menus: [], triggers: [], deleted: [], warnings: [] };
   let now = 0; // seconds, for the cache's expiry
   const cache = new Map();
@@ -55,7 +55,7 @@ function world({ properties = { HARKNESS_ENDPOINT: ENDPOINT, HARKNESS_SECRET: SE
       fetch(url, params) {
         recorded.fetches.push({ url, params });
         if (fetchError) throw new Error(fetchError);
-        return { getResponseCode: () => status };
+        return { getResponseCode: () => status, getContentText: () => body };
       },
     },
     ScriptApp: {
@@ -111,6 +111,7 @@ test('opening the spreadsheet adds a Harkness menu with "Recompute standings"', 
   const menu = w.recorded.menus[0];
   assert.equal(menu.title, 'Harkness');
   assert.deepEqual(menu.items[0], { caption: 'Recompute standings', handler: 'recomputeStandings' });
+  assert.deepEqual(menu.items[1], { caption: 'Pair next round', handler: 'pairNextRound' });
   for (const item of menu.items) {
     assert.equal(typeof w.script[item.handler], 'function', `${item.handler} exists`);
   }
@@ -194,4 +195,39 @@ test('a failing worker never breaks the TD\'s editing', () => {
   const w = world({ fetchError: 'timeout' });
   assert.doesNotThrow(() => w.edit(makeSheet('Results')));
   assert.match(w.recorded.warnings[0], /could not reach the worker: timeout/);
+});
+
+test('Pair next round posts to /pair beside the sync endpoint and shows the worker\'s answer', () => {
+  const body = JSON.stringify({ paired: true, message: 'Round 2 is paired: see the Pairings Rd 2 tab.' });
+  const w = world({ status: 200, body });
+  const result = w.script.pairNextRound();
+  assert.equal(result.ok, true);
+  assert.equal(w.recorded.fetches.length, 1);
+  const { url, params } = w.recorded.fetches[0];
+  assert.equal(url, 'https://harkness.example.org/pair');
+  assert.equal(params.method, 'post');
+  assert.equal(params.headers['X-Harkness-Secret'], SECRET);
+  assert.deepEqual(JSON.parse(params.payload), { spreadsheetId: SPREADSHEET_ID });
+  assert.equal(w.recorded.toasts[0].message, 'Round 2 is paired: see the Pairings Rd 2 tab.');
+});
+
+test('a round the worker cannot pair, and a worker that does not pair, are told to the TD', () => {
+  const body = JSON.stringify({ paired: false, message: 'Not paired: Harkness!B4: set the number of rounds here to pair rounds' });
+  const refused = world({ status: 200, body });
+  const result = refused.script.pairNextRound();
+  assert.equal(result.ok, false);
+  assert.match(refused.recorded.toasts[0].message, /set the number of rounds/);
+  assert.match(world({ status: 501 }).script.pairNextRound().message, /harkness\[pairing\]/);
+  assert.match(world({ status: 401 }).script.pairNextRound().message, /refused the secret/);
+  assert.match(world({ status: 200, body: 'not json' }).script.pairNextRound().message, /cannot read/);
+  const down = world({ fetchError: 'DNS error' });
+  assert.equal(down.script.pairNextRound().ok, false);
+  assert.match(down.recorded.toasts[0].message, /Could not reach the Harkness worker: DNS error/);
+});
+
+test('the pairing URL is /pair whatever the endpoint ends with', () => {
+  const w = world();
+  assert.equal(w.script.pairUrl_('https://h.example.org/sync'), 'https://h.example.org/pair');
+  assert.equal(w.script.pairUrl_('https://h.example.org/sync/'), 'https://h.example.org/pair');
+  assert.equal(w.script.pairUrl_('https://h.example.org/'), 'https://h.example.org/pair');
 });

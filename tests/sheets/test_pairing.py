@@ -1,0 +1,146 @@
+"""Pairing from a spreadsheet ("Harkness → Pair next round"): a 4-round Swiss paired round by
+round into ``Pairings Rd N`` tabs while the TD types the results into their own tab, which
+the worker never touches."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+from typing import Any
+
+from sheets.client import SheetsClient
+from sheets.pairing import pair_sheet
+from sheets.sync import sync
+from tests.fakes.sheets_api import SheetsFake
+from tests.sheets.conftest import settings_rows
+
+MakeSheet = Callable[..., str]
+PLAYERS = [
+    ["#", "Name", "Rating"],
+    [1, "Ada", 1800],
+    [2, "Ben", 2100],
+    [3, "Cy", 1950],
+    [4, "Di", 1700],
+    [5, "Eve", 1600],
+]
+NAMES = {row[0]: row[1] for row in PLAYERS[1:]}
+HEADER = ["Round", "Board", "White", "Black", "Result"]
+
+
+def _number(label: str) -> int:
+    found = re.match(r"^(\d+) ", label)
+    assert found, label
+    return int(found.group(1))
+
+
+def test_a_four_round_swiss_is_paired_from_the_sheet(
+    sheets_fake: SheetsFake, make_sheet: MakeSheet, client: SheetsClient
+) -> None:
+    games: list[list[Any]] = [HEADER]
+    sheet_id = make_sheet(
+        {"Results": [HEADER], "Players": PLAYERS, "Harkness": settings_rows(Rounds="4")}
+    )
+    rng = random.Random(19)
+    met: set[frozenset[int]] = set()
+    byes: list[int] = []
+    for r in range(1, 5):
+        result = pair_sheet(client, sheet_id)
+        assert result.problems == () and (result.round, result.tab) == (r, f"Pairings Rd {r}")
+        rows = sheets_fake.values(sheet_id, f"'Pairings Rd {r}'!A1:C8")
+        assert rows[0] == ["Board", "White", "Black"]
+        boards = [row for row in rows[1:] if row and row[0].isdigit()]
+        bye_rows = [row for row in rows[1:] if row and row[0] == "bye"]
+        assert len(boards) == 2 and len(bye_rows) == 1
+        if r == 1:  # by rating: Ben 2100, Cy 1950, Ada 1800, Di 1700; Eve has the bye
+            assert [(_number(w), _number(b)) for _, w, b in boards] == [(2, 1), (4, 3)]
+        for board, white, black in boards:
+            pair = frozenset({_number(white), _number(black)})
+            assert pair not in met  # no rematch
+            met.add(pair)
+            score = rng.choice(["1-0", "½-½", "0-1"])
+            games.append([r, int(board), NAMES[_number(white)], NAMES[_number(black)], score])
+        bye = _number(bye_rows[0][1])
+        assert bye not in byes  # at most one pairing-allocated bye each
+        byes.append(bye)
+        games.append([r, "", NAMES[bye], "BYE", "1"])
+        # The TD types the round's results into their own tab.
+        sheets_fake.set_values(sheet_id, f"Results!A1:E{len(games)}", games)
+    assert sheets_fake.values(sheet_id, f"Results!A1:E{len(games)}") == [
+        [str(c) for c in row] for row in games
+    ]
+    titles = sheets_fake.sheet_titles(sheet_id)
+    assert [t for t in titles if t.startswith("Pairings")] == [
+        f"Pairings Rd {r}" for r in range(1, 5)
+    ]
+    # All rounds are played: there is nothing left to pair.
+    done = pair_sheet(client, sheet_id)
+    assert done.round is None and "round 5" in str(done.problems[0])
+
+
+def test_a_tab_of_the_same_name_made_by_the_td_is_left_alone(
+    sheets_fake: SheetsFake, make_sheet: MakeSheet, client: SheetsClient
+) -> None:
+    mine = [["my own notes"]]
+    sheet_id = make_sheet(
+        {
+            "Results": [HEADER],
+            "Players": PLAYERS,
+            "Harkness": settings_rows(Rounds="4"),
+            "Pairings Rd 1": mine,
+        }
+    )
+    result = pair_sheet(client, sheet_id)
+    assert result.tab is None and result.round == 1
+    assert str(result.problems[0]).startswith(
+        "Pairings Rd 1: a tab named 'Pairings Rd 1' already exists and was not made by Harkness"
+    )
+    assert sheets_fake.values(sheet_id, "'Pairings Rd 1'!A1:C3") == mine
+
+
+def test_pairing_needs_the_number_of_rounds(
+    sheets_fake: SheetsFake, make_sheet: MakeSheet, client: SheetsClient
+) -> None:
+    sheet_id = make_sheet({"Results": [HEADER], "Players": PLAYERS})
+    result = pair_sheet(client, sheet_id)
+    assert [str(p) for p in result.problems] == [
+        "Harkness!B4: set the number of rounds here to pair rounds"
+    ]
+    assert not any(t.startswith("Pairings") for t in sheets_fake.sheet_titles(sheet_id))
+
+
+async def test_the_add_on_endpoint_pairs_with_the_secret_only(
+    sheets_fake: SheetsFake, make_sheet: MakeSheet, client: SheetsClient
+) -> None:
+    import aiohttp
+    from aiohttp import web
+
+    from sheets.pairing import pair_answer
+    from sheets.serve import SECRET_HEADER, SyncQueue, make_app
+
+    secret = "a long shared secret for the tests"
+    sheet_id = make_sheet(
+        {"Results": [HEADER], "Players": PLAYERS, "Harkness": settings_rows(Rounds="4")}
+    )
+    queue = SyncQueue(lambda key: sync(client, key))
+    runner = web.AppRunner(make_app(queue, secret, pair=lambda key: pair_answer(client, key)))
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    url = f"http://127.0.0.1:{runner.addresses[0][1]}/pair"
+    try:
+        async with aiohttp.ClientSession() as session:
+            for given, status in (("wrong", 401), (secret, 200)):
+                async with session.post(
+                    url, json={"spreadsheetId": sheet_id}, headers={SECRET_HEADER: given}
+                ) as response:
+                    assert response.status == status
+                    answer = await response.json()
+                    if status == 401:
+                        assert "Pairings Rd 1" not in sheets_fake.sheet_titles(sheet_id)
+        assert answer == {
+            "paired": True,
+            "message": "Round 1 is paired: see the Pairings Rd 1 tab.",
+        }
+    finally:
+        await runner.cleanup()
