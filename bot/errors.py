@@ -19,6 +19,7 @@ import logging
 import discord
 from discord import app_commands
 
+from bot.render import message_text
 from bot.store import StoreError
 from core.names import markdown_safe
 
@@ -96,6 +97,7 @@ async def answer_error(
     """Answer ``error`` to the member once, ephemerally, and log it (bugs with traceback)."""
     reference = f"E{interaction.id}"
     text, is_bug = message_for(error, reference)
+    text = message_text(text) or ""
     where = _where(interaction)
     context = {
         "interaction_id": interaction.id,

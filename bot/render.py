@@ -82,6 +82,16 @@ def fit(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"
 
 
+def message_text(text: str | None) -> str | None:
+    """A message's text cut to Discord's 2,000 characters (``…`` at the end when cut): every
+    answer goes through this, so a refusal quoting a long input is still delivered.
+
+    >>> len(message_text("x" * 5000) or ""), message_text(None)
+    (2000, None)
+    """
+    return None if text is None else fit(text, MESSAGE_MAX)
+
+
 def lines_within(lines: Sequence[str], limit: int, more: str = "… and {n} more") -> str:
     """As many whole lines as fit in ``limit`` characters, then how many were left out.
 

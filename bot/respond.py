@@ -14,6 +14,7 @@ from typing import Any
 import discord
 
 from bot.errors import PUBLIC_DEFERRAL
+from bot.render import message_text
 
 Interaction = discord.Interaction[discord.Client]
 
@@ -37,7 +38,7 @@ async def reply(
     """Replace the deferred message with the answer. ``mention`` lists the user ids that
     may be pinged (nobody else is, whatever the text says)."""
     kwargs: dict[str, Any] = {
-        "content": content,
+        "content": message_text(content),
         "embeds": [embed] if embed is not None else list(embeds),
         "allowed_mentions": discord.AllowedMentions(
             everyone=False, roles=False, users=[discord.Object(i) for i in mention]
@@ -66,7 +67,7 @@ async def more(
         "allowed_mentions": discord.AllowedMentions.none(),
     }
     if content:
-        kwargs["content"] = content
+        kwargs["content"] = message_text(content)
     if files:
         kwargs["files"] = list(files)
     await interaction.followup.send(**kwargs)

@@ -26,10 +26,12 @@ from bot.lookup import (
 )
 from bot.respond import Interaction, defer, reply
 from bot.store import TournamentStatus
+from core.limits import MAX_FILE_BYTES, shorten
 from core.profiles import OPTION_BY_KEY, PROFILES
 
-#: Largest tournament file the bot reads (a TRF of 1,000 players is about 200 KB).
-IMPORT_MAX_BYTES = 2 * 1024 * 1024
+#: Largest tournament file the bot reads, checked against Discord's size of the attachment
+#: before it is downloaded (a TRF of 1,000 players is about 200 KB).
+IMPORT_MAX_BYTES = MAX_FILE_BYTES
 
 PROFILE_CHOICES = [
     app_commands.Choice(name=render.fit(f"{name} — {profile.description}", 100), value=name)
@@ -59,18 +61,6 @@ def chosen_options(cumulative_half_bye: bool | None, unplayed_rule: bool | None)
     """The profile options a TD gave, by core's keys (left out: not in the result)."""
     given = {"cumulative_half_bye": cumulative_half_bye, "unplayed_rule": unplayed_rule}
     return {OPTION_NAMES[p]: on for p, on in given.items() if on is not None}
-
-
-def decode_upload(data: bytes) -> str:
-    """An uploaded file's text: UTF-8 (with or without BOM), else Latin-1 (old TRF files).
-
-    >>> decode_upload("Zoë".encode()), decode_upload("Zoë".encode("latin-1"))
-    ('Zoë', 'Zoë')
-    """
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
 
 
 class Admin(commands.Cog):
@@ -219,16 +209,22 @@ class Admin(commands.Cog):
         await defer(interaction, public=True)
         store, guild = bot_store(interaction), guild_of(interaction)
         who = await td_actor(store, interaction, "import a tournament")
-        if file.size > IMPORT_MAX_BYTES:
+        if file.size > IMPORT_MAX_BYTES:  # Discord says the size: nothing is downloaded
             raise UserError(
-                f"{file.filename} is {file.size // 1024} KB: the most Harkness reads "
-                f"is {IMPORT_MAX_BYTES // 1024 // 1024} MB"
+                f"{shorten(file.filename, 100)} is {file.size // 1024:,} KB: the most Harkness "
+                f"reads is {IMPORT_MAX_BYTES // 1024 // 1024} MB"
             )
-        text = decode_upload(await file.read())
+        try:
+            data = await file.read()
+        except discord.HTTPException:
+            raise UserError(
+                f"{shorten(file.filename, 100)} could not be downloaded from Discord; "
+                "please try again"
+            ) from None
         info = await store.import_tournament(
             guild,
             name,
-            text,
+            data,
             actor=who,
             filename=file.filename,
             profile=profile,

@@ -37,6 +37,7 @@ from bot.store.players import PlayerRef
 from bot.store.queries import Conflict, clean_name, name_key
 from bot.store.results import Change
 from bot.store.views import EventView, GameView, OutboxItem, Outcome, StandingsView, TournamentState
+from core.limits import shorten
 from core.model import Colour, EntryKind
 from core.pairing import PairingRequest, RoundPairing
 from core.problems import HarknessError
@@ -715,7 +716,7 @@ class Store:
         """Standings under the tournament's rules, after the last round with results (or
         ``after_round``); provisional results count and are marked, disputed ones wait."""
         state = await self.state(guild, tournament)
-        return standings_of(state, after_round)
+        return await off_loop(standings_of, state, after_round, what="computing the standings")
 
     async def history(
         self,
@@ -756,7 +757,7 @@ class Store:
         self,
         guild: str,
         name: str,
-        text: str,
+        text: str | bytes,
         *,
         actor: Actor,
         filename: str = "upload.txt",
@@ -766,13 +767,17 @@ class Store:
         status: TournamentStatus = TournamentStatus.RUNNING,
         options: Mapping[str, bool] | None = None,
     ) -> TournamentInfo:
-        """A new tournament from a TRF-16 or crosstable file (TD)."""
+        """A new tournament from a TRF-16 or crosstable file (TD): its text, or its bytes in
+        any encoding core reads. The file is read off the event loop, in a worker thread,
+        within :data:`READ_SECONDS`."""
         if not actor.td:
             raise StoreError("only a tournament director can import a tournament", "not-td")
         name = clean_name(name, "tournament")
         profile, tiebreaks = check_rules(profile, tiebreaks)
         stored = check_options(profile, tiebreaks, options)
-        data = transfer.read_upload(text, filename)
+        data = await off_loop(
+            transfer.read_upload, text, filename, what=f"reading {shorten(filename, 100)}"
+        )
         planned = _check_rounds(max(data.rounds, rounds or 1))
         source = Actor(actor.user, actor.name, True, Source.IMPORT)
         now = self.clock()
@@ -914,6 +919,29 @@ class Store:
         item_id = item if isinstance(item, int) else item.id
         retry_at = self.clock() + retry_in
         return await self._write(lambda conn: outbox.failed(conn, item_id, worker, error, retry_at))
+
+
+#: Longest the store waits for a file to be read or standings to be computed in a worker
+#: thread; the limits of :mod:`core.limits` keep the worst real case well under it.
+READ_SECONDS = 60.0
+
+A = TypeVar("A")
+B = TypeVar("B")
+
+
+async def off_loop(
+    work: Callable[[A, B], T], first: A, second: B, *, what: str, seconds: float = READ_SECONDS
+) -> T:
+    """``work(first, second)`` in a worker thread, so that every other server's commands
+    are answered meanwhile; a :class:`StoreError` if it takes longer than ``seconds``."""
+    try:
+        return await asyncio.wait_for(asyncio.to_thread(work, first, second), seconds)
+    except TimeoutError:
+        raise StoreError(
+            f"{what} took longer than {seconds:.0f} seconds, so Harkness stopped waiting; "
+            "nothing was changed",
+            "too-slow",
+        ) from None
 
 
 def standings_of(state: TournamentState, after_round: int | None) -> StandingsView:

@@ -9,6 +9,7 @@ middle of a file stay absent; a non-trailing withdrawn round reads back as absen
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 from typing import Any
 
@@ -18,21 +19,33 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from bot.store import schema
 from bot.store.errors import StoreError
 from bot.store.model import Actor, TournamentInfo
-from core.formats import read_text, write_crosstable
+from core.formats import read_bytes, read_text, write_crosstable
+from core.limits import shorten
 from core.model import BYES, WITH_OPPONENT, Player, Tournament
 from core.names import name_problem
 from core.problems import HarknessError, Problem
 from core.standings import Standings
 
+log = logging.getLogger("harkness.bot")
+#: Rows of an import inserted by one statement: each is a short step of the event loop.
+INSERT_BATCH = 2000
 #: How many of a file's problems an error message lists.
 SHOWN_PROBLEMS = 8
 
 
-def read_upload(text: str, filename: str) -> Tournament:
-    """Read an uploaded TRF-16 or crosstable file, or say (with line numbers) what is wrong;
-    every player's name must pass :func:`core.names.name_problem`."""
+def read_upload(upload: str | bytes, filename: str) -> Tournament:
+    """Read an uploaded TRF-16 or crosstable file (its bytes, in any encoding
+    :func:`core.formats.decode` reads, or its text), or say (with line numbers) what is
+    wrong; every player's name must pass :func:`core.names.name_problem`. Whatever goes
+    wrong, the answer is a :class:`StoreError` the TD can read (a failure that is not the
+    file's is logged with its traceback)."""
+    filename = shorten(filename, 100)
     try:
-        tournament = read_text(text, filename)
+        tournament = (
+            read_bytes(upload, filename)
+            if isinstance(upload, bytes)
+            else read_text(upload, filename)
+        )
         bad = [
             Problem(problem, player=p.id)
             for p in tournament.players
@@ -46,6 +59,14 @@ def read_upload(text: str, filename: str) -> Tournament:
         more = len(problems) - SHOWN_PROBLEMS
         listed = "\n".join(problems[:SHOWN_PROBLEMS]) + (f"\n… and {more} more" if more > 0 else "")
         raise StoreError(f"{filename} cannot be imported:\n{listed}", "bad-file") from None
+    except Exception:  # not the file's fault as far as core can tell: a bug, said plainly
+        log.exception("reading the upload %s failed", filename)
+        raise StoreError(
+            f"{filename} could not be read, and nothing was imported: Harkness failed on it "
+            "(the failure is logged). Check that it is a TRF-16 file or a crosstable as text "
+            "or CSV",
+            "bad-file",
+        ) from None
 
 
 def player_values(info: TournamentInfo, p: Player, actor: Actor, now: datetime) -> dict[str, Any]:
@@ -131,8 +152,8 @@ async def write_import(
         {**base, **event, "seq": seq}
         for seq, event in enumerate(result_events(tournament, ids), start=1)
     ]
-    if rows:
-        await conn.execute(insert(schema.events), rows)
+    for start in range(0, len(rows), INSERT_BATCH):
+        await conn.execute(insert(schema.events), rows[start : start + INSERT_BATCH])
 
 
 def export(
