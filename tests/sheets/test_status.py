@@ -172,14 +172,3 @@ def test_a_first_sync_with_a_typo_leaves_a_standings_tab_that_says_why(
         ["Place", "#", "Name"],
         ["1", "1", "Player A"],
     ]
-
-
-def test_with_last_good_standings_a_typo_keeps_them_and_adds_no_notice(
-    sheets_fake: SheetsFake, make_sheet: MakeSheet, run_sync: RunSync
-) -> None:
-    sheet_id = make_sheet({"Results": seed_crosstable()})
-    run_sync(sheet_id)
-    standings = sheets_fake.values(sheet_id, "Standings")
-    sheets_fake.set_values(sheet_id, "Results!C2", [["W99"]])
-    run_sync(sheet_id)
-    assert sheets_fake.values(sheet_id, "Standings") == standings
