@@ -4,7 +4,8 @@
 2. **Decide** (:func:`decide`, no I/O): read the settings and the results (merged with the
    Discord bot's reports, :mod:`sheets.reports`) into a ``core`` tournament, hash the
    input, and stop there if the hash stored in the sheet is the same and every output tab is
-   in place. Otherwise rank with ``core``, lay out the Standings,
+   in place (writing at most the Errors tab's "Last checked" cell, every
+   :data:`CHECK_STAMP_EVERY`). Otherwise rank with ``core``, lay out the Standings,
    Breakdown and Errors tabs, and plan the write.
 3. **Write** everything in one ``spreadsheets.batchUpdate`` (:mod:`sheets.write`), with the
    new hash in it, atomically.
@@ -15,7 +16,8 @@ is never overwritten. It is not missed either: the hash stored is the hash of wh
 
 With problems in the input, the Errors tab lists each with the A1 reference of its cell;
 the Standings and Breakdown tabs are updated only if the TD's "Publish partial standings"
-setting is Yes (from the cells without problems), and otherwise keep the last good standings.
+setting is Yes (from the cells without problems), and otherwise keep the last good standings
+(or, before there were any, say on the Standings tab why there are none yet).
 """
 
 from __future__ import annotations
