@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 
 from bot.errors import UserError
 from bot.render import EMBED_FOOTER_MAX, StandingsPages, fit, standings_pages
-from bot.sheetlink import SheetLinks, SheetUnreadable, SheetView
+from bot.sheetlink import SheetLinks, SheetOfAnotherServer, SheetUnreadable, SheetView
 from bot.store import (
     DiscordUser,
     PlayerRef,
@@ -51,6 +51,8 @@ async def linked_sheet(
         return None, "Discord's results only (this bot cannot read Google Sheets)"
     try:
         view = await links.view(guild, info)
+    except SheetOfAnotherServer:
+        return None, "Discord's results only (the Google Sheet no longer names this server)"
     except SheetUnreadable:
         return None, "Discord's results only (the Google Sheet cannot be read just now)"
     return view, links.source_note(view)

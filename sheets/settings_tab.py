@@ -46,6 +46,8 @@ class SheetSettings:
     publish_partial: bool = False
     cumulative_half_bye: bool | None = None
     unplayed_rule: bool | None = None
+    discord_servers: tuple[str, ...] = ()
+    """Discord servers (ids) whose bot may use the sheet besides the first that linked it."""
     cells: dict[str, str] = field(default_factory=dict, compare=False)
 
     @property
@@ -132,6 +134,14 @@ _ROWS = (
         )
         for o in OPTIONS
     ),
+    _Row(
+        "discord_servers",
+        "Discord servers",
+        ("discord server", "discord guilds"),
+        "Only for a sheet shared by several Discord servers: the ids of the servers whose "
+        "Harkness bot may use it besides the first that linked it, separated by commas "
+        "(type one id alone as text: '80351110224678912). Empty: that server only.",
+    ),
 )
 HEADER = ["Setting", "Value", "What it means"]
 _ROW_OF = {row.name: position for position, row in enumerate(_ROWS, start=1)}
@@ -145,6 +155,8 @@ def _default_text(name: str) -> str:
     value = getattr(_DEFAULTS, name)
     if isinstance(value, bool):
         return "Yes" if value else "No"
+    if isinstance(value, tuple):
+        return ", ".join(value)
     return "" if value is None else str(value)
 
 
@@ -215,6 +227,20 @@ def read_settings(
                 )
                 continue
             settings = replace(settings, rounds=int(text))
+        elif f.name == "discord_servers":
+            ids = [part for part in re.split(r"[\s,;]+", text.lstrip("'")) if part]
+            if not all(_SERVER_ID.fullmatch(part) for part in ids):
+                problems.append(
+                    SheetProblem(
+                        "Discord server ids are numbers of 17 to 20 digits, separated by "
+                        "commas (type one id alone as text, '80351110224678912: Google "
+                        "rounds long numbers)",
+                        where,
+                        text,
+                    )
+                )
+                continue
+            settings = replace(settings, discord_servers=tuple(ids))
         else:
             text_settings: dict[str, Any] = {f.name: text}
             settings = replace(settings, **text_settings)
@@ -223,6 +249,7 @@ def read_settings(
     return settings, problems
 
 
+_SERVER_ID = re.compile(r"\d{17,20}")
 _CLI_PREFIX = re.compile(r"^--(?:rules|tiebreaks)(?: '[^']*')?: ")
 
 

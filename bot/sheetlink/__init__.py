@@ -25,7 +25,13 @@ from __future__ import annotations
 
 import discord
 
-from bot.sheetlink.base import NOT_INSTALLED, NOT_SET_UP, SheetUnreadable, SheetView
+from bot.sheetlink.base import (
+    NOT_INSTALLED,
+    NOT_SET_UP,
+    SheetOfAnotherServer,
+    SheetUnreadable,
+    SheetView,
+)
 from bot.sheetlink.conflicts import conflict_message
 from bot.sheetlink.linking import Linking
 from bot.sheetlink.outbox import PENDING, PENDING_NO_SHEETS, WRITTEN, Outbox
@@ -37,6 +43,7 @@ __all__ = [
     "PENDING_NO_SHEETS",
     "WRITTEN",
     "SheetLinks",
+    "SheetOfAnotherServer",
     "SheetUnreadable",
     "SheetView",
     "conflict_message",

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Collection, Coroutine
 from dataclasses import dataclass
 from typing import Any, Self, TypeVar
 
@@ -29,7 +29,7 @@ from bot.sheetlink.api import (
     SheetsSettings,
     open_client,
 )
-from bot.store import Store
+from bot.store import Store, sheet_of_another_server
 from core.standings import Standings
 
 log = logging.getLogger("harkness.bot")
@@ -48,6 +48,10 @@ NOT_INSTALLED = (
 
 class SheetUnreadable(UserError):
     """The linked sheet cannot be read now, and nothing read earlier is at hand."""
+
+
+class SheetOfAnotherServer(SheetUnreadable):
+    """The spreadsheet belongs to another Discord server, and does not name this one."""
 
 
 @dataclass(frozen=True)
@@ -107,6 +111,7 @@ class LinkBase:
         self._locks: dict[str, asyncio.Lock] = {}
         self._usernames: dict[str, str | None] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._owners: dict[str, str] = {}
 
     @classmethod
     def from_environment(cls, bot: discord.Client, store: Store, settings: BotSettings) -> Self:
@@ -152,6 +157,18 @@ class LinkBase:
         if self.client is None:
             raise UserError(self.why_not or NOT_SET_UP, markup=True)
         return self.client
+
+    async def _check_use(self, guild: str, spreadsheet: str, guests: Collection[str]) -> None:
+        """Refuse (:class:`SheetOfAnotherServer`) unless ``guild`` may read and write
+        ``spreadsheet``: it linked it first, or the sheet's Harkness tab names it among
+        ``guests``. Called before every read is shown and every write is made."""
+        owner = self._owners.get(spreadsheet)
+        if owner is None:
+            owner = await self.store.sheet_owner(spreadsheet)
+            if owner is not None:  # a sheet's first server never changes: keep it
+                self._owners[spreadsheet] = owner
+        if owner != guild and guild not in guests:
+            raise SheetOfAnotherServer(sheet_of_another_server(guild))
 
     def _lock(self, spreadsheet: str) -> asyncio.Lock:
         return self._locks.setdefault(spreadsheet, asyncio.Lock())

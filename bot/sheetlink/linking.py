@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 from bot.errors import UserError
 from bot.sheetlink.api import (
@@ -63,6 +63,8 @@ class Linking(Players):
                             "it, then link the sheet again"
                         )
                 found = await asyncio.to_thread(read_input, snapshot)
+                guests = found.settings.discord_servers
+                await self._check_first_link(guild, sheet, guests)
                 members = await self._members(
                     await self.store.players(guild, info.name), found.players
                 )
@@ -90,7 +92,7 @@ class Linking(Players):
             except SheetsError as error:
                 raise self._refusal(error) from None
             linked = await self.store.link_sheet(
-                guild, info.name, td, spreadsheet_id=sheet, url=url.strip()
+                guild, info.name, td, spreadsheet_id=sheet, url=url.strip(), guests=guests
             )
             added = await self._add_sheet_players(guild, linked, found.players, matched, td)
         self._views.pop(sheet, None)
@@ -131,6 +133,13 @@ class Linking(Players):
                     "listed on its Errors tab."
                 )
         return lines
+
+    async def _check_first_link(self, guild: str, sheet: str, guests: Collection[str]) -> None:
+        """Before anything is written: a sheet no server has linked yet is free (the store
+        makes it this server's when the link is made); any other must be this server's or
+        name it (:meth:`_check_use`)."""
+        if await self.store.sheet_owner(sheet) is not None:
+            await self._check_use(guild, sheet, guests)
 
     async def unlink(self, guild: str, info: TournamentInfo, td: Actor) -> list[str]:
         """Unlink the spreadsheet (TD); results waiting to be written stay queued."""

@@ -42,6 +42,7 @@ from bot.sheetlink.api import (
     report_row,
     written_keys,
 )
+from bot.sheetlink.base import SheetOfAnotherServer
 from bot.sheetlink.players import Players
 from bot.store import OutboxItem, Store, TournamentInfo
 from bot.store.outbox import key as outbox_key
@@ -268,6 +269,7 @@ class Outbox(Players):
                 snapshot = await asyncio.to_thread(read_snapshot, client, sheet)
                 there = written_keys(snapshot)
                 found = await asyncio.to_thread(read_input, snapshot)
+                await self._check_use(guild, sheet, found.settings.discord_servers)
                 members = await self._members(await self.store.players(guild, name), found.players)
                 matched = match_players(members, found.players)
                 labels = labels_of(members, found.players, matched)
@@ -284,7 +286,7 @@ class Outbox(Players):
                         client.http_client.batch_update, sheet, {"requests": requests}
                     )
                     after = await asyncio.to_thread(read_snapshot, client, sheet)
-            except TabTaken as error:
+            except (TabTaken, SheetOfAnotherServer) as error:
                 log.warning("%s: %s", name, error, extra={"guild_id": guild})
                 await self._give_back(batch, str(error), self.retry.maximum if self.retry else 0)
                 return

@@ -26,7 +26,7 @@ from bot.sheetlink.api import (
     read_input,
     read_snapshot,
 )
-from bot.sheetlink.base import SheetView
+from bot.sheetlink.base import SheetOfAnotherServer, SheetView
 from bot.sheetlink.reading import Reading
 from bot.store import Actor, DiscordUser, PlayerInfo, PlayerRef, TournamentInfo
 from core.names import markdown_safe as md
@@ -190,6 +190,7 @@ class Players(Reading):
             try:
                 snapshot = await asyncio.to_thread(read_snapshot, client, sheet)
                 found = await asyncio.to_thread(read_input, snapshot)
+                await self._check_use(guild, sheet, found.settings.discord_servers)
                 members = await self._members(
                     await self.store.players(guild, info.name), found.players
                 )
@@ -199,7 +200,7 @@ class Players(Reading):
                     await asyncio.to_thread(
                         client.http_client.batch_update, sheet, {"requests": requests}
                     )
-            except (SheetsError, TabTaken) as error:
+            except (SheetsError, TabTaken, SheetOfAnotherServer) as error:
                 log.warning(
                     "the Discord players tab of %s was not updated: %s",
                     info.name,

@@ -48,10 +48,12 @@ class Reading(Conflicts):
         sheet = info.sheet.spreadsheet_id
         cached = self._views.get(sheet)
         if not force and cached is not None and self._fresh(cached):
+            await self._check_use(guild, sheet, cached.input.settings.discord_servers)
             return cached
         async with self._lock(sheet):
             cached = self._views.get(sheet)
             if not force and cached is not None and self._fresh(cached):
+                await self._check_use(guild, sheet, cached.input.settings.discord_servers)
                 return cached  # someone else read it while this one waited
             try:
                 snapshot = await asyncio.to_thread(read_snapshot, client, sheet)
@@ -63,6 +65,7 @@ class Reading(Conflicts):
                     extra={"guild_id": guild, "spreadsheet": sheet},
                 )
                 if cached is not None:
+                    await self._check_use(guild, sheet, cached.input.settings.discord_servers)
                     return replace(cached, stale=True)
                 if isinstance(error, SheetsPermissionError):
                     raise SheetUnreadable(
@@ -78,10 +81,11 @@ class Reading(Conflicts):
     async def _adopt(self, guild: str, info: TournamentInfo, snapshot: Snapshot) -> SheetView:
         """Make ``snapshot`` the sheet's current view, sync the sheet from it (the worker's
         write, only when its input changed), and tell the TD of new conflicts. Called with
-        the sheet's lock held."""
+        the sheet's lock held. A sheet the server may not use is neither shown nor written."""
         client = self._client()
         sheet = snapshot.spreadsheet_id or (info.sheet.spreadsheet_id if info.sheet else "")
         view = await asyncio.to_thread(self._view_of, sheet, snapshot, self._views.get(sheet))
+        await self._check_use(guild, sheet, view.input.settings.discord_servers)
         self._views[sheet] = view
         try:
             await asyncio.to_thread(sync, client, sheet, snapshot=snapshot)

@@ -80,7 +80,7 @@ from bot.store.model import (
     TournamentStatus,
 )
 from bot.store.players import DiscordUser, PlayerRef
-from bot.store.service import Store
+from bot.store.service import Store, sheet_of_another_server
 from bot.store.views import (
     ByeView,
     ClaimView,
@@ -114,4 +114,5 @@ __all__ = [
     "TournamentInfo",
     "TournamentState",
     "TournamentStatus",
+    "sheet_of_another_server",
 ]

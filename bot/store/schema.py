@@ -201,3 +201,15 @@ sheet_outbox = Table(
     Index(None, "written_at", "next_attempt_at"),
     Index(None, "guild_id", "tournament_id"),
 )
+
+# Which Discord server a spreadsheet belongs to: the first that linked it. Another server may
+# link it only when the sheet itself says so (its Harkness tab's "Discord servers" row).
+sheet_owners = Table(
+    "sheet_owners",
+    metadata,
+    Column("spreadsheet_id", String(128), nullable=False),
+    Column("guild_id", GUILD, nullable=False),
+    Column("claimed_by", USER, nullable=False),
+    Column("claimed_at", UTCDateTime(), nullable=False),
+    PrimaryKeyConstraint("spreadsheet_id"),
+)

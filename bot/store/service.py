@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, TypeVar
 
@@ -105,6 +105,15 @@ def _check_rounds(rounds: int) -> int:
     if not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS:
         raise StoreError(f"a tournament has 1 to {MAX_ROUNDS} rounds (got {rounds})", "bad-rounds")
     return rounds
+
+
+def sheet_of_another_server(guild: str) -> str:
+    """Why a server may not use a spreadsheet that another server linked first."""
+    return (
+        "that spreadsheet belongs to another Discord server (the first to link it). If it "
+        f"is meant to be shared, an editor of the sheet writes this server's id, {guild}, in "
+        "the “Discord servers” row of its Harkness tab; then a TD links it again"
+    )
 
 
 class Store:
@@ -825,25 +834,64 @@ class Store:
     # -- spreadsheet link ----------------------------------------------------------------
 
     async def link_sheet(
-        self, guild: str, tournament: str, actor: Actor, *, spreadsheet_id: str, url: str = ""
+        self,
+        guild: str,
+        tournament: str,
+        actor: Actor,
+        *,
+        spreadsheet_id: str,
+        url: str = "",
+        guests: Collection[str] = (),
     ) -> TournamentInfo:
-        """Link a tournament to a spreadsheet (TD): final results are queued for it."""
-        sheet_id = spreadsheet_id.strip()
+        """Link a tournament to a spreadsheet (TD): final results are queued for it.
+
+        A spreadsheet belongs to the first server that links it; another server may link it
+        only when it is among ``guests`` (the servers the sheet itself names)."""
+        sheet_id = spreadsheet_id.strip()[:128]
         if not sheet_id:
             raise StoreError("give the spreadsheet's id or link", "bad-sheet")
+        if not actor.td:
+            raise StoreError("only a tournament director can link a spreadsheet", "not-td")
         now = self.clock()
-        return await self._update_tournament(
-            guild,
-            tournament,
-            actor,
-            "link a spreadsheet",
-            lambda _: {
-                "sheet_id": sheet_id[:128],
-                "sheet_url": url[:512] or None,
-                "sheet_linked_by": actor.user,
-                "sheet_linked_at": now,
-            },
-        )
+        t, o = schema.tournaments, schema.sheet_owners
+
+        async def work(conn: AsyncConnection) -> TournamentInfo:
+            loaded = await queries.load(conn, guild, tournament, lock=True)
+            owner = await queries.sheet_owner(conn, sheet_id)
+            if owner is None:
+                try:
+                    await conn.execute(
+                        insert(o).values(
+                            spreadsheet_id=sheet_id,
+                            guild_id=guild,
+                            claimed_by=actor.user,
+                            claimed_at=now,
+                        )
+                    )
+                except IntegrityError as error:  # another server claimed it just now
+                    raise Conflict from error
+            elif owner != guild and guild not in guests:
+                raise StoreError(sheet_of_another_server(guild), "sheet-owned")
+            row = (
+                await conn.execute(
+                    update(t)
+                    .where(t.c.guild_id == guild, t.c.id == loaded.info.id)
+                    .values(
+                        sheet_id=sheet_id,
+                        sheet_url=url[:512] or None,
+                        sheet_linked_by=actor.user,
+                        sheet_linked_at=now,
+                    )
+                    .returning(*t.c)
+                )
+            ).one()
+            return queries.tournament_info(row)
+
+        return await self._write(work)
+
+    async def sheet_owner(self, spreadsheet_id: str) -> str | None:
+        """The server a spreadsheet belongs to (the first that linked it), if any."""
+        return await self._read(lambda conn: queries.sheet_owner(conn, spreadsheet_id))
 
     async def unlink_sheet(self, guild: str, tournament: str, actor: Actor) -> TournamentInfo:
         """Unlink the spreadsheet (TD); writes still queued for it stay queued, unsent."""

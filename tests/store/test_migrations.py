@@ -8,14 +8,22 @@ import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import insert, inspect
+from sqlalchemy import insert, inspect, select
 from sqlalchemy.exc import IntegrityError
 
 from bot.store import Store, schema
 from bot.store.engine import create_engine
 from bot.store.migrate import alembic_config, current_revision, head_revision, upgrade
 
-TABLES = {"alembic_version", "events", "guild_settings", "players", "sheet_outbox", "tournaments"}
+TABLES = {
+    "alembic_version",
+    "events",
+    "guild_settings",
+    "players",
+    "sheet_outbox",
+    "sheet_owners",
+    "tournaments",
+}
 
 
 async def test_opening_an_empty_database_migrates_it_to_the_newest_schema(db_url: str):
@@ -28,7 +36,7 @@ async def test_opening_an_empty_database_migrates_it_to_the_newest_schema(db_url
         await engine.dispose()
     store = await Store.open(db_url)
     try:
-        assert await current_revision(store.engine) == head_revision() == "0002"
+        assert await current_revision(store.engine) == head_revision() == "0003"
         async with store.engine.connect() as conn:
             assert await conn.run_sync(lambda c: set(inspect(c).get_table_names())) == TABLES
     finally:
@@ -53,7 +61,7 @@ async def test_migrating_again_changes_nothing_and_down_and_up_again_works(db_ur
     store = await Store.open(db_url)
     try:
         await upgrade(store.engine)
-        assert await current_revision(store.engine) == "0002"
+        assert await current_revision(store.engine) == "0003"
 
         def down(connection) -> None:
             config = alembic_config()
@@ -64,9 +72,50 @@ async def test_migrating_again_changes_nothing_and_down_and_up_again_works(db_ur
             await conn.run_sync(down)
         assert await current_revision(store.engine) is None
         await upgrade(store.engine)
-        assert await current_revision(store.engine) == "0002"
+        assert await current_revision(store.engine) == "0003"
     finally:
         await store.close()
+
+
+async def test_sheets_linked_before_owners_were_kept_belong_to_the_first_server(db_url: str):
+    engine = create_engine(db_url)
+    try:
+        await upgrade(engine, "0002")
+        at = [datetime(2026, 3, d, tzinfo=UTC) for d in (1, 2, 3)]
+        rows = [
+            ("g2", "Later", "sheet-a", at[1]),
+            ("g1", "First", "sheet-a", at[0]),
+            ("g2", "Own", "sheet-b", at[2]),
+            ("g3", "Unlinked", None, None),
+        ]
+        async with engine.begin() as conn:
+            for guild, name, sheet, when in rows:
+                await conn.execute(
+                    insert(schema.tournaments).values(
+                        guild_id=guild,
+                        name=name,
+                        name_key=name.casefold(),
+                        profile="uscf",
+                        rounds=3,
+                        status="running",
+                        created_by="td",
+                        created_at=at[0],
+                        start_date="",
+                        end_date="",
+                        records="[]",
+                        sheet_id=sheet,
+                        sheet_linked_by="td" if sheet else None,
+                        sheet_linked_at=when,
+                    )
+                )
+        await upgrade(engine)
+        async with engine.connect() as conn:
+            owners = await conn.execute(
+                select(schema.sheet_owners.c.spreadsheet_id, schema.sheet_owners.c.guild_id)
+            )
+            assert sorted(owners.all()) == [("sheet-a", "g1"), ("sheet-b", "g2")]
+    finally:
+        await engine.dispose()
 
 
 async def test_the_database_refuses_a_player_of_a_tournament_that_does_not_exist(db_url: str):
