@@ -101,7 +101,7 @@ def _key(text: str) -> str:
 
 # ---------------------------------------------------------------- header words
 
-_ROUND_HEADER = re.compile(r"^(?:rd|round|rnd|r)\s*\.?\s*(\d+)$")
+_ROUND_HEADER = re.compile(r"^(?:rd|round|rnd|r)\s*(?:\.\s*)?(\d{1,4})$", re.ASCII)
 _NUMBER_WORDS = frozenset({"#", "no", "no.", "pno", "sn", "number", "start no", "start no."})
 _NAME_WORDS = frozenset({"name", "player"})
 _RATING_WORDS = frozenset({"rating", "rtg"})

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from core.limits import QUOTED_CHARS, shorten
+
 
 @dataclass(frozen=True, slots=True)
 class SheetProblem:
@@ -26,6 +28,11 @@ class SheetProblem:
     message: str
     cell: str | None = None
     text: str | None = None
+
+    def __post_init__(self) -> None:
+        # An error row quotes a cell, never a page of it.
+        if self.text is not None and len(self.text) > QUOTED_CHARS:
+            object.__setattr__(self, "text", shorten(self.text, QUOTED_CHARS))
 
     def __str__(self) -> str:
         parts = [self.cell] if self.cell else []

@@ -31,6 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from core.formats.crosstable import cell_hint, parse_cell, trailing_withdrawal
+from core.limits import MAX_CELL_CHARS, MAX_PLAYERS, MAX_RATING, MAX_ROUNDS, whole_number
 from core.model import Colour, EntryKind, Player, RoundEntry, Tournament
 from core.problems import HarknessError, Problem
 from sheets.layout import (
@@ -132,6 +133,11 @@ def read_results(tabs: Mapping[str, Rows], settings: SheetSettings) -> ResultGri
         )
         return grid
     title, rows = found
+    over = over_limits(tabs, (title, settings.players_tab))
+    if over:
+        grid = ResultGrid("unknown", 0)
+        grid.problems += over
+        return grid
     header = _header(rows)
     if header is None:
         grid = ResultGrid("unknown", 0)
@@ -152,13 +158,58 @@ def read_results(tabs: Mapping[str, Rows], settings: SheetSettings) -> ResultGri
     return read_game_list(rows, title, r, columns, tabs, settings)
 
 
+#: Most cells over the length limit listed one by one (then how many more).
+SHOWN_LONG_CELLS = 20
+
+
+def over_limits(tabs: Mapping[str, Rows], titles: Sequence[str]) -> list[SheetProblem]:
+    """The limits of :mod:`core.limits`, checked on the tabs Harkness reads before anything
+    is read: each cell over the cell length (the first :data:`SHOWN_LONG_CELLS`, then how
+    many more), and a tab with more rows than a section has players."""
+    problems: list[SheetProblem] = []
+    long = 0
+    for title in titles:
+        found = find_tab(tabs, title)
+        if found is None:
+            continue
+        title, rows = found
+        for r, row in enumerate(rows):
+            for c, text in enumerate(row):
+                if len(text) > MAX_CELL_CHARS:
+                    long += 1
+                    if long <= SHOWN_LONG_CELLS:
+                        problems.append(
+                            SheetProblem(
+                                f"the cell is {len(text):,} characters long; the limit is "
+                                f"{MAX_CELL_CHARS}",
+                                a1(title, r, c),
+                                text,
+                            )
+                        )
+        filled = sum(1 for row in rows if not _blank(row))
+        if filled > MAX_PLAYERS + 1:
+            problems.append(
+                SheetProblem(
+                    f"the tab has {filled:,} rows; a section has at most {MAX_PLAYERS:,} players",
+                    title,
+                )
+            )
+    if long > SHOWN_LONG_CELLS:
+        problems.append(
+            SheetProblem(f"… and {long - SHOWN_LONG_CELLS:,} more cells over the limit")
+        )
+    return problems
+
+
 def _parse_rating(text: str, where: str, problems: list[SheetProblem]) -> int | None:
     digits = text.split("/")[0].replace(",", "").replace(" ", "")
     if not text or text.lower() in ("unr", "unr.", "unrated", "-", "–"):
         return None
-    if digits.isdigit():
-        return int(digits)
-    problems.append(SheetProblem("a rating must be a whole number or empty", where, text))
+    if (rating := whole_number(digits, MAX_RATING)) is not None:
+        return rating
+    problems.append(
+        SheetProblem(f"a rating must be a whole number (0–{MAX_RATING}) or empty", where, text)
+    )
     return None
 
 
@@ -187,16 +238,17 @@ def _starting_number(
 ) -> int | None:
     """The starting number a ``#`` cell holds; None (and a problem) when its row is left out:
     not a number from 1 up, or the number of an earlier row (``first_row``: number → cell)."""
-    if not text.isdigit() or int(text) < 1:
+    number = whole_number(text, MAX_PLAYERS) or 0
+    if number < 1:
         problems.append(
             SheetProblem(
-                "'#' must be the player's starting number (1, 2, …); the row was left out",
+                f"'#' must be the player's starting number (1, 2, … up to {MAX_PLAYERS}); "
+                "the row was left out",
                 where,
                 text,
             )
         )
         return None
-    number = int(text)
     if number in first_row:
         problems.append(
             SheetProblem(
@@ -235,6 +287,15 @@ def read_crosstable(
     grid = ResultGrid("crosstable", 0)
     problems = grid.problems
     numbers = round_numbers([clean(c) for c in rows[header_row]], columns)
+    if len(numbers) > MAX_ROUNDS:
+        problems.append(
+            SheetProblem(
+                f"{len(numbers):,} round columns; a section has at most {MAX_ROUNDS} rounds",
+                a1(title, header_row, columns.rounds[MAX_ROUNDS]),
+                clean(rows[header_row][columns.rounds[MAX_ROUNDS]]),
+            )
+        )
+        return grid
     if numbers != list(range(1, len(numbers) + 1)):
         at = next(i for i, n in enumerate(numbers) if n != i + 1)
         column = columns.rounds[at]
@@ -343,9 +404,9 @@ class _Names:
     def find(self, text: str) -> int | str:
         """The starting number ``text`` means, or what is wrong with it."""
         digits = text.lstrip("#").strip()
-        if digits.isdigit():
-            number = int(digits)
-            return number if number in self.players else f"there is no player {number}"
+        if digits.isascii() and digits.isdecimal():
+            number = whole_number(digits, MAX_PLAYERS) or 0
+            return number if number in self.players else f"there is no player {digits}"
         found = self.by_name.get(" ".join(text.casefold().split()), [])
         if len(found) == 1:
             return found[0]
@@ -378,12 +439,16 @@ def read_game_list(
             continue
         round_text = _cell(row, columns.round)
         round_cell = a1(title, r, columns.round)
-        if not round_text.isdigit() or int(round_text) < 1:
+        round_number = whole_number(round_text, MAX_ROUNDS) or 0
+        if round_number < 1:
             problems.append(
-                SheetProblem("the round must be a number (1, 2, …)", round_cell, round_text)
+                SheetProblem(
+                    f"the round must be a number (1, 2, … up to {MAX_ROUNDS})",
+                    round_cell,
+                    round_text,
+                )
             )
             continue
-        round_number = int(round_text)
         if _beyond(settings, round_number):
             problems.append(_beyond_problem(settings, round_number, round_cell, round_text))
             continue
