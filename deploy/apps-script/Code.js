@@ -53,6 +53,34 @@ function workerSettings_() {
   return { endpoint: endpoint, secret: secret };
 }
 
+var NOT_SET_UP = 'Harkness is not set up: add HARKNESS_ENDPOINT and HARKNESS_SECRET to the ' +
+  'Script properties (Extensions → Apps Script → Project settings).';
+
+/** Posts a JSON payload to the worker with the shared secret; answers the HTTP response. */
+function post_(url, secret, payload) {
+  var headers = {};
+  headers[SECRET_HEADER] = secret;
+  return UrlFetchApp.fetch(url, {
+    method: 'post',
+    contentType: 'application/json',
+    payload: JSON.stringify(payload),
+    headers: headers,
+    muteHttpExceptions: true,
+    followRedirects: false
+  });
+}
+
+/** What to tell the TD when the worker refuses a request or fails. */
+function refusal_(code) {
+  if (code === 401) {
+    return 'The Harkness worker refused the secret: check HARKNESS_SECRET.';
+  }
+  if (code === 403) {
+    return 'The Harkness worker does not serve this spreadsheet: ask its administrator to add it.';
+  }
+  return 'The Harkness worker answered ' + code + ': try again later.';
+}
+
 /**
  * Asks the worker to sync a spreadsheet. Returns {ok, message}; never throws for an answer
  * the worker gives, only when it cannot be reached at all.
@@ -60,34 +88,15 @@ function workerSettings_() {
 function requestSync_(spreadsheet, reason) {
   var settings = workerSettings_();
   if (!settings) {
-    return {
-      ok: false,
-      message: 'Harkness is not set up: add HARKNESS_ENDPOINT and HARKNESS_SECRET to the ' +
-        'Script properties (Extensions → Apps Script → Project settings).'
-    };
+    return { ok: false, message: NOT_SET_UP };
   }
-  var headers = {};
-  headers[SECRET_HEADER] = settings.secret;
-  var response = UrlFetchApp.fetch(settings.endpoint, {
-    method: 'post',
-    contentType: 'application/json',
-    payload: JSON.stringify({ spreadsheetId: spreadsheet.getId(), reason: reason }),
-    headers: headers,
-    muteHttpExceptions: true,
-    followRedirects: false
-  });
+  var response = post_(settings.endpoint, settings.secret,
+    { spreadsheetId: spreadsheet.getId(), reason: reason });
   var code = response.getResponseCode();
   if (code === 202) {
     return { ok: true, message: 'The standings will be recomputed in a few seconds.' };
   }
-  if (code === 401) {
-    return { ok: false, message: 'The Harkness worker refused the secret: check HARKNESS_SECRET.' };
-  }
-  if (code === 403) {
-    return { ok: false, message: 'The Harkness worker does not serve this spreadsheet: ask its ' +
-      'administrator to add it.' };
-  }
-  return { ok: false, message: 'The Harkness worker answered ' + code + ': try again later.' };
+  return { ok: false, message: refusal_(code) };
 }
 
 /** Menu item: ask for a sync now and say what happened. */
@@ -115,22 +124,10 @@ function pairUrl_(endpoint) {
 function requestPair_(spreadsheet) {
   var settings = workerSettings_();
   if (!settings) {
-    return {
-      ok: false,
-      message: 'Harkness is not set up: add HARKNESS_ENDPOINT and HARKNESS_SECRET to the ' +
-        'Script properties (Extensions → Apps Script → Project settings).'
-    };
+    return { ok: false, message: NOT_SET_UP };
   }
-  var headers = {};
-  headers[SECRET_HEADER] = settings.secret;
-  var response = UrlFetchApp.fetch(pairUrl_(settings.endpoint), {
-    method: 'post',
-    contentType: 'application/json',
-    payload: JSON.stringify({ spreadsheetId: spreadsheet.getId() }),
-    headers: headers,
-    muteHttpExceptions: true,
-    followRedirects: false
-  });
+  var response = post_(pairUrl_(settings.endpoint), settings.secret,
+    { spreadsheetId: spreadsheet.getId() });
   var code = response.getResponseCode();
   if (code === 200) {
     try {
@@ -140,18 +137,11 @@ function requestPair_(spreadsheet) {
       return { ok: false, message: 'The Harkness worker gave an answer this script cannot read.' };
     }
   }
-  if (code === 401) {
-    return { ok: false, message: 'The Harkness worker refused the secret: check HARKNESS_SECRET.' };
-  }
-  if (code === 403) {
-    return { ok: false, message: 'The Harkness worker does not serve this spreadsheet: ask its ' +
-      'administrator to add it.' };
-  }
   if (code === 501) {
     return { ok: false, message: 'This Harkness worker does not pair rounds: ask its ' +
       'administrator to install harkness[pairing].' };
   }
-  return { ok: false, message: 'The Harkness worker answered ' + code + ': try again later.' };
+  return { ok: false, message: refusal_(code) };
 }
 
 /** Menu item: pair the next round into a "Pairings Rd N" tab and say what happened. */
