@@ -19,6 +19,7 @@ class Event:
     players: int
     rounds: int
     seed: int
+    late_entries: bool = True
     entries: dict[int, list[RoundEntry]] = field(default_factory=dict)
     ratings: dict[int, int | None] = field(default_factory=dict)
     withdrawn: set[int] = field(default_factory=set)
@@ -31,7 +32,8 @@ class Event:
             self.ratings[i] = None if rng.random() < 0.1 else rng.randint(1000, 2500)
             self.entries[i] = []
         # A few late entries: zero-point byes before they join (as TRF files record them).
-        for i in rng.sample(range(1, self.players + 1), max(1, self.players // 10)):
+        late = max(1, self.players // 10) if self.late_entries else 0
+        for i in rng.sample(range(1, self.players + 1), late):
             joins = rng.randint(2, max(2, self.rounds // 2))
             self.entries[i] = [RoundEntry(EntryKind.ZERO_BYE)] * (joins - 1)
 
