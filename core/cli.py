@@ -144,6 +144,14 @@ def _parser() -> argparse.ArgumentParser:
             default="",
             help=f"starting numbers (comma-separated) with a {kind.value} this round",
         )
+    pair.add_argument(
+        "--avoid",
+        action="append",
+        default=[],
+        metavar="IDS",
+        help="starting numbers (comma-separated) of players who must not meet, e.g. "
+        "team-mates or family; repeat for each group",
+    )
     pair.add_argument("--format", choices=("text", "json", "trf"), default="text")
     pair.add_argument("--trf", metavar="OUT", help="also write the paired round as TRF-16")
     return parser
@@ -289,19 +297,20 @@ def _explain(args: argparse.Namespace, warnings: list[Problem]) -> str:
     return _output(args, render_explanation(explanation, args.format), args.format)
 
 
+def _numbers(option: str, text: str) -> list[int]:
+    """Comma-separated starting numbers (``3,8``)."""
+    words = [w.strip() for w in text.split(",") if w.strip()]
+    bad = [w for w in words if not (w.isdecimal() and w.isascii())]
+    if bad:
+        raise HarknessError([Problem(f"{option}: expected starting numbers, got {bad[0]!r}")])
+    return [int(w) for w in words]
+
+
 def _requests(args: argparse.Namespace) -> dict[int, EntryKind]:
     requests: dict[int, EntryKind] = {}
-    problems = []
     for option, kind in _REQUESTS.items():
-        for word in getattr(args, option.replace("-", "_")).split(","):
-            if not word.strip():
-                continue
-            if not word.strip().isdecimal():
-                problems.append(Problem(f"--{option}: expected starting numbers, got {word!r}"))
-                continue
-            requests[int(word)] = kind
-    if problems:
-        raise HarknessError(problems)
+        for number in _numbers(f"--{option}", getattr(args, option.replace("-", "_"))):
+            requests[number] = kind
     return requests
 
 
@@ -313,7 +322,12 @@ def _pair(args: argparse.Namespace) -> str:
     tournament = read_tournament(args.path)
     colour = {"white": Colour.WHITE, "black": Colour.BLACK}.get(args.initial_colour or "")
     request = prepare(
-        tournament, args.round, rounds=args.rounds, colour=colour, requests=_requests(args)
+        tournament,
+        args.round,
+        rounds=args.rounds,
+        colour=colour,
+        requests=_requests(args),
+        avoid=[_numbers("--avoid", group) for group in args.avoid],
     )
     pairing = pair_round(request)
     trf = pairing_trf(request, pairing) if args.trf or args.format == "trf" else ""

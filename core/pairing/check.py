@@ -9,6 +9,7 @@ Whatever paired the round (the engine, or a TD's swap), nothing is shown before 
   than once. A forfeited game was not played, so its players may still meet.
 - **[C2]**: no pairing-allocated bye for a player who already had one, or who already
   scored a win's points in a round without playing (a forfeit win or a full-point bye).
+- **Players kept apart** by the TD (team-mates, family) are not paired together.
 - **[C3]** and C.04.1's colour rules: no player gets the same colour three times in a row
   (in the games they played), and no colour difference goes beyond +2 or −2; in the
   final round, a pair with a topscorer (C.04.3 A.7: more than half the maximum possible
@@ -93,6 +94,15 @@ def pairing_problems(request: PairingRequest, pairing: RoundPairing) -> list[Pro
     for board in pairing.boards:
         white, black = history.player(board.white), history.player(board.black)
         problems += _rematch(white, board.black, r)
+        problems += [
+            Problem(
+                f"players {board.white} and {board.black} are to be kept apart (--avoid)",
+                player=board.white,
+                round=r,
+            )
+            for group in request.avoid
+            if board.white in group and board.black in group
+        ]
         exempt = final and (_topscorer(white, r) or _topscorer(black, r))
         if not exempt:
             problems += _colour_problems(white, Colour.WHITE, r)

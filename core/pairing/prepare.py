@@ -14,13 +14,15 @@
 - **The initial order** (C.04.2, initial ranking list): rating, highest first (unrated
   last), then FIDE title, then the starting number. The engine is given pairing numbers
   in that order, so late entries and files numbered otherwise are ranked by rating.
+- **Players to keep apart** (team-mates, family): groups the TD names; the engine is told
+  (TRF record 260, prohibited pairings) and core's check refuses any pairing that breaks them.
 - **A colour for every game played**: the colour rules need it, and a missing colour is an
   error naming the game, not a guess.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from core.model import Colour, EntryKind, Player, RoundEntry, Tournament
@@ -47,6 +49,8 @@ class PairingRequest:
     rounds: int
     initial_colour: Colour = Colour.WHITE
     not_paired: Mapping[int, EntryKind] = field(default_factory=dict)
+    #: Groups of players none of whom may meet this round (team-mates, family), by the TD.
+    avoid: tuple[frozenset[int], ...] = ()
 
     @property
     def to_pair(self) -> list[Player]:
@@ -113,12 +117,14 @@ def prepare(
     rounds: int | None = None,
     colour: Colour | None = None,
     requests: Mapping[int, EntryKind] | None = None,
+    avoid: Iterable[Iterable[int]] = (),
 ) -> PairingRequest:
     """The request to pair ``round`` (default: :func:`next_round`) of ``tournament``.
 
     ``rounds`` declares the planned number of rounds (default: the file's); ``colour`` the
     initial colour (default: the file's, else white); ``requests`` adds byes and
-    withdrawals for the round to those recorded in the file (a player's request here wins).
+    withdrawals for the round to those recorded in the file (a player's request here wins);
+    ``avoid`` lists groups of players (two or more) who must not meet this round.
 
     Raises :class:`HarknessError` naming the option or the game that is wrong: a round
     out of range, more rounds than planned, a request for a player who does not exist or
@@ -168,6 +174,13 @@ def prepare(
             )
         else:
             wanted[player] = kind
+    groups = tuple(frozenset(group) for group in avoid)
+    for group in groups:
+        unknown = sorted(group - ids)
+        if unknown:
+            problems.append(Problem(f"--avoid: there is no player {unknown[0]}", player=unknown[0]))
+        elif len(group) < 2:
+            problems.append(Problem("--avoid: a group of players to keep apart needs two or more"))
     history = _history(tournament, number - 1)
     problems += _missing_colours(history)
     if problems:
@@ -178,6 +191,7 @@ def prepare(
         planned,
         colour or initial_colour(tournament) or Colour.WHITE,
         dict(sorted(wanted.items())),
+        groups,
     )
 
 

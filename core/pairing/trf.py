@@ -3,7 +3,8 @@
 The engine's file (:func:`engine_trf`) numbers the players in the initial order of
 C.04.2 (see :mod:`core.pairing.prepare`), writes ``0000`` where a round has no opponent
 (the engines accept nothing else), records the planned rounds (``XXR``) and the initial
-colour (``152``), gives a colour to both sides of a forfeit (TRF-16 needs one to join the
+colour (``152``), the players to keep apart (``260``, prohibited pairings, which gacrux
+reads), gives a colour to both sides of a forfeit (TRF-16 needs one to join the
 two sides; forfeited games do not count for colours, C.04.1), and puts this round's
 byes and withdrawals in the round's column with their points in the points column.
 Names, ratings and other fields are left out: the engine needs none of them.
@@ -40,7 +41,17 @@ def engine_trf(request: PairingRequest) -> tuple[str, list[int]]:
         entries.append(RoundEntry(kind) if kind is not None else _ABSENT)
         players.append(Player(number[p.id], f"P{number[p.id]}", tuple(entries) + later))
     colour = "W" if request.initial_colour is Colour.WHITE else "B"
-    tournament = Tournament(tuple(players), request.rounds, records=(("152", colour),))
+    records = [("152", colour)]
+    r = request.round
+    for group in request.avoid:  # prohibited pairings: these players do not meet in round r
+        records.append(
+            (
+                "260",
+                f"{r:>3} {r:>3}"
+                + "".join(f" {number[p]:>4}" for p in sorted(group, key=number.__getitem__)),
+            )
+        )
+    tournament = Tournament(tuple(players), request.rounds, records=tuple(records))
     return write_trf(tournament, no_opponent="0000"), [p.id for p in order]
 
 

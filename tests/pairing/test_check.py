@@ -170,3 +170,10 @@ def test_a_swap_that_makes_a_rematch_is_refused_and_a_legal_one_is_kept():
     assert [(b.white, b.black) for b in swapped.boards] == [(4, 1), (3, 2)]
     with pytest.raises(HarknessError, match="is not paired in this round"):
         swap_players(request, pairing, 1, 7)
+
+
+def test_players_kept_apart_are_not_paired_together():
+    assert _problems(FOUR, 3, [(1, 4), (3, 2)], avoid=[{2, 3}]) == [
+        "player 3, round 3: players 3 and 2 are to be kept apart (--avoid)"
+    ]
+    assert _problems(FOUR, 3, [(1, 4), (3, 2)], avoid=[{1, 2}]) == []

@@ -83,3 +83,13 @@ def test_trf_out_keeps_rounds_already_played(capsys):
         assert after[89:109] == before[89:109].replace("     0 -", "  0000 -")
     with pytest.raises(ValueError):
         read_trf(out)
+
+
+def test_avoid_keeps_two_players_apart(capsys):
+    _, before, _ = run(capsys, "pair", CLUB, "--round", "3", "--format", "json")
+    assert json.loads(before)["boards"][0] == {"board": 1, "white": 1, "black": 7}
+    _, after, _ = run(capsys, "pair", CLUB, "--round", "3", "--format", "json", "--avoid", "1,7")
+    pairs = [{b["white"], b["black"]} for b in json.loads(after)["boards"]]
+    assert {1, 7} not in pairs
+    status, _, err = run(capsys, "pair", CLUB, "--round", "3", "--avoid", "1,99")
+    assert status == 2 and "--avoid: there is no player 99" in err

@@ -80,3 +80,12 @@ def test_round_one_ranks_by_rating_not_by_starting_number():
     pairing = pair_round(prepare(Tournament(players, 0), 1, rounds=3))
     # Order by rating: 2 (2100), 4 (1800), 1 (1500), 3 (unrated).
     assert [(b.white, b.black) for b in pairing.boards] == [(2, 1), (3, 4)]
+
+
+def test_the_engine_keeps_apart_the_players_the_td_names():
+    """Team-mates or family: the engine is told (TRF record 260) and the check holds it."""
+    request = prepare(_field(10), 1, rounds=5, avoid=[{1, 6}, {2, 7}])
+    pairing = pair_round(request)
+    pairs = {frozenset((b.white, b.black)) for b in pairing.boards}
+    assert frozenset((1, 6)) not in pairs and frozenset((2, 7)) not in pairs
+    assert len(pairing.boards) == 5
