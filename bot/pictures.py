@@ -1,4 +1,5 @@
-"""Pictures attached to answers: the standings page, the "why" picture, the crosstable.
+"""Pictures attached to answers: the standings page, the "why" picture, the crosstable, a
+round's board list.
 
 Drawing is :mod:`core.pictures`' (Pillow, a few tens of milliseconds a picture): it runs in a
 worker thread, never on the event loop. The text answer always stays (screen readers,
@@ -20,6 +21,7 @@ import discord
 from bot.render import mark_signs
 from bot.store import StandingsView
 from core.explain import Explanation
+from core.pairing import PairingRequest, RoundPairing
 from core.pictures import Picture
 from core.problems import HarknessError
 from core.standings import Standings
@@ -110,3 +112,15 @@ async def crosstable(standings: Standings, base: str, theme: Theme) -> discord.F
     from core.pictures.crosstable import crosstable_picture
 
     return await _drawn(f"{base}-{theme}.png", lambda: crosstable_picture(standings, theme))
+
+
+async def pairing(
+    request: PairingRequest, round_pairing: RoundPairing, theme: Theme
+) -> discord.File | None:
+    """A round's board list as a picture, for a round small enough to read as one."""
+    from core.pictures.pairing import pairing_picture
+
+    return await _drawn(
+        f"round-{round_pairing.round}-pairings-{theme}.png",
+        lambda: pairing_picture(request, round_pairing, theme),
+    )

@@ -14,6 +14,7 @@ import asyncio
 from discord import app_commands
 from discord.ext import commands
 
+from bot import pictures
 from bot.checks import actor, guild_of, in_servers, td_actor
 from bot.errors import UserError
 from bot.lookup import (
@@ -80,7 +81,8 @@ class Rounds(commands.Cog):
             PUBLISHED_FOOTER.format(round=draft.pairing.round) if draft.published else DRAFT_FOOTER
         )
         text, files = pairing_message(info, request, draft, footer)
-        await reply(interaction, text, files=files)
+        picture = await pictures.pairing(request, draft.pairing, pictures.DEFAULT_THEME)
+        await reply(interaction, text, files=[*files, *([picture] if picture else [])])
 
     @round.command(name="preview", description="Pair the next round as a draft only you see (TD)")
     @app_commands.describe(tournament="Which tournament (default: the running one)")

@@ -49,6 +49,8 @@ async def test_a_four_round_swiss_is_paired_reported_and_ranked_in_discord(club:
         lines = published.text.splitlines()
         assert lines[0].startswith(f"**Pairings: Club Night, round {r} of 4**")
         assert lines[-1].startswith(f"Report your result with `/report round:{r}")
+        picture = published.attachment(f"round-{r}-pairings-dark.png")
+        assert picture.description.startswith(f"Pairings picture: Club Night, round {r}.")
         if r == 1:  # C.04.3: top half against bottom half, the lowest gets the bye
             assert lines[1:4] == [
                 "1. 1 Alice (0) – 3 Carol (0)",
