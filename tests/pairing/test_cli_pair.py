@@ -93,3 +93,22 @@ def test_avoid_keeps_two_players_apart(capsys):
     assert {1, 7} not in pairs
     status, _, err = run(capsys, "pair", CLUB, "--round", "3", "--avoid", "1,99")
     assert status == 2 and "--avoid: there is no player 99" in err
+
+
+def test_the_same_file_gives_the_same_pairing_in_every_process():
+    """Deterministic: no drawing of lots, no dependence on Python's hash seed."""
+    import os
+    import subprocess
+    import sys
+
+    outputs = set()
+    for seed in ("1", "2"):
+        done = subprocess.run(
+            [sys.executable, "-m", "core", "pair", CLUB, "--round", "4", "--format", "json"],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            check=True,
+        )
+        outputs.add(done.stdout)
+    assert len(outputs) == 1
