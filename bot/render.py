@@ -249,9 +249,16 @@ def report_message(outcome: Outcome, reporter: str) -> str:
     return fit(text, MESSAGE_MAX)
 
 
+#: How :func:`report_message` ends its first line while the report waits for an answer.
+WAITING = f" ({ResultStatus.PROVISIONAL.value})."
+
+
 def answered_report(original: str, verdict: str) -> str:
-    """The report message once answered: the report line, then the verdict."""
+    """The report message once answered: the report line (no longer saying it is
+    provisional: the verdict says what it is now), then the verdict."""
     first = original.split("\n", 1)[0]
+    if first.endswith(WAITING):
+        first = first.removesuffix(WAITING) + "."
     return fit(f"{first}\n{verdict}", MESSAGE_MAX)
 
 

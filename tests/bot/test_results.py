@@ -30,8 +30,8 @@ async def test_the_opponent_confirms_and_the_buttons_go(club: Club) -> None:
     message = await reported(club, "alice", 1, "bob", "win")
     after = await clicked(club, "bob", message, "Confirm")
     assert after.id == message.id and after.buttons() == []
-    assert after.text.splitlines() == [
-        "**Alice** reported round 1: #1 Alice 1-0 #2 Bob (provisional).",
+    assert after.text.splitlines() == [  # no longer "(provisional)": the verdict says what
+        "**Alice** reported round 1: #1 Alice 1-0 #2 Bob.",
         "✅ Confirmed: round 1, #1 Alice 1-0 #2 Bob. — Bob",
     ]
     game = (await club.store.state(club.guild, "Club Night")).games[0]
