@@ -12,6 +12,7 @@ restarts, still confirms the right report. Nothing is kept in memory between cli
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -27,6 +28,7 @@ from bot.sheetlink import links_of
 from bot.store import Outcome, ResultStatus
 
 Button = discord.ui.Button[discord.ui.View]
+log = logging.getLogger("harkness.bot")
 PREFIX = "harkness"
 
 
@@ -72,6 +74,38 @@ async def _answer_report(
         view=None,
         allowed_mentions=discord.AllowedMentions.none(),
     )
+
+
+async def settle_reports(
+    interaction: Interaction, info_name: str, outcome: Outcome, by: str
+) -> None:
+    """When a new report decides a game (the players agree: confirmed; or disagree:
+    disputed), the earlier reports' messages lose their Confirm/Dispute buttons and say what
+    became of them. A message that cannot be edited is logged and left."""
+    game, event = outcome.game, outcome.event
+    if game is None or event is None or outcome.status is ResultStatus.PROVISIONAL:
+        return
+    earlier = [c.seq for c in game.claims if c.seq != event.seq]
+    if not earlier:
+        return
+    store, guild = bot_store(interaction), guild_of(interaction)
+    verdict = _verdict(outcome, by)
+    for seq, channel, message in await store.report_messages(guild, info_name, earlier):
+        try:
+            partial = interaction.client.get_partial_messageable(int(channel))
+            found = await partial.get_partial_message(int(message)).fetch()
+            await found.edit(
+                content=render.answered_report(found.content, verdict),
+                view=None,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except discord.HTTPException as error:
+            log.warning(
+                "the message of report #%d was not updated: %s",
+                seq,
+                error,
+                extra={"guild_id": guild},
+            )
 
 
 class ConfirmButton(

@@ -24,7 +24,7 @@ from bot.lookup import (
 from bot.respond import Interaction, defer, reply
 from bot.sheetlink import links_of
 from bot.store import Outcome, ResultStatus
-from bot.views import report_buttons
+from bot.views import report_buttons, settle_reports
 
 RESULT_CHOICES = [
     app_commands.Choice(name="I won (1-0)", value="win"),
@@ -116,6 +116,13 @@ class Results(commands.Cog):
             else []
         )
         view = report_buttons(found.id, pending) if pending is not None else None
+        if pending is not None and outcome.event is not None and pending == outcome.event.seq:
+            # Where the buttons will be, kept before anyone can see them (and answer).
+            placeholder = await interaction.original_response()
+            await store.remember_report_message(
+                guild, found.name, pending, str(placeholder.channel.id), str(placeholder.id)
+            )
+        await settle_reports(interaction, found.name, outcome, who.name)
         await reply(interaction, text, view=view, mention=mention)
 
     @result.command(name="set", description="Set the result of any game (TD)")

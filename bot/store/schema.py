@@ -213,3 +213,18 @@ sheet_owners = Table(
     Column("claimed_at", UTCDateTime(), nullable=False),
     PrimaryKeyConstraint("spreadsheet_id"),
 )
+
+# Where the bot posted each report with Confirm/Dispute buttons, so that the message can be
+# updated (its buttons taken away) when the report is answered another way.
+report_messages = Table(
+    "report_messages",
+    metadata,
+    Column("guild_id", GUILD, nullable=False),
+    Column("tournament_id", Integer, nullable=False),
+    Column("event_seq", Integer, nullable=False),
+    Column("channel_id", String(32), nullable=False),
+    Column("message_id", String(32), nullable=False),
+    ForeignKeyConstraint(["guild_id", "tournament_id"], ["tournaments.guild_id", "tournaments.id"]),
+    ForeignKeyConstraint(["tournament_id", "event_seq"], ["events.tournament_id", "events.seq"]),
+    PrimaryKeyConstraint("tournament_id", "event_seq"),
+)

@@ -911,6 +911,48 @@ class Store:
     async def sheet_link(self, guild: str, tournament: str) -> SheetLink | None:
         return (await self.tournament(guild, tournament)).sheet
 
+    async def remember_report_message(
+        self, guild: str, tournament: str, report: int, channel_id: str, message_id: str
+    ) -> None:
+        """Note where report ``report`` was posted with its buttons (once; later calls keep
+        the first)."""
+        r = schema.report_messages
+
+        async def work(conn: AsyncConnection) -> None:
+            info = await queries.find_tournament(conn, guild, tournament)
+            known = await conn.execute(
+                select(r.c.event_seq).where(r.c.tournament_id == info.id, r.c.event_seq == report)
+            )
+            if known.first() is None:
+                await conn.execute(
+                    insert(r).values(
+                        guild_id=guild,
+                        tournament_id=info.id,
+                        event_seq=report,
+                        channel_id=channel_id[:32],
+                        message_id=message_id[:32],
+                    )
+                )
+
+        await self._write(work)
+
+    async def report_messages(
+        self, guild: str, tournament: str, reports: Collection[int]
+    ) -> list[tuple[int, str, str]]:
+        """Where reports were posted with their buttons: (report, channel id, message id)."""
+        r = schema.report_messages
+
+        async def work(conn: AsyncConnection) -> list[tuple[int, str, str]]:
+            info = await queries.find_tournament(conn, guild, tournament)
+            rows = await conn.execute(
+                select(r.c.event_seq, r.c.channel_id, r.c.message_id)
+                .where(r.c.tournament_id == info.id, r.c.event_seq.in_(list(reports)))
+                .order_by(r.c.event_seq)
+            )
+            return [(int(seq), str(channel), str(message)) for seq, channel, message in rows]
+
+        return await self._read(work)
+
     async def pending_writes(self, guild: str, tournament: str) -> list[OutboxItem]:
         """Results of a tournament still to be written to its sheet, oldest first."""
 

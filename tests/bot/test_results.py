@@ -198,3 +198,22 @@ async def test_a_member_joins_once_and_a_td_adds_others(club: Club) -> None:
     assert f"<@{club.member('frank').id}>" in member.text
     refused = await club.refused("carol", "player add", {"name": "Carol's friend"})
     assert refused.text.startswith("Only a tournament director can add other players")
+
+
+async def test_when_both_players_report_the_first_message_loses_its_buttons(club: Club) -> None:
+    await running_tournament(club)
+    first = await reported(club, "alice", 1, "#2", "win")
+    second = await reported(club, "bob", 1, "#1", "loss")  # the same result: confirmed
+    assert second.buttons() == []
+    assert "Confirmed" in second.text
+    before = club.fake.messages[first.id]
+    assert before.buttons() == []
+    assert before.text.splitlines() == [
+        "**Alice** reported round 1: #1 Alice 1-0 #2 Bob.",
+        "✅ Confirmed: round 1, #2 Bob 0-1 #1 Alice. — Bob",
+    ]
+    # Reports that disagree: the first one's buttons go too (a TD decides).
+    first = await reported(club, "carol", 1, "#4", "win")
+    await reported(club, "dave", 1, "#3", "win")
+    after = club.fake.messages[first.id]
+    assert after.buttons() == [] and "⚠️ Disputed" in after.text

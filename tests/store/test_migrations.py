@@ -20,6 +20,7 @@ TABLES = {
     "events",
     "guild_settings",
     "players",
+    "report_messages",
     "sheet_outbox",
     "sheet_owners",
     "tournaments",
@@ -36,7 +37,7 @@ async def test_opening_an_empty_database_migrates_it_to_the_newest_schema(db_url
         await engine.dispose()
     store = await Store.open(db_url)
     try:
-        assert await current_revision(store.engine) == head_revision() == "0003"
+        assert await current_revision(store.engine) == head_revision() == "0004"
         async with store.engine.connect() as conn:
             assert await conn.run_sync(lambda c: set(inspect(c).get_table_names())) == TABLES
     finally:
@@ -61,7 +62,7 @@ async def test_migrating_again_changes_nothing_and_down_and_up_again_works(db_ur
     store = await Store.open(db_url)
     try:
         await upgrade(store.engine)
-        assert await current_revision(store.engine) == "0003"
+        assert await current_revision(store.engine) == "0004"
 
         def down(connection) -> None:
             config = alembic_config()
@@ -72,7 +73,7 @@ async def test_migrating_again_changes_nothing_and_down_and_up_again_works(db_ur
             await conn.run_sync(down)
         assert await current_revision(store.engine) is None
         await upgrade(store.engine)
-        assert await current_revision(store.engine) == "0003"
+        assert await current_revision(store.engine) == "0004"
     finally:
         await store.close()
 
