@@ -29,7 +29,9 @@ from bot.store import (
 from bot.store.service import standings_of
 from core.explain import Explanation, explain
 from core.explain_render import MarkdownExplanation, to_markdown
-from core.standings import Standings
+from core.model import as_played
+from core.standings import Standings, applicable_order
+from core.tiebreaks import tiebreaks_of
 
 
 async def tournament_by_id(store: Store, guild: str, tournament_id: int) -> TournamentInfo:
@@ -202,17 +204,23 @@ class TiebreakOrder:
     variants: tuple[str, ...]
 
 
-def tiebreak_order(info: TournamentInfo) -> TiebreakOrder:
-    """The tournament's tiebreak order and rules, as core resolves them."""
-    import core.tiebreaks  # noqa: F401  (registers every family's profiles)
+async def tiebreak_order(
+    store: Store, guild: str, info: TournamentInfo, links: SheetLinks | None = None
+) -> TiebreakOrder:
+    """The tournament's tiebreak order and rules, as core decides them for the tournament
+    as played (a round robin's own order, a short section's): the order of the standings
+    themselves (of the Google Sheet's, when linked)."""
     from core.profiles import resolve_for
-    from core.tiebreaks import tiebreaks_of
 
-    profile = resolve_for(info.start_date, info.profile, info.tiebreaks, info.option_values)
+    sheet, _ = await linked_sheet(links, guild, info)
+    if sheet is not None and sheet.standings is not None:
+        profile, codes = sheet.standings.profile, sheet.standings.order
+    else:
+        state = await store.state(guild, info.name)
+        profile = resolve_for(info.start_date, info.profile, info.tiebreaks, info.option_values)
+        codes = applicable_order(as_played(state.tournament), profile, planned=info.rounds)
     registry = tiebreaks_of(profile.family)
-    order = [
-        (code, registry[code].name, registry[code].rule) for code in profile.order(info.rounds)
-    ]
+    order = [(code, registry[code].name, registry[code].rule) for code in codes]
     description = profile.description
     if info.tiebreaks:
         description = f"The TD's own order under {profile.name}: {', '.join(profile.tiebreaks)}."

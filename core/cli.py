@@ -193,15 +193,17 @@ def _version() -> str:
         return "unknown"
 
 
-def _read(path: str, warnings: list[Problem]) -> Tournament:
+def _read(path: str, warnings: list[Problem], *, played: bool = False) -> Tournament:
     """Read a tournament file; what the reader noticed but accepted goes to ``warnings``."""
-    tournament = read_tournament(path)
+    tournament = read_tournament(path, played=played)
     warnings.extend(tournament.warnings)
     return tournament
 
 
 def _load(args: argparse.Namespace, warnings: list[Problem]) -> tuple[Tournament, Profile]:
-    tournament = _read(args.path, warnings)
+    """The tournament to rank (after ``--after-round``, or after the rounds played) and its
+    profile."""
+    tournament = _read(args.path, warnings, played=args.after_round is None)
     if args.after_round is not None:
         tournament = tournament.after_round(args.after_round)
     profile = resolve_for(tournament.start_date, args.rules, args.tiebreaks, _options(args))
@@ -222,7 +224,7 @@ def _write_atomically(path: Path, content: str | bytes) -> None:
 
 
 def _convert(args: argparse.Namespace, warnings: list[Problem]) -> str:
-    tournament = _read(args.source, warnings)
+    tournament = _read(args.source, warnings, played=args.standings)
     target = Path(args.target)
     standings = None
     if args.standings:  # else TRF-16 keeps the input's rank column (see write_trf)

@@ -347,6 +347,36 @@ def is_round_robin(tournament: Tournament) -> bool:
     return len(met) == len(players) * (len(players) - 1)
 
 
+def rounds_played(tournament: Tournament) -> int:
+    """How many rounds have been played: the last round in which any game result (a game or
+    a forfeit) has been entered, 0 if none.
+
+    A round column with no game result yet (empty, or only byes entered in advance) has not
+    been played (core/RULEBOOK.md, "The crosstable text format"): a crosstable or sheet
+    published mid-event is ranked after this round, never as rounds of absence for everyone.
+
+    >>> from core.formats.crosstable import read_crosstable
+    >>> rounds_played(read_crosstable('''#  Name  Rd 1  Rd 2  Rd 3
+    ... 1  Ann  W2  H
+    ... 2  Bob  L1  U'''))
+    1
+    """
+    last = 0
+    for p in tournament.players:
+        for r in range(len(p.entries), last, -1):
+            if p.entries[r - 1].kind.has_opponent:
+                last = r
+                break
+    return last
+
+
+def as_played(tournament: Tournament) -> Tournament:
+    """The tournament after the rounds played (:func:`rounds_played`), as ``--after-round``
+    would cut it; unchanged when every round has a game result or none has."""
+    played = rounds_played(tournament)
+    return tournament.after_round(played) if 0 < played < tournament.rounds else tournament
+
+
 def validate(players: Iterable[Player], rounds: int) -> Iterator[Problem]:
     """Every consistency problem of a tournament, each with its player and round."""
     players = tuple(players)

@@ -18,7 +18,7 @@ from fractions import Fraction
 from itertools import pairwise
 from typing import Any, NamedTuple
 
-from core.model import Player, Tournament, is_round_robin
+from core.model import Player, Tournament, as_played, is_round_robin, rounds_played
 from core.profiles import Profile, resolve, with_tiebreaks
 from core.tiebreaks import Breakdown, Column, Section, Tiebreak, tiebreaks_of
 
@@ -109,8 +109,7 @@ def compute_standings(
     else:
         profile = with_tiebreaks(profile, codes)
     section = Section(tournament, profile)
-    round_robin = bool(profile.round_robin_tiebreaks) and is_round_robin(tournament)
-    order = profile.order(tournament.rounds, round_robin)
+    order = applicable_order(tournament, profile)
     registry = tiebreaks_of(profile.family)
     columns = {code: registry[code].compute(section) for code in order}
     scores = section.scores
@@ -135,6 +134,36 @@ def compute_standings(
     return Standings(
         tournament, profile, order, columns, _rows(tournament, scores, groups), section
     )
+
+
+def applicable_order(
+    tournament: Tournament, profile: Profile, planned: int | None = None
+) -> tuple[str, ...]:
+    """The tiebreak order that applies to this section under ``profile``: a round robin
+    takes the profile's round-robin order where it has one (FIDE profiles), a short
+    section the order for its rounds (:meth:`Profile.order`). Before any round is played,
+    the order for the ``planned`` rounds. The one answer for standings and for every front
+    door that lists the order.
+
+    >>> from core.examples import load_example
+    >>> from core.profiles import PROFILES
+    >>> applicable_order(load_example("mdchess-scholastic.txt"), PROFILES["mdchess"])
+    ('MM', 'SOLK', 'CUM', 'OCUM')
+    """
+    if planned is not None and rounds_played(tournament) == 0:
+        return profile.order(planned)
+    round_robin = bool(profile.round_robin_tiebreaks) and is_round_robin(tournament)
+    return profile.order(tournament.rounds, round_robin)
+
+
+def standings_after(
+    tournament: Tournament, profile: Profile | str = "uscf", after_round: int | None = None
+) -> Standings:
+    """The standings after round ``after_round``, or, without it, after the rounds played
+    (:func:`core.model.as_played`: a round with no game result yet is not ranked)."""
+    if after_round is None:
+        return compute_standings(as_played(tournament), profile)
+    return compute_standings(tournament.after_round(after_round), profile)
 
 
 def _lookup(values: list[Any]) -> Callable[[Sequence[int]], list[Any]]:

@@ -39,7 +39,7 @@ from gspread.utils import extract_id_from_url
 from core.model import Tournament
 from core.problems import HarknessError
 from core.profiles import Profile
-from core.standings import compute_standings
+from core.standings import standings_after
 from sheets.client import SheetsClient, SheetsRequestError
 from sheets.layout import SETTINGS_TAB, Role
 from sheets.problems import SheetProblem
@@ -257,7 +257,7 @@ def decide(
     stamp = f"{synced_at(now, zone)}, when something last changed"
     if publish and tournament is not None and profile is not None:
         try:
-            standings = compute_standings(tournament, profile)
+            standings = standings_after(tournament, profile)
             explained = explanations(standings)
             footer = [describe(standings, settings.rounds)]
             if problems:

@@ -148,7 +148,7 @@ class StandingsCog(commands.Cog, name="Standings"):
         await defer(interaction, public=False)
         store, guild = bot_store(interaction), guild_of(interaction)
         found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
-        rules = service.tiebreak_order(found)
+        rules = await service.tiebreak_order(store, guild, found, links_of(interaction))
         await reply(
             interaction,
             embed=render.tiebreak_order(

@@ -28,7 +28,7 @@ from bot.sheetlink.api import (
 from bot.sheetlink.base import SheetUnreadable, SheetView, short
 from bot.sheetlink.conflicts import Conflicts
 from bot.store import StandingsView, TournamentInfo, TournamentState
-from core.standings import compute_standings
+from core.standings import standings_after
 
 log = logging.getLogger("harkness.bot")
 
@@ -110,7 +110,7 @@ class Reading(Conflicts):
         t, profile = found.tournament, found.profile
         if t is not None and profile is not None and t.rounds:
             return SheetView(
-                sheet, snapshot.title, self.clock(), found, compute_standings(t, profile)
+                sheet, snapshot.title, self.clock(), found, standings_after(t, profile)
             )
         if t is None and previous is not None and previous.standings is not None:
             return SheetView(sheet, snapshot.title, self.clock(), found, previous.standings, True)
@@ -137,7 +137,7 @@ class Reading(Conflicts):
                 f"results for rounds 1–{t.rounds}"
             )
         if k != t.rounds:
-            standings = compute_standings(t.after_round(k), standings.profile)
+            standings = standings_after(t, standings.profile, k)
         planned = view.input.settings.rounds or max(info.rounds, t.rounds)
         state = TournamentState(
             replace(info, rounds=planned), (), standings.tournament, {}, (), (), 0

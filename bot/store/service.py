@@ -38,10 +38,10 @@ from bot.store.queries import Conflict, clean_name, name_key
 from bot.store.results import Change
 from bot.store.views import EventView, GameView, OutboxItem, Outcome, StandingsView, TournamentState
 from core.limits import shorten
-from core.model import Colour, EntryKind
+from core.model import Colour, EntryKind, as_played
 from core.pairing import PairingRequest, RoundPairing
 from core.problems import HarknessError
-from core.standings import compute_standings
+from core.standings import standings_after
 
 T = TypeVar("T")
 #: How many times a transaction is run again after losing a race to another writer.
@@ -1039,14 +1039,15 @@ def standings_of(state: TournamentState, after_round: int | None) -> StandingsVi
     from core.profiles import resolve_for
 
     info, t = state.info, state.tournament
-    if t.rounds == 0:
+    played = as_played(t).rounds
+    if played == 0:
         raise StoreError(f"{info.name} has no results yet", "no-results")
-    k = t.rounds if after_round is None else after_round
-    if not 1 <= k <= t.rounds:
+    k = played if after_round is None else after_round
+    if not 1 <= k <= played:
         raise StoreError(
-            f"round {k} has no results: {info.name} has results for rounds 1–{t.rounds}",
+            f"round {k} has no results: {info.name} has results for rounds 1–{played}",
             "round-out-of-range",
         )
     start = info.start_date or date.today().isoformat()
     profile = resolve_for(start, info.profile, info.tiebreaks, info.option_values)
-    return StandingsView(state, compute_standings(t.after_round(k), profile), k)
+    return StandingsView(state, standings_after(t, profile, k), k)

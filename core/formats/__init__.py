@@ -7,7 +7,7 @@ from pathlib import Path
 from core.formats.crosstable import read_crosstable, write_crosstable
 from core.formats.text import decode, too_big
 from core.limits import MAX_FILE_BYTES
-from core.model import Tournament
+from core.model import Tournament, as_played
 from core.problems import HarknessError, Problem
 
 __all__ = [
@@ -26,24 +26,30 @@ def is_trf(text: str) -> bool:
     return any(line.startswith("001") for line in text.splitlines())
 
 
-def read_text(text: str, path: str = "<input>") -> Tournament:
-    """Read TRF-16 or crosstable text, whichever ``text`` is."""
+def read_text(text: str, path: str = "<input>", *, played: bool = False) -> Tournament:
+    """Read TRF-16 or crosstable text, whichever ``text`` is.
+
+    With ``played``, a crosstable is cut to the rounds played (:func:`core.model.as_played`:
+    a round column with no game result yet is not a round of absence for everyone), as it
+    is ranked; a TRF keeps its rounds (``XXR``), as FIDE's reference checker reads it.
+    """
     if is_trf(text):
         from core.formats.trf import read_trf
 
         return read_trf(text, path)
-    return read_crosstable(text, path, name=Path(path).stem if path != "<input>" else "")
+    tournament = read_crosstable(text, path, name=Path(path).stem if path != "<input>" else "")
+    return as_played(tournament) if played else tournament
 
 
-def read_bytes(data: bytes, path: str = "<input>") -> Tournament:
+def read_bytes(data: bytes, path: str = "<input>", *, played: bool = False) -> Tournament:
     """Read a tournament file's bytes (an upload, say), whatever its encoding
-    (:func:`~core.formats.text.decode`)."""
-    return read_text(decode(data, path), path)
+    (:func:`~core.formats.text.decode`); ``played`` as in :func:`read_text`."""
+    return read_text(decode(data, path), path, played=played)
 
 
-def read_tournament(path: str | Path) -> Tournament:
+def read_tournament(path: str | Path, *, played: bool = False) -> Tournament:
     """Read a tournament file (TRF-16 or crosstable text/CSV) from disk; its size is checked
-    before it is read."""
+    before it is read; ``played`` as in :func:`read_text`."""
     path = Path(path)
     try:
         size = path.stat().st_size
@@ -54,4 +60,4 @@ def read_tournament(path: str | Path) -> Tournament:
         raise HarknessError(
             [Problem(f"cannot read the file: {error.strerror}", path=str(path))]
         ) from None
-    return read_bytes(data, str(path))
+    return read_bytes(data, str(path), played=played)

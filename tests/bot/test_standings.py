@@ -189,3 +189,28 @@ async def test_a_tds_own_tiebreak_order_is_the_one_shown(club: Club) -> None:
         "1. **Solkoff** (`SOLK`) — US Chess 34E2",
         "2. **Result between tied players** (`H2H`) — US Chess 34E",
     ]
+
+
+async def test_a_fide_round_robin_lists_the_round_robin_order(club: Club) -> None:
+    """``/tiebreaks`` shows the order the standings use: a FIDE round robin is ranked by
+    DE, WIN, SB, KS, never by the Swiss order."""
+    from tests.bot.support import appoint_tds
+    from tests.fakes.discord_api import Upload
+
+    table = "#\tName\tRd 1\tRd 2\tRd 3\n1\tAnn\tW2 (w)\tD3 (b)\tU\n2\tBob\tL1 (b)\tU\tW3 (w)\n"
+    table += "3\tCy\tU\tD1 (w)\tL2 (b)\n"
+    await appoint_tds(club)
+    upload = Upload("rr.txt", table.encode(), "text/plain")
+    await club.ok(
+        "td", "tournament import", {"file": upload, "name": "Triangle", "profile": "fide-2024"}
+    )
+    reply = await club.ok("alice", "tiebreaks", {"tournament": "Triangle"})
+    lines = [line for line in reply.embeds[0]["description"].splitlines() if line[:1].isdigit()]
+    assert [line.split("(`")[1].split("`)")[0] for line in lines] == ["DE", "WIN", "SB", "KS"]
+    standings = await club.ok("alice", "standings", {"tournament": "Triangle"})
+    assert standings.embeds[0]["description"].splitlines()[1].split()[-4:] == [
+        "DE",
+        "WIN",
+        "SB",
+        "KS",
+    ]

@@ -1,0 +1,73 @@
+"""One answer to "how many rounds have been played" and "which tiebreak order applies",
+used by the CLI, the bot and the sheet (core.model.rounds_played, core.standings)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from core.cli import main
+from core.formats.crosstable import read_crosstable
+from core.model import as_played, rounds_played
+from core.profiles import PROFILES
+from core.standings import applicable_order, compute_standings, standings_after
+
+MID_EVENT = """#	Name	Rd 1	Rd 2	Rd 3	Rd 4
+1	Ann	W2 (w)	D3 (b)	H
+2	Bob	L1 (b)	W4 (w)
+3	Cy	W4 (b)	D1 (w)
+4	Di	L3 (w)	L2 (b)
+"""
+
+#: Three players, every pair met: a round robin.
+ROUND_ROBIN = """#	Name	Rd 1	Rd 2	Rd 3
+1	Ann	W2 (w)	D3 (b)	U
+2	Bob	L1 (b)	U	W3 (w)
+3	Cy	U	D1 (w)	L2 (b)
+"""
+
+
+def test_a_round_with_no_game_result_yet_has_not_been_played() -> None:
+    t = read_crosstable(MID_EVENT)
+    assert (t.rounds, rounds_played(t)) == (4, 2)
+    cut = as_played(t)
+    assert cut.rounds == 2 and [str(e) for e in cut.player(1).entries] == ["W2 (w)", "D3 (b)"]
+    assert as_played(cut) is cut
+
+
+def test_mid_event_standings_are_those_after_the_rounds_played() -> None:
+    t = read_crosstable(MID_EVENT)
+    ranked = standings_after(t, "uscf")
+    assert ranked.tournament.rounds == 2
+    assert ranked.rows == compute_standings(t.after_round(2), "uscf").rows
+    assert standings_after(t, "uscf", 1).rows == compute_standings(t.after_round(1), "uscf").rows
+
+
+def test_the_cli_ranks_a_mid_event_crosstable_after_the_rounds_played(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "mid.txt"
+    path.write_text(MID_EVENT)
+    assert main(["standings", str(path), "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["rounds"] == 2
+    assert main(["standings", str(path), "--format", "json", "--after-round", "2"]) == 0
+    assert json.loads(capsys.readouterr().out)["standings"] == data["standings"]
+
+
+def test_a_round_robin_takes_the_round_robin_order() -> None:
+    t = read_crosstable(ROUND_ROBIN)
+    fide = PROFILES["fide-2024"]
+    assert applicable_order(t, fide) == ("DE", "WIN", "SB", "KS")
+    assert compute_standings(t, fide).order == ("DE", "WIN", "SB", "KS")
+    assert applicable_order(t, PROFILES["uscf"]) == ("MM", "SOLK", "CUM", "OCUM")
+
+
+def test_a_short_section_takes_the_order_for_its_rounds_and_planned_rounds_before_any() -> None:
+    t = read_crosstable(MID_EVENT)
+    mdchess = PROFILES["mdchess"]
+    assert applicable_order(as_played(t), mdchess, planned=5)[-1] == "MM"
+    empty = read_crosstable("#\tName\tRd 1\n1\tAnn\t\n2\tBob\t\n")
+    assert applicable_order(empty, mdchess, planned=5) == ("MM", "SOLK", "CUM", "OCUM")
