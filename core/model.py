@@ -356,9 +356,8 @@ def rounds_played(tournament: Tournament) -> int:
     published mid-event is ranked after this round, never as rounds of absence for everyone.
 
     >>> from core.formats.crosstable import read_crosstable
-    >>> rounds_played(read_crosstable('''#  Name  Rd 1  Rd 2  Rd 3
-    ... 1  Ann  W2  H
-    ... 2  Bob  L1  U'''))
+    >>> text = '#\\tName\\tRd 1\\tRd 2\\n1\\tAnn\\tW2\\tH\\n2\\tBob\\tL1\\tU'
+    >>> rounds_played(read_crosstable(text))
     1
     """
     last = 0
