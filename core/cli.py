@@ -12,14 +12,12 @@ import argparse
 import gc
 import os
 import sys
-import tempfile
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.formats import read_tournament
-from core.formats.crosstable import write_crosstable
 from core.model import Colour, EntryKind, Tournament
 from core.problems import HarknessError, Problem
 from core.profiles import OPTIONS, Profile, names, resolve_for
@@ -43,7 +41,9 @@ def _parser() -> argparse.ArgumentParser:
         prog="harkness",
         description="Chess tiebreaks a club can trust: US Chess Rule 34 and FIDE C.07.",
     )
-    parser.add_argument("--version", action="version", version=f"harkness {_version()}")
+    parser.add_argument(
+        "--version", action=_VersionAction, nargs=0, help="show the version and exit"
+    )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def rules_options(p: argparse.ArgumentParser) -> None:
@@ -184,6 +184,14 @@ def _options(args: argparse.Namespace) -> dict[str, bool]:
     return {o.key: getattr(args, o.field) for o in OPTIONS if getattr(args, o.field) is not None}
 
 
+class _VersionAction(argparse.Action):
+    """``--version``: the installed version, looked up only when asked (importing
+    ``importlib.metadata`` costs more than reading a small section)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        parser.exit(message=f"harkness {_version()}\n")
+
+
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
@@ -212,6 +220,8 @@ def _load(args: argparse.Namespace, warnings: list[Problem]) -> tuple[Tournament
 
 def _write_atomically(path: Path, content: str | bytes) -> None:
     """Write the whole file or nothing: a temporary file renamed over the target."""
+    import tempfile  # here: only a command that writes a file needs it
+
     data = content.encode("utf-8") if isinstance(content, str) else content
     handle, temporary = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.")
     try:
@@ -236,6 +246,8 @@ def _convert(args: argparse.Namespace, warnings: list[Problem]) -> str:
 
             text = write_trf(tournament, standings)
         else:
+            from core.formats.crosstable import write_crosstable
+
             separator = "," if target.suffix.lower() == ".csv" else "  "
             text = write_crosstable(tournament, standings if args.standings else None, separator)
     except HarknessError as error:  # what the target format cannot hold, found in the source

@@ -231,12 +231,20 @@ def _split_all(
 def _rows(tournament: Tournament, scores: list[int], groups: list[Group]) -> tuple[Standing, ...]:
     rows: list[Standing] = []
     players = tournament.players
+    ids = [p.id for p in players]
+    make = tuple.__new__  # Standing's own constructor is Python code: 5,000 rows add up
     for group, above in groups:
         start = len(rows) + 1
-        end = start + len(group) - 1
-        place = str(start) if start == end else f"{start}-{end}"
-        for n, i in enumerate(sorted(group, key=lambda i: players[i].id)):
+        if len(group) == 1:
+            i = group[0]
+            rows.append(make(Standing, (start, str(start), i, players[i], scores[i], above)))
+            continue
+        place = f"{start}-{start + len(group) - 1}"
+        for n, i in enumerate(sorted(group, key=ids.__getitem__)):
             rows.append(
-                Standing(len(rows) + 1, place, i, players[i], scores[i], above if n == 0 else None)
+                make(
+                    Standing,
+                    (start + n, place, i, players[i], scores[i], above if n == 0 else None),
+                )
             )
     return tuple(rows)

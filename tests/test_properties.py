@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import random
+from dataclasses import replace
 from fractions import Fraction
 
 from hypothesis import given, settings
@@ -10,7 +12,10 @@ from hypothesis import strategies as st
 
 from core.explain import explain
 from core.model import Player, RoundEntry, Tournament
+from core.problems import Problem
+from core.render import to_json, to_json_dict
 from core.standings import UNDEFINED, Standings, compute_standings
+from core.tiebreaks.uscf import trim
 from tests.strategies import tournaments
 
 US_CODES = "MM,SOLK,CUM,OCUM,MED,KASH,SB,BLK,H2H,AOR,PERF"
@@ -122,3 +127,58 @@ def test_explanations_repeat_the_standings_and_name_the_first_difference(
                 continue
             assert differing and differing[0] == c.decided_by
             assert [code for code, _ in c.equal] == static[: static.index(c.decided_by)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    tournaments(),
+    st.sampled_from(["uscf", "mca", "fide-2024"]),
+    st.lists(st.text(max_size=8), min_size=1, max_size=14),
+)
+def test_json_text_is_json_dumps_of_the_contract(
+    t: Tournament, rules: str, names: list[str]
+) -> None:
+    """The JSON written row by row is what ``json.dumps`` writes of the contract's dict,
+    whatever the names hold (quotes, control characters, non-ASCII, line separators)."""
+    players = tuple(replace(p, name=names[n % len(names)]) for n, p in enumerate(t.players))
+    warned = replace(
+        Tournament(players, t.rounds),
+        warnings=(Problem('a "warning" — noticed', "x.trf", 3, 81, players[0].id),),
+    )
+    s = compute_standings(warned, rules)
+    assert to_json(s) == json.dumps(to_json_dict(s), ensure_ascii=False) + "\n"
+
+
+def _trim_by_hand(
+    values: list[int], lowest: int, highest: int, played: list[bool] | None
+) -> tuple[int, tuple[int, ...]]:
+    """Rule 34E1's cuts one at a time: the lowest (an own unplayed round first, then the
+    earliest), then the highest of what is left (a played round first, then the latest)."""
+    if lowest + highest >= len(values):
+        return 0, tuple(range(1, len(values) + 1))
+    left = list(range(len(values)))
+    is_played = played or [True] * len(values)
+    drop = []
+    for _ in range(lowest):
+        r = min(left, key=lambda r: (values[r], is_played[r], r))
+        left.remove(r)
+        drop.append(r)
+    for _ in range(highest):
+        r = max(left, key=lambda r: (values[r], is_played[r], r))
+        left.remove(r)
+        drop.append(r)
+    return sum(values[r] for r in left), tuple(sorted(r + 1 for r in drop))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(0, 8), min_size=1, max_size=12),
+    st.integers(0, 2),
+    st.integers(0, 2),
+    st.none() | st.lists(st.booleans(), min_size=12, max_size=12),
+)
+def test_trim_drops_what_the_rule_drops(
+    values: list[int], lowest: int, highest: int, played: list[bool] | None
+) -> None:
+    flags = None if played is None else played[: len(values)]
+    assert trim(values, lowest, highest, flags) == _trim_by_hand(values, lowest, highest, flags)

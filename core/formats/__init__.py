@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from core.formats.crosstable import read_crosstable, write_crosstable
 from core.formats.text import decode, too_big
 from core.limits import MAX_FILE_BYTES
 from core.model import Tournament, as_played
 from core.problems import HarknessError, Problem
+
+if TYPE_CHECKING:
+    from core.formats.crosstable import read_crosstable, write_crosstable
 
 __all__ = [
     "decode",
@@ -37,6 +40,8 @@ def read_text(text: str, path: str = "<input>", *, played: bool = False) -> Tour
         from core.formats.trf import read_trf
 
         return read_trf(text, path)
+    from core.formats.crosstable import read_crosstable
+
     tournament = read_crosstable(text, path, name=Path(path).stem if path != "<input>" else "")
     return as_played(tournament) if played else tournament
 
@@ -61,3 +66,13 @@ def read_tournament(path: str | Path, *, played: bool = False) -> Tournament:
             [Problem(f"cannot read the file: {error.strerror}", path=str(path))]
         ) from None
     return read_bytes(data, str(path), played=played)
+
+
+def __getattr__(name: str) -> Any:
+    """The crosstable reader and writer, imported when first used: reading TRF-16 does not
+    need them (the command starts faster)."""
+    if name in ("read_crosstable", "write_crosstable"):
+        from core.formats import crosstable
+
+        return getattr(crosstable, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

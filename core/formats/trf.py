@@ -71,7 +71,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import TYPE_CHECKING, Literal, cast
 
 from core.formats.text import lines_of
@@ -83,7 +82,15 @@ from core.limits import (
     size_problem,
     whole_number,
 )
-from core.model import Colour, EntryKind, Player, RoundEntry, Tournament, validate
+from core.model import (
+    Colour,
+    EntryKind,
+    Player,
+    RoundEntry,
+    Tournament,
+    new_player,
+    validate,
+)
 from core.numbers import half_points
 from core.problems import HarknessError, Problem
 
@@ -133,6 +140,7 @@ _UNPAIRED: dict[str, EntryKind] = {
     "-": EntryKind.ZERO_BYE,
 }
 _ABSENT = RoundEntry(EntryKind.ABSENT)
+_new_entry = tuple.__new__
 _COLOURS: dict[str, Colour | None] = {
     "w": Colour.WHITE,
     "b": Colour.BLACK,
@@ -166,6 +174,8 @@ _ROUND_ROBIN = re.compile(r"round[\s_-]*robin|\bberger\b|\brr\b", re.IGNORECASE)
 _SWISS = re.compile(r"swiss|\bdutch\b|\bdubov\b|\bburstein\b|\blim\b|\bmonrad\b", re.IGNORECASE)
 #: The points column (columns 81–84): a decimal number, ``.`` or ``,`` before the fraction.
 _POINTS = re.compile(r"(\d{1,3})(?:[.,](\d{1,2}))?")
+#: The points column as :func:`write_trf` writes it, for a whole and a half score.
+_POINTS_TEXT = ("{}.0", "{}.5")
 #: The 092 text written for ``round_robin=True`` and read back into that field alone.
 ROUND_ROBIN_TEXT = "Round Robin"
 #: Records that TRF-16 places after the player section (team compositions).
@@ -224,13 +234,14 @@ def read_trf(text: str, path: str = "<input>") -> Tournament:
     records: list[tuple[str, str]] = []
     fields: dict[str, tuple[str, int]] = {}
     cache: dict[str, RoundEntry] = {}
+    opponents: dict[str, int] = {}
     if text.startswith("\ufeff"):
         text = text[1:]
     lines = lines_of(text, path)
     _check_size(lines, path)
     for number, line in lines:
         if line.startswith(PLAYER):
-            _read_player(line.rstrip(), number, reading, cache)
+            _read_player(line.rstrip(), number, reading, cache, opponents)
             continue
         code, _, rest = line.partition(" ")
         if code in _FIELD_RECORDS and code not in fields and rest.strip():
@@ -301,17 +312,21 @@ def _declared_round_robin(text: str) -> bool | None:
 def _points_warnings(players: Iterable[Player], reading: _Reading) -> Iterator[Problem]:
     """A warning for every player whose points column (81–84) is a number other than the
     score of their results: the results decide. A blank or unreadable column says nothing."""
+    points = reading.points
     for p in players:
-        text, number = reading.points.get(p.id, ("", 0))
+        text, number = points.get(p.id, ("", 0))
+        half = sum([e.kind.half_points for e in p.entries])
+        if text == _POINTS_TEXT[half % 2].format(half // 2):
+            continue  # the common case: the column as written here
         m = _POINTS.fullmatch(text)
         if m is None:
             continue
-        written = Fraction(int(m.group(1))) + Fraction(f"0.{m.group(2) or 0}")
-        score = Fraction(p.half_points, 2)
-        if written != score:
+        # In hundredths of a point, exactly: "2.5" and "2,50" are 250.
+        written = int(m.group(1)) * 100 + int((m.group(2) or "0").ljust(2, "0"))
+        if written != half * 50:
             yield Problem(
                 f"{p.name or 'the player'}: the points column says {text}, the results "
-                f"add up to {half_points(p.half_points)}; the results are used",
+                f"add up to {half_points(half)}; the results are used",
                 path=reading.path,
                 line=number,
                 column=81,
@@ -323,10 +338,23 @@ def _position(p: Problem) -> tuple[int, int]:
     return (p.line or 0, p.column or 0)
 
 
-def _read_player(line: str, number: int, reading: _Reading, cache: dict[str, RoundEntry]) -> None:
-    """Read one player line (already stripped of trailing blanks) into ``reading``."""
+def _read_player(
+    line: str,
+    number: int,
+    reading: _Reading,
+    cache: dict[str, RoundEntry],
+    opponents: dict[str, int],
+) -> None:
+    """Read one player line (already stripped of trailing blanks) into ``reading``.
+
+    ``cache`` holds every round block read so far, ``opponents`` every opponent field (each
+    player is met about once a round, so a field repeats as often as the rounds).
+    """
     rank_text = line[4:8].strip()
-    player_id = whole_number(rank_text, MAX_PLAYERS) or 0
+    # Four columns: ASCII digits are a short number int() takes as is (whole_number's checks).
+    player_id = int(rank_text) if rank_text.isascii() and rank_text.isdecimal() else 0
+    if player_id > MAX_PLAYERS:
+        player_id = 0
     if player_id < 1:
         reading.lost_line = True
         reading.problem(
@@ -356,8 +384,8 @@ def _read_player(line: str, number: int, reading: _Reading, cache: dict[str, Rou
         return
     rating_text = line[48:52].strip()
     rating: int | None = None
-    if (value := whole_number(rating_text, MAX_RATING)) is not None:
-        rating = value or None
+    if rating_text.isascii() and rating_text.isdecimal() and int(rating_text) <= MAX_RATING:
+        rating = int(rating_text) or None
     elif rating_text:
         reading.problem(
             f"expected a rating (digits) or blanks in columns 49–52, got {quote(rating_text)}",
@@ -376,34 +404,46 @@ def _read_player(line: str, number: int, reading: _Reading, cache: dict[str, Rou
         cast(list[RoundEntry], found)
         if None not in found
         else [
-            entry or _read_new_block(block, number, player_id, r, reading, cache)
+            entry or _read_new_block(block, number, player_id, r, reading, cache, opponents)
             for r, (block, entry) in enumerate(zip(blocks, found, strict=True), start=1)
         ]
     )
     reading.points[player_id] = (line[80:84].strip(), number)
     reading.players.append(
-        Player(
+        new_player(
             player_id,
             line[14:47].strip(),
             tuple(entries),
             rating,
-            title=line[10:13].strip(),
-            sex=line[9:10].strip(),
-            federation=line[53:56].strip(),
-            fide_id=line[57:68].strip(),
-            birth_date=line[69:79].strip(),
-            trf_rank=line[85:89].strip(),
+            line[10:13].strip(),
+            line[9:10].strip(),
+            line[53:56].strip(),
+            line[57:68].strip(),
+            line[69:79].strip(),
+            (),
+            line[85:89].strip(),
         )
     )
 
 
 def _read_new_block(
-    block: str, number: int, player_id: int, r: int, reading: _Reading, cache: dict[str, RoundEntry]
+    block: str,
+    number: int,
+    player_id: int,
+    r: int,
+    reading: _Reading,
+    cache: dict[str, RoundEntry],
+    opponents: dict[str, int],
 ) -> RoundEntry:
     """A round block not seen before: a game aligned as it should be takes the fast path."""
     game = _GAME_SUFFIX.get(block[6:])
-    if game and block.startswith("  ") and (opponent := _opponent(block[2:6])):
-        entry: RoundEntry | None = RoundEntry(game[0], opponent, game[1])
+    field = block[2:6]
+    opponent = opponents.get(field)
+    if opponent is None:
+        opponent = opponents[field] = _opponent(field)
+    if game and opponent and block.startswith("  "):
+        # tuple.__new__: RoundEntry's own constructor is a Python frame per new block.
+        entry: RoundEntry | None = _new_entry(RoundEntry, (game[0], opponent, game[1]))
     else:
         entry = _read_block(block, number, player_id, r, reading)
     if entry is None:

@@ -8,7 +8,6 @@ as opponents with adjusted score 0.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from fractions import Fraction
 from itertools import accumulate
@@ -63,40 +62,17 @@ def trim(
     n = len(values)
     if lowest + highest >= n:
         return 0, tuple(range(1, n + 1))
-    ordered = sorted(values)
-    drop: list[int] = []
-    for value in ordered[:lowest]:
-        drop.append(_round_of(values, value, drop, played, lowest=True))
-    for value in ordered[n - highest :]:
-        drop.append(_round_of(values, value, drop, played, lowest=False))
-    return sum(ordered[lowest : n - highest]), tuple(sorted([r + 1 for r in drop]))
-
-
-def _round_of(
-    values: Sequence[int],
-    value: int,
-    taken: list[int],
-    played: Sequence[bool] | None,
-    *,
-    lowest: bool,
-) -> int:
-    """The round (0-based) to drop for ``value``: as the lowest, the player's own unplayed
-    round first, then the earliest; as the highest, a played round first, then the latest."""
-    r = values.index(value)
-    if values.count(value) == 1:
-        return r
-    candidates = []
-    while True:
-        if r not in taken:
-            candidates.append(r)
-        try:
-            r = values.index(value, r + 1)
-        except ValueError:
-            break
-    if played is not None:
-        preferred = [c for c in candidates if played[c] != lowest]
-        candidates = preferred or candidates
-    return candidates[0] if lowest else candidates[-1]
+    if not lowest and not highest:
+        return sum(values), ()
+    # One total order does both ends: by value, then (with ``played``) an own unplayed round
+    # below a played one, then by round; the lowest are its first, the highest its last.
+    if played is None:  # a stable sort keeps equal values in round order
+        order = sorted(range(n), key=values.__getitem__)
+    else:
+        keys = [(v * 2 + p) * n + r for r, (v, p) in enumerate(zip(values, played, strict=True))]
+        order = sorted(range(n), key=keys.__getitem__)
+    drop = order[:lowest] + order[n - highest :]
+    return sum(values) - sum([values[r] for r in drop]), tuple(sorted([r + 1 for r in drop]))
 
 
 def _median_family(section: Section, code: str, *, modified: bool, cut: bool) -> Column:
@@ -305,6 +281,8 @@ def performance_rating(section: Section) -> Column:
 def coin_seed(section: Section) -> str:
     """The seed of the coin flip: a digest of the tournament's identity (name, players,
     every entry), so the same tournament always flips the same way."""
+    import hashlib  # here: only a coin flip needs it, and it is slow to import
+
     t = section.tournament
     text = "|".join(
         [t.name, str(t.rounds)]
@@ -316,6 +294,8 @@ def coin_seed(section: Section) -> str:
 def coin_flip(section: Section) -> Column:
     """``COIN`` A coin flip, reproducible: each player draws a number from the seed and
     their starting number; the higher number wins. Always reported as a coin flip."""
+    import hashlib
+
     seed = coin_seed(section)
     column = []
     for p in section.tournament.players:

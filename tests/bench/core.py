@@ -1,89 +1,185 @@
-"""Speed of the core engine (run by hand: ``python tests/bench/core.py``; not a test).
+"""Speed and size of the core engine, each figure printed next to its goal (run by hand:
+``python tests/bench/core.py [--quick]``; not a test).
 
-Generates Swiss sections of 500 × 9 and 5,000 × 11 (with byes, forfeits and withdrawals) and
-prints, for each: the time to compute the four default US Chess tiebreaks and the standings
-in-process (best of several runs), and the whole ``harkness standings`` command as a fresh
-process (reading the file, computing, printing) for each output format.
+Generates Swiss sections of 500 × 9 and 5,000 × 11 (byes, forfeits, withdrawals), writes
+them as TRF-16 and measures:
 
-Goal (issue 2): 5,000 × 11 in under 0.1 s in-process, the whole command under 0.25 s.
+- in-process, 5,000 × 11: reading the file, the four default US Chess tiebreaks (MM, SOLK,
+  CUM, OCUM) + standings, the FIDE default profile, JSON and CSV;
+- the whole ``harkness standings`` command as a fresh process (start-up, reading, computing,
+  printing), json and csv, and the same figure for ``tests/bench/reference.py``, a
+  straightforward parse-and-compute script;
+- the command's peak memory (maximum resident set) and what its start-up imports.
+
+Figures are CPU time (user + system) of the best of several runs, so that a machine shared
+with other work still gives comparable figures (quote final figures from a quiet moment);
+the wall time of the same best run is shown beside. Child processes run with bytecode
+caches (in a temporary ``PYTHONPYCACHEPREFIX``), as an installed package has them.
 """
 
 from __future__ import annotations
 
-import statistics
+import gc
+import os
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from core.formats.crosstable import write_crosstable  # noqa: E402
+from core.formats import read_tournament  # noqa: E402
+from core.formats.trf import write_trf  # noqa: E402
+from core.profiles import resolve_for  # noqa: E402
+from core.render import render  # noqa: E402
 from core.standings import compute_standings  # noqa: E402
 from tests.generate import random_swiss  # noqa: E402
 
-SIZES = ((500, 9), (5000, 11))
+#: Modules the ``standings`` command must not import (pictures, rich tables, explanations,
+#: the crosstable reader for a TRF file, package metadata for ``--version``, pairing).
+NOT_NEEDED = (
+    "rich",
+    "PIL",
+    "core.pictures",
+    "core.explain",
+    "core.formats.crosstable",
+    "core.pairing",
+    "importlib.metadata",
+    "hashlib",
+    "tempfile",
+)
 
 
-def best_of(runs: int, action: object) -> tuple[float, float]:
-    """Best and median wall time of ``runs`` calls, in seconds."""
-    times = []
+def cpu_best(runs: int, action: Callable[[], object]) -> tuple[float, float]:
+    """Best in-process CPU time of ``runs`` calls (seconds), and that run's wall time."""
+    best = (float("inf"), 0.0)
     for _ in range(runs):
-        start = time.perf_counter()
-        action()  # type: ignore[operator]
-        times.append(time.perf_counter() - start)
-    return min(times), statistics.median(times)
+        cpu, wall = time.process_time(), time.perf_counter()
+        action()
+        best = min(best, (time.process_time() - cpu, time.perf_counter() - wall))
+    return best
+
+
+def child_best(runs: int, command: list[str], env: dict[str, str]) -> tuple[float, float, int]:
+    """Best CPU time (user + system) of a fresh process over ``runs`` runs, its wall time,
+    and the largest peak resident set seen (KiB)."""
+    best = (float("inf"), 0.0)
+    peak = 0
+    for _ in range(runs):
+        pid_wall = time.perf_counter()
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=env, cwd=ROOT)
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - pid_wall
+        process.returncode = os.waitstatus_to_exitcode(status)
+        if process.returncode:
+            raise SystemExit(f"{' '.join(command)} failed ({process.returncode})")
+        best = min(best, (usage.ru_utime + usage.ru_stime, wall))
+        peak = max(peak, usage.ru_maxrss)
+    return best[0], best[1], peak
+
+
+def line(what: str, figure: str, goal: str, ok: bool) -> None:
+    print(f"  {what:<64} {figure:>19}   goal {goal:<11} {'ok' if ok else 'MISSED'}")
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms"
 
 
 def main() -> None:
-    print(f"python {sys.version.split()[0]}; best / median of repeated runs")
-    for players, rounds in SIZES:
-        tournament = random_swiss(players, rounds, seed=11)
-        best, median = best_of(15, lambda t=tournament: compute_standings(t, "uscf"))
-        print(
-            f"{players:>5} × {rounds:<2} MM, SOLK, CUM, OCUM + standings in-process: "
-            f"{best * 1000:7.1f} ms / {median * 1000:7.1f} ms"
-        )
-        best, median = best_of(5, lambda t=tournament: compute_standings(t, "mca"))
-        print(
-            f"{players:>5} × {rounds:<2} mca (8 tiebreaks incl. H2H) in-process:      "
-            f"{best * 1000:7.1f} ms / {median * 1000:7.1f} ms"
-        )
-        with tempfile.TemporaryDirectory() as folder:
-            paths = {"crosstable": Path(folder) / "section.txt"}
-            paths["crosstable"].write_text(write_crosstable(tournament))
-            try:
-                from core.formats.trf import write_trf
+    quick = "--quick" in sys.argv
+    runs = 3 if quick else 9
+    gc.disable()  # as the command runs (core.cli.main): no cyclic garbage is made
+    print(f"python {sys.version.split()[0]}; CPU time, best of {runs} (wall time of that run)")
+    with tempfile.TemporaryDirectory() as folder:
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env["PYTHONPYCACHEPREFIX"] = str(Path(folder) / "pycache")
+        paths = {}
+        for players, rounds in ((500, 9), (5000, 11)):
+            path = Path(folder) / f"swiss-{players}x{rounds}.trf"
+            path.write_text(write_trf(random_swiss(players, rounds, seed=11)))
+            paths[players] = path
+        big = str(paths[5000])
 
-                paths["trf"] = Path(folder) / "section.trf"
-                paths["trf"].write_text(write_trf(tournament))
-            except ImportError:
-                pass
-            for kind, path in paths.items():
-                for fmt in ("json", "csv", "table"):
-                    command = [
-                        sys.executable,
-                        "-m",
-                        "core",
-                        "standings",
-                        str(path),
-                        "--format",
-                        fmt,
-                    ]
-                    best, median = best_of(
-                        5,
-                        lambda c=command: subprocess.run(
-                            c, check=True, stdout=subprocess.DEVNULL, cwd=ROOT
-                        ),
-                    )
-                    print(
-                        f"{players:>5} × {rounds:<2} harkness standings {kind:<10} "
-                        f"--format {fmt:<5}: {best * 1000:7.1f} ms / {median * 1000:7.1f} ms"
-                    )
-    interpreter, _ = best_of(5, lambda: subprocess.run([sys.executable, "-c", "pass"], check=True))
-    print(f"(a bare python start-up here: {interpreter * 1000:.1f} ms)")
+        print("5,000 × 11 in-process")
+        read, _ = cpu_best(runs, lambda: read_tournament(big))
+        tournament = read_tournament(big)
+        line("read and check the TRF-16 file", ms(read), "(reported)", True)
+        us, _ = cpu_best(runs, lambda: compute_standings(tournament, "uscf"))
+        line("MM, SOLK, CUM, OCUM + standings", ms(us), "≤ 50 ms", us <= 0.050)
+        fide_profile = resolve_for(tournament.start_date, "fide")
+        fide, _ = cpu_best(max(3, runs // 3), lambda: compute_standings(tournament, fide_profile))
+        line(
+            f"FIDE default profile ({fide_profile.name}): × US",
+            f"{fide / us:.2f} × ({ms(fide)})",
+            "≤ 2 ×",
+            fide <= 2 * us,
+        )
+        standings = compute_standings(tournament, "uscf")
+        for fmt in ("json", "csv"):
+            took, _ = cpu_best(runs, lambda f=fmt: render(standings, f))
+            line(f"--format {fmt} text", ms(took), "(reported)", True)
+
+        print("whole command, a fresh process (start-up, read, compute, print)")
+        python = sys.executable
+        child_best(1, [python, "-c", "import core.cli"], env)  # fills the bytecode cache
+        bare, _, _ = child_best(runs, [python, "-c", "pass"], env)
+        start, _, _ = child_best(runs, [python, "-c", "import core.cli"], env)
+        line("python start-up alone (for scale)", ms(bare), "(reported)", True)
+        line("start-up: python + import core.cli", ms(start), "(reported)", True)
+        peak = 0
+        figures: dict[tuple[int, str], float] = {}
+        for players, path in paths.items():
+            for fmt in ("json", "csv"):
+                command = [python, "-m", "core", "standings", str(path), "--format", fmt]
+                cpu, wall, rss = child_best(runs, command, env)
+                figures[players, fmt] = cpu
+                peak = max(peak, rss) if players == 5000 else peak
+                goal = 0.150 if players == 5000 else 0.080
+                line(
+                    f"{players:,} × {paths[players].stem.split('x')[1]} harkness standings "
+                    f"--format {fmt} (wall {ms(wall)})",
+                    ms(cpu),
+                    f"≤ {goal * 1000:.0f} ms",
+                    cpu <= goal,
+                )
+        for fmt in ("json", "csv"):
+            reference = [python, str(ROOT / "tests/bench/reference.py"), big, fmt]
+            cpu, _, _ = child_best(runs, reference, env)
+            ratio = figures[5000, fmt] / cpu
+            line(
+                f"reference script {fmt} ({ms(cpu)}): harkness ÷ reference",
+                f"{ratio:.2f} ×",
+                "≤ 0.5 ×",
+                ratio <= 0.5,
+            )
+        line(
+            "peak memory, 5,000 × 11 command",
+            f"{peak / 1024:.1f} MiB",
+            "≤ 60 MiB",
+            peak <= 60 * 1024,
+        )
+        probe = (
+            "import sys; from core.cli import main; main(sys.argv[1:]); "
+            f"print(*[m for m in {NOT_NEEDED!r} if m in sys.modules], file=sys.stderr)"
+        )
+        imported = subprocess.run(
+            [python, "-c", probe, "standings", str(paths[500]), "--format", "json"],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=True,
+            cwd=ROOT,
+        ).stderr.split()
+        line(
+            "start-up imports none of " + ", ".join(NOT_NEEDED[:3]) + ", …",
+            ", ".join(imported) or "none imported",
+            "none",
+            not imported,
+        )
 
 
 if __name__ == "__main__":
