@@ -127,5 +127,8 @@ def write_csv(rows: Iterable[Sequence[str]]) -> str:
     1,'=cmd|' /C calc'!A0
     """
     out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerows([csv_safe(c) for c in row] for row in rows)
+    risky = _FORMULA_START
+    csv.writer(out, lineterminator="\n").writerows(
+        [csv_safe(c) if c.startswith(risky) else c for c in row] for row in rows
+    )
     return out.getvalue()

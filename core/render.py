@@ -15,7 +15,7 @@ from json.encoder import encode_basestring
 from typing import Any
 
 from core.names import markdown_safe, write_csv
-from core.numbers import UNDEFINED_TEXT, half_points, json_units
+from core.numbers import UNDEFINED_TEXT, display_units, half_points, json_units
 from core.standings import Standings
 from core.tiebreaks import Tiebreak, tiebreaks_of
 
@@ -32,13 +32,25 @@ def cells(standings: Standings, empty: str = UNDEFINED_TEXT) -> list[list[str]]:
     is ``empty``."""
     tiebreaks = _tiebreaks(standings)
     header = ["Place", "#", "Name", "Score"] + [tb.code for tb in tiebreaks]
-    columns = [(standings.columns[tb.code], tb.digits) for tb in tiebreaks]
+    # Each column's text by player index; a value is put into words once however many
+    # players share it (5,000 players have a few dozen different values).
+    columns = []
+    for tb in tiebreaks:
+        column = standings.columns[tb.code]
+        said: dict[object, str] = {}
+        texts = []
+        for b in column.breakdowns:
+            text = said.get(b.units)
+            if text is None:
+                text = said[b.units] = display_units(b.units, column.scale, tb.digits, empty)
+            texts.append(text)
+        columns.append(texts)
     rows = [header]
     for row in standings.rows:
         i = row.player_index
         rows.append(
             [row.place, str(row.player.id), row.player.name, half_points(row.half_points)]
-            + [column.display(i, digits, empty) for column, digits in columns]
+            + [texts[i] for texts in columns]
         )
     return rows
 
@@ -92,7 +104,13 @@ def to_json(standings: Standings) -> str:
     columns = []
     for tb in tiebreaks:
         column = standings.columns[tb.code]
-        values = [_number(column.json(i, tb.digits)) for i in range(len(column.breakdowns))]
+        said: dict[object, str] = {}
+        values = []
+        for b in column.breakdowns:
+            value = said.get(b.units)
+            if value is None:
+                value = said[b.units] = _number(json_units(b.units, column.scale, tb.digits))
+            values.append(value)
         columns.append((f"{text(tb.code)}: ", values))
     rows = []
     for row in standings.rows:

@@ -15,6 +15,7 @@ from core.model import Player, RoundEntry, Tournament
 from core.problems import Problem
 from core.render import to_json, to_json_dict
 from core.standings import UNDEFINED, Standings, compute_standings
+from core.tiebreaks.fide_unplayed import cut, cut_one_at_a_time
 from core.tiebreaks.uscf import trim
 from tests.strategies import tournaments
 
@@ -182,3 +183,19 @@ def test_trim_drops_what_the_rule_drops(
 ) -> None:
     flags = None if played is None else played[: len(values)]
     assert trim(values, lowest, highest, flags) == _trim_by_hand(values, lowest, highest, flags)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.none() | st.integers(0, 8), max_size=11),
+    st.lists(st.integers(0, 8), min_size=11, max_size=11),
+    st.integers(0, 2),
+    st.integers(0, 2),
+)
+def test_a_cut_without_voluntarily_unplayed_rounds_is_the_one_at_a_time_cut(
+    values: list[int | None], keys: list[int], low: int, high: int
+) -> None:
+    """C.07 14's cuts taken in one sort are the cuts taken one at a time."""
+    keys = keys[: len(values)]
+    vurs = [False] * len(values)
+    assert cut(values, keys, vurs, low, high) == cut_one_at_a_time(values, keys, vurs, low, high)

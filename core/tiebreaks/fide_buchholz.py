@@ -38,11 +38,19 @@ class Contributions:
 
 def contributions(view: FideView, i: int) -> Contributions:
     """The opponents' scores of player ``i``, round by round (C.07 8.1, 15.2, 16.3, 16.4)."""
+    games = FORFEITS | GAMES if view.round_robin else GAMES
+    adjusted = view.adjusted
+    if games.issuperset(view.kinds[i]):  # every round a game: most players of a Swiss
+        drawn = view.drawn
+        paired = view.paired[i]
+        return Contributions(
+            tuple([adjusted[o] for o in paired]),
+            (False,) * len(paired),
+            tuple([view.opponent_note(o) if drawn[o] else "" for o in paired]),
+        )
     scores: list[int | None] = []
     vurs: list[bool] = []
     notes: list[str] = []
-    games = FORFEITS | GAMES if view.round_robin else GAMES
-    adjusted = view.adjusted
     for r, (kind, opponent) in enumerate(zip(view.kinds[i], view.paired[i], strict=True)):
         if kind in games:
             scores.append(adjusted[opponent])
@@ -74,6 +82,12 @@ def fore_contributions(section: Section) -> list[Contributions]:
     return _all(section.memo(build_fore_view))
 
 
+def _kept(values: tuple[int | None, ...], removed: tuple[int, ...]) -> int:
+    """The sum of the values taking part, without the removed rounds (1-based)."""
+    total = sum([v for v in values if v is not None])
+    return total - sum([values[r - 1] or 0 for r in removed])
+
+
 _MODIFIERS = {(0, 0): "", (1, 0): "Cut-1", (2, 0): "Cut-2", (1, 1): "Median-1", (2, 2): "Median-2"}
 
 
@@ -89,9 +103,7 @@ def _buchholz(
     modifier = _MODIFIERS[low, high]
     for c in section.memo(parts):
         removed = cut(c.scores, [s or 0 for s in c.scores], c.vurs, low, high)
-        kept = sum(
-            s for r, s in enumerate(c.scores, start=1) if s is not None and r not in removed.rounds
-        )
+        kept = _kept(c.scores, removed.rounds)
         note = name + (f"; {modifier} (C.07 14): {removed.note}" if modifier else "")
         breakdowns.append(Breakdown(kept, c.scores, removed.rounds, 0, note, c.notes))
     return Column(code, 2, tuple(breakdowns))
@@ -189,11 +201,14 @@ def _sonneborn_berger(section: Section, code: str, low: int) -> Column:
     view = section.memo(build_view)
     breakdowns = []
     for i, c in enumerate(section.memo(section_contributions)):
-        values = tuple(None if s is None else s * view.points(i, r) for r, s in enumerate(c.scores))
-        removed = cut(values, [s or 0 for s in c.scores], c.vurs, low, 0)
-        kept = sum(
-            v for r, v in enumerate(values, start=1) if v is not None and r not in removed.rounds
+        values = tuple(
+            [
+                None if s is None else s * k.half_points  # view.points(i, r)
+                for s, k in zip(c.scores, view.kinds[i], strict=True)
+            ]
         )
+        removed = cut(values, [s or 0 for s in c.scores], c.vurs, low, 0)
+        kept = _kept(values, removed.rounds)
         note = "each opponent's score times the points scored against them (C.07 9.1)"
         if low:
             note += (

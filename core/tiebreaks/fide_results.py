@@ -25,11 +25,12 @@ def _count(
 ) -> Column:
     """Rounds of the ``counted`` kinds (and, if given, played with ``colour``), counted."""
     breakdowns = []
+    one = {k: int(k in counted) for k in EntryKind}.__getitem__
     for p, kinds in zip(section.tournament.players, section.kinds, strict=True):
         if colour is None:
-            per_round = tuple([int(k in counted) for k in kinds])
+            per_round = tuple(map(one, kinds))
         else:
-            per_round = tuple([int(e.kind in counted and e.colour is colour) for e in p.entries])
+            per_round = tuple([int(k in counted and c is colour) for k, _, c in p.entries])
         breakdowns.append(Breakdown(sum(per_round), per_round, (), 0, note))
     return Column(code, 1, tuple(breakdowns))
 

@@ -233,6 +233,9 @@ class Cut:
     note: str
 
 
+_NO_CUT = Cut((), "")
+
+
 def cut(
     values: Sequence[int | None], keys: Sequence[int], vurs: Sequence[bool], low: int, high: int
 ) -> Cut:
@@ -252,7 +255,17 @@ def cut(
     (2, 3)
     """
     if not low and not high:
-        return Cut((), "")
+        return _NO_CUT
+    if not any(vurs):  # no voluntarily unplayed round: the cuts are one sort's two ends
+        return _plain_cut(values, keys, low, high)
+    return cut_one_at_a_time(values, keys, vurs, low, high)
+
+
+def cut_one_at_a_time(
+    values: Sequence[int | None], keys: Sequence[int], vurs: Sequence[bool], low: int, high: int
+) -> Cut:
+    """:func:`cut` as C.07 14 and 16.5 word it, one cut at a time (the VUR exception needs
+    it; without a VUR :func:`cut` takes the same rounds in one sort)."""
     live = [r for r, v in enumerate(values) if v is not None]
     value = [v if v is not None else 0 for v in values]
     dropped: list[int] = []
@@ -287,3 +300,21 @@ def cut(
         dropped.append(most)
         reasons.append(f"round {most + 1} cut: the most significant value (C.07 14)")
     return Cut(tuple(sorted(r + 1 for r in dropped)), "; ".join(reasons))
+
+
+def _plain_cut(values: Sequence[int | None], keys: Sequence[int], low: int, high: int) -> Cut:
+    """:func:`cut` without a voluntarily unplayed round: the ``low`` least significant values
+    (by key, then value, then the earlier round) and then the ``high`` most significant of
+    the rest (by key, then value, then the earlier round), as the one-at-a-time cuts take
+    them."""
+    order = [(keys[r], v, r) for r, v in enumerate(values) if v is not None]
+    if low == 1 and not high and order:  # Cut-1, the most common modifier: one min()
+        least = min(order)[2] + 1
+        return Cut((least,), f"round {least} cut: the least significant value (C.07 14)")
+    order.sort()
+    lows = [r for _, _, r in order[:low]]
+    rest = order[low:]
+    highs = [r for _, _, r in sorted(rest, key=lambda t: (t[0], t[1], -t[2]))[::-1][:high]]
+    reasons = [f"round {r + 1} cut: the least significant value (C.07 14)" for r in lows]
+    reasons += [f"round {r + 1} cut: the most significant value (C.07 14)" for r in highs]
+    return Cut(tuple(sorted(r + 1 for r in lows + highs)), "; ".join(reasons))
