@@ -214,8 +214,14 @@ GAME_RESULTS: dict[str, tuple[EntryKind, EntryKind]] = {
     "-+": (EntryKind.FORFEIT_LOSS, EntryKind.FORFEIT_WIN),
     "+/-": (EntryKind.FORFEIT_WIN, EntryKind.FORFEIT_LOSS),
     "-/+": (EntryKind.FORFEIT_LOSS, EntryKind.FORFEIT_WIN),
+    # A double forfeit: neither came, a forfeit loss for both (TRF-16 '-' on both sides).
+    "0f-0f": (EntryKind.FORFEIT_LOSS, EntryKind.FORFEIT_LOSS),
+    "--": (EntryKind.FORFEIT_LOSS, EntryKind.FORFEIT_LOSS),
+    "-/-": (EntryKind.FORFEIT_LOSS, EntryKind.FORFEIT_LOSS),
 }
-GAME_RESULT_HINT = "'1-0', '0-1', '½-½' (or '1/2-1/2'), '1F-0F' or '0F-1F'"
+GAME_RESULT_HINT = (
+    "'1-0', '0-1', '½-½' (or '1/2-1/2'), '1F-0F', '0F-1F' or '0F-0F' (neither came)"
+)
 
 #: The results of a bye row (one player, no opponent), by the player's points.
 BYE_RESULTS: dict[str, EntryKind] = {

@@ -107,6 +107,28 @@ def test_a_game_list_reads_games_byes_and_forfeits_with_colours() -> None:
     assert t.player(4).entries[2].kind is EntryKind.WITHDRAWN
 
 
+@pytest.mark.parametrize("result", ["0F-0F", "0f - 0f", "-/-", "--"])
+def test_a_game_list_reads_a_double_forfeit(result: str) -> None:
+    t = tournament(
+        {
+            "Results": [
+                ["Round", "White", "Black", "Result"],
+                ["1", "Ann", "Bob", result],
+                ["1", "Cy", "Dee", "1-0"],
+            ],
+            "Players": PLAYERS,
+        }
+    )
+    assert t.player(1).entries[0] == RoundEntry(EntryKind.FORFEIT_LOSS, 2)
+    assert t.player(2).entries[0] == RoundEntry(EntryKind.FORFEIT_LOSS, 1)
+    assert (t.player(1).half_points, t.player(2).half_points) == (0, 0)
+
+
+def test_a_crosstable_reads_a_double_forfeit_as_f_on_both_rows() -> None:
+    t = tournament({"Results": [["#", "Name", "Rd 1"], ["1", "Ann", "F2"], ["2", "Bob", "F1"]]})
+    assert kinds(t, 1) == ["F2"] and kinds(t, 2) == ["F1"]
+
+
 def test_the_players_tab_gives_ratings_and_discord_ids_and_may_omit_numbers() -> None:
     t = tournament(
         {
