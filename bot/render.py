@@ -29,6 +29,7 @@ from bot.store import (
 )
 from core.explain_render import MarkdownExplanation
 from core.names import markdown_safe
+from core.problems import Problem
 from core.render import cells, names_of_tiebreaks
 
 MESSAGE_MAX = 2000
@@ -426,6 +427,24 @@ def why_details(title: str, details: Sequence[str]) -> list[list[discord.Embed]]
     if current:
         messages.append(current)
     return messages
+
+
+#: How many of a file's warnings an answer lists before "… and N more".
+SHOWN_WARNINGS = 5
+
+
+def warning_lines(warnings: Sequence[Problem]) -> list[str]:
+    r"""What a file's reader accepted but reports (a TRF points column that disagrees with
+    the results), one line each, names shown as typed; the first few, then how many more.
+
+    >>> from core.problems import Problem
+    >>> warning_lines([Problem("*Ann*: the points column says 2.0", "a.trf", 3, 81, 1)])
+    ['⚠️ a.trf:3:81 player 1: \\*Ann\\*: the points column says 2.0']
+    """
+    lines = [f"⚠️ {plain(str(w))}" for w in warnings[:SHOWN_WARNINGS]]
+    if len(warnings) > SHOWN_WARNINGS:
+        lines.append(f"⚠️ … and {len(warnings) - SHOWN_WARNINGS} more warnings like these.")
+    return lines
 
 
 def joined(lines: Iterable[str]) -> str:

@@ -18,7 +18,7 @@ the references a TD reads (``Results!E7``).
 >>> a1("Results", 6, 4), a1("Round 1", 0, 27), column_letters(701)
 ('Results!E7', "'Round 1'!AB1", 'ZZ')
 >>> detect_results_header(["#", "Name", "Rating", "Rd 1", "Rd 2", "Tot"])
-CrosstableColumns(number=0, name=1, rating=2, discord=None, rounds=(3, 4))
+CrosstableColumns(number=0, name=1, rating=2, discord=None, rounds=(3, 4), total=5)
 >>> detect_results_header(["Board", "Round", "White", "Black", "Result"])
 GameListColumns(round=1, white=2, black=3, result=4)
 """
@@ -105,6 +105,7 @@ _ROUND_HEADER = re.compile(r"^(?:rd|round|rnd|r)\s*(?:\.\s*)?(\d{1,4})$", re.ASC
 _NUMBER_WORDS = frozenset({"#", "no", "no.", "pno", "sn", "number", "start no", "start no."})
 _NAME_WORDS = frozenset({"name", "player"})
 _RATING_WORDS = frozenset({"rating", "rtg"})
+_TOTAL_WORDS = frozenset({"tot", "total", "pts", "points", "score"})
 _DISCORD_WORDS = frozenset({"discord"})
 _ROUND_WORDS = frozenset({"round", "rd", "rnd"})
 _WHITE_WORDS = frozenset({"white"})
@@ -123,6 +124,8 @@ class CrosstableColumns:
     rating: int | None
     discord: int | None
     rounds: tuple[int, ...]
+    #: A points column (``Tot``): never read as results, only compared with them.
+    total: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +174,7 @@ def detect_results_header(row: Sequence[str]) -> CrosstableColumns | GameListCol
         _find(keys, _RATING_WORDS),
         _find(keys, _DISCORD_WORDS),
         tuple(i for _, i in rounds),
+        _find(keys, _TOTAL_WORDS),
     )
 
 
@@ -219,9 +223,7 @@ GAME_RESULTS: dict[str, tuple[EntryKind, EntryKind]] = {
     "--": (EntryKind.FORFEIT_LOSS, EntryKind.FORFEIT_LOSS),
     "-/-": (EntryKind.FORFEIT_LOSS, EntryKind.FORFEIT_LOSS),
 }
-GAME_RESULT_HINT = (
-    "'1-0', '0-1', '½-½' (or '1/2-1/2'), '1F-0F', '0F-1F' or '0F-0F' (neither came)"
-)
+GAME_RESULT_HINT = "'1-0', '0-1', '½-½' (or '1/2-1/2'), '1F-0F', '0F-1F' or '0F-0F' (neither came)"
 
 #: The results of a bye row (one player, no opponent), by the player's points.
 BYE_RESULTS: dict[str, EntryKind] = {

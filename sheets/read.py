@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from core.formats.crosstable import cell_hint, parse_cell, trailing_withdrawal
 from core.limits import MAX_CELL_CHARS, MAX_PLAYERS, MAX_RATING, MAX_ROUNDS, whole_number
 from core.model import Colour, EntryKind, Player, RoundEntry, Tournament
+from core.points import points_disagreement
 from core.problems import HarknessError, Problem
 from sheets.layout import (
     BYE_OPPONENT_WORDS,
@@ -95,6 +96,8 @@ class ResultGrid:
     entries: dict[tuple[int, int], Sourced] = field(default_factory=dict)
     unreadable: set[tuple[int, int]] = field(default_factory=set)
     problems: list[SheetProblem] = field(default_factory=list)
+    #: A crosstable's points column (``Tot``), per player: (the text, its cell).
+    totals: dict[int, tuple[str, str]] = field(default_factory=dict)
 
 
 def find_tab(tabs: Mapping[str, Rows], title: str) -> tuple[str, Rows] | None:
@@ -320,6 +323,8 @@ def read_crosstable(
             continue
         first_row[number] = where
         grid.players[number] = _player_row(row, title, r, number, where, columns, problems)
+        if columns.total is not None and (total := _cell(row, columns.total)):
+            grid.totals[number] = (total, a1(title, r, columns.total))
         for round_number, column in enumerate(columns.rounds, start=1):
             text = _cell(row, column)
             if not text:
@@ -576,6 +581,20 @@ def _entries(grid: ResultGrid, unknown: set[tuple[int, int]]) -> dict[int, list[
             absent if (number, r) in unknown else e for r, e in enumerate(entries, start=1)
         ]
     return result
+
+
+def points_notices(grid: ResultGrid, tournament: Tournament) -> list[SheetProblem]:
+    """A notice for each player whose points cell (``Tot``) says other than the results
+    (:func:`core.points.points_disagreement`): the results are used, the TD's cell stays."""
+    notices = []
+    for p in tournament:
+        total = grid.totals.get(p.id)
+        if total is None:
+            continue
+        message = points_disagreement(p.name, total[0], p.half_points)
+        if message is not None:
+            notices.append(SheetProblem(message, total[1], total[0]))
+    return notices
 
 
 def build_tournament(

@@ -43,7 +43,14 @@ from core.standings import standings_after
 from sheets.client import SheetsClient, SheetsRequestError
 from sheets.layout import SETTINGS_TAB, Role
 from sheets.problems import SheetProblem
-from sheets.read import PlayerRow, Rows, build_tournament, find_tab, read_results
+from sheets.read import (
+    PlayerRow,
+    Rows,
+    build_tournament,
+    find_tab,
+    points_notices,
+    read_results,
+)
 from sheets.reports import REPORTS_MARKER, REPORTS_TAB, bot_rows, bot_tab, merge_reports
 from sheets.settings_tab import SheetSettings, default_rows, read_settings
 from sheets.snapshot import READ_PARAMS, Snapshot, Tab, parse_snapshot
@@ -167,7 +174,8 @@ class SheetInput:
 
     ``problems`` are the TD's to fix (settings, cells, ``core``'s checks); ``notices`` are the
     Discord reports that were not applied (:mod:`sheets.reports`): they are listed on the
-    Errors tab but do not hold the standings back, since the TD's cells stand.
+    Errors tab but do not hold the standings back, since the TD's cells stand. ``warnings``
+    are points cells (``Tot``) that disagree with the results: listed too, never blocking.
     """
 
     settings: SheetSettings
@@ -180,6 +188,7 @@ class SheetInput:
     problems: list[SheetProblem]
     notices: list[SheetProblem]
     players: dict[int, PlayerRow]
+    warnings: list[SheetProblem] = field(default_factory=list)
 
 
 def read_input(snapshot: Snapshot) -> SheetInput:
@@ -203,6 +212,7 @@ def read_input(snapshot: Snapshot) -> SheetInput:
     except HarknessError:
         profile = None  # read_settings reported it, with its cell
     notices: list[SheetProblem] = []
+    warnings: list[SheetProblem] = []
     players: dict[int, PlayerRow] = {}
     try:
         grid = read_results(snapshot.values, settings)
@@ -212,6 +222,7 @@ def read_input(snapshot: Snapshot) -> SheetInput:
         tournament, read_problems = build_tournament(
             grid, snapshot.title, partial=settings.publish_partial
         )
+        warnings = points_notices(grid, tournament) if tournament is not None else []
     except Exception as crash:  # a bug in Harkness must not cost the TD the Errors tab
         logger.exception("reading spreadsheet %s failed", snapshot.spreadsheet_id)
         tournament, read_problems = None, [_crash_problem(crash)]
@@ -227,6 +238,7 @@ def read_input(snapshot: Snapshot) -> SheetInput:
         problems,
         notices,
         players,
+        warnings,
     )
 
 
@@ -239,7 +251,8 @@ def decide(
     found = read_input(snapshot)
     settings, titles, others = found.settings, found.titles, found.others
     setting_cells, digest, profile = found.setting_cells, found.digest, found.profile
-    tournament, problems, notices = found.tournament, found.problems, found.notices
+    tournament, problems = found.tournament, found.problems
+    notices = [*found.notices, *found.warnings]
     settings_tab = snapshot.tab(SETTINGS_TAB)
     publish = (
         tournament is not None
@@ -292,11 +305,18 @@ def decide(
     problems += [refusal(others[role].title, role, setting_cells[role.value]) for role in refused]
     cells = len(problems) - len(refused)
     status = [*_status(cells, refused, publish, settings, footer, "listed above")]
-    if notices:
+    if found.warnings:
         status.insert(
             1,
-            f"{_plural(len(notices), 'Discord report')} not applied (listed above): what you "
-            "typed stands.",
+            f"{_plural(len(found.warnings), 'points cell')} "
+            f"{'disagrees' if len(found.warnings) == 1 else 'disagree'} with the results "
+            "(listed above): the results are used.",
+        )
+    if found.notices:
+        status.insert(
+            1,
+            f"{_plural(len(found.notices), 'Discord report')} not applied (listed above): what "
+            "you typed stands.",
         )
     status.append(f"{stamp}; the last check is at the top right of this tab.")
     contents.append(

@@ -27,6 +27,7 @@ from bot.lookup import (
 from bot.respond import Interaction, defer, reply
 from bot.store import TournamentStatus
 from core.limits import MAX_FILE_BYTES, shorten
+from core.problems import Problem
 from core.profiles import OPTION_BY_KEY, PROFILES
 
 #: Largest tournament file the bot reads, checked against Discord's size of the attachment
@@ -221,6 +222,7 @@ class Admin(commands.Cog):
                 f"{shorten(file.filename, 100)} could not be downloaded from Discord; "
                 "please try again"
             ) from None
+        warnings: list[Problem] = []
         info = await store.import_tournament(
             guild,
             name,
@@ -231,6 +233,7 @@ class Admin(commands.Cog):
             tiebreaks=tiebreaks,
             rounds=rounds,
             options=chosen_options(cumulative_half_bye, unplayed_rule),
+            warnings=warnings,
         )
         state = await store.state(guild, info.name)
         await reply(
@@ -241,6 +244,7 @@ class Admin(commands.Cog):
                     f"`{file.filename}`: {len(state.players)} players, {state.tournament.rounds} "
                     f"rounds with results ({render.status_line(info)}).",
                     "See it with `/standings` and `/crosstable`.",
+                    *render.warning_lines(warnings),
                 ]
             ),
         )

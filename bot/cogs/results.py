@@ -39,6 +39,7 @@ TD_RESULT_CHOICES = [
     app_commands.Choice(name="Player lost (0-1)", value="loss"),
     app_commands.Choice(name="Player won by forfeit (+/-)", value="forfeit win"),
     app_commands.Choice(name="Player lost by forfeit (-/+)", value="forfeit loss"),
+    app_commands.Choice(name="Neither came: double forfeit (-/-)", value="double forfeit"),
 ]
 COLOUR_CHOICES = [
     app_commands.Choice(name="White", value="white"),

@@ -52,16 +52,20 @@ Pair = tuple[int, int]
 
 
 class Claim(NamedTuple):
-    """A result as one player reported it, stored from the game's lower id's side."""
+    """A result as one player reported it, stored from the game's lower id's side;
+    ``double`` marks a double forfeit (a forfeit loss for both sides)."""
 
     by: int
     result: EntryKind
     colour: Colour | None
     seq: int
+    double: bool = False
 
     def agrees(self, other: Claim) -> bool:
-        return self.result is other.result and (
-            self.colour is None or other.colour is None or self.colour is other.colour
+        return (
+            self.result is other.result
+            and self.double == other.double
+            and (self.colour is None or other.colour is None or self.colour is other.colour)
         )
 
 
@@ -86,17 +90,19 @@ class GameState(NamedTuple):
     by_td: bool
     counted: bool
     conflict: bool = False
+    #: A double forfeit: a forfeit loss for both (``result`` is the forfeit loss).
+    double: bool = False
 
     def other(self, player: int) -> int:
         return self.high if player == self.low else self.low
 
     def seen_by(self, player: int) -> tuple[EntryKind, Colour | None]:
         """The result and colour from ``player``'s side."""
-        return _side(self.result, self.colour, self.low, player)
+        return _side(self.result, self.colour, self.low, player, self.double)
 
     def claim_seen_by(self, claim: Claim) -> tuple[EntryKind, Colour | None]:
         """A claim's result and colour from its reporter's side."""
-        return _side(claim.result, claim.colour, self.low, claim.by)
+        return _side(claim.result, claim.colour, self.low, claim.by, claim.double)
 
     def claim_of(self, player: int) -> Claim | None:
         return next((c for c in self.claims if c.by == player), None)
@@ -108,11 +114,16 @@ class GameState(NamedTuple):
 
 
 def _side(
-    result: EntryKind, colour: Colour | None, low: int, player: int
+    result: EntryKind, colour: Colour | None, low: int, player: int, double: bool = False
 ) -> tuple[EntryKind, Colour | None]:
     if player == low:
         return result, colour
-    return MIRROR[result], colour.opposite if colour else None
+    return _mirror(result, double), colour.opposite if colour else None
+
+
+def _mirror(result: EntryKind, double: bool) -> EntryKind:
+    """The other side's result: a double forfeit is a forfeit loss on both sides."""
+    return result if double else MIRROR[result]
 
 
 class ByeState(NamedTuple):
@@ -193,7 +204,7 @@ class _Game:
         if len(claims) == 2:
             first = claims[0]
             if first.agrees(latest):
-                merged = Claim(latest.by, latest.result, latest.colour or first.colour, latest.seq)
+                merged = latest._replace(colour=latest.colour or first.colour)
                 return ResultStatus.CONFIRMED, merged, latest.seq
             return ResultStatus.DISPUTED, latest, None
         verdict = self.verdicts.get(latest.seq)
@@ -270,9 +281,10 @@ def fold(players: Sequence[PlayerInfo], events: Sequence[Event], info: Tournamen
 def _normalised(e: Event) -> tuple[Pair, Claim]:
     assert e.player is not None and e.opponent is not None and e.result is not None
     if e.player < e.opponent:
-        return (e.player, e.opponent), Claim(e.player, e.result, e.colour, e.seq)
+        return (e.player, e.opponent), Claim(e.player, e.result, e.colour, e.seq, e.double)
     colour = e.colour.opposite if e.colour else None
-    return (e.opponent, e.player), Claim(e.player, MIRROR[e.result], colour, e.seq)
+    mirrored = _mirror(e.result, e.double)
+    return (e.opponent, e.player), Claim(e.player, mirrored, colour, e.seq, e.double)
 
 
 def _apply(r: _Round, e: Event) -> None:
@@ -303,7 +315,8 @@ def _apply(r: _Round, e: Event) -> None:
         key, claim = _normalised(e)
         r.clear(key[0])
         r.clear(key[1])
-        r.add(_Game(e.round or 0, *key, decision=Claim(-1, claim.result, claim.colour, e.seq)))
+        decision = Claim(-1, claim.result, claim.colour, e.seq, claim.double)
+        r.add(_Game(e.round or 0, *key, decision=decision))
     elif kind is EventKind.BYE:
         assert e.player is not None and e.result is not None
         r.clear(e.player)
@@ -381,6 +394,7 @@ class _Settled:
                 state.games[key].decision is not None,
                 status is not ResultStatus.DISPUTED,
                 conflict,
+                claim.double,
             )
             self.games.append(g)
             if not g.counted:

@@ -148,14 +148,20 @@ class PlayerInfo:
         return f"#{self.number} {self.name}"
 
 
+#: How the results log stores a double forfeit (neither player came): a forfeit loss for
+#: both, each against the other (TRF-16 ``-`` on both sides).
+DOUBLE_FORFEIT = "double forfeit"
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """One event of a tournament's results log.
 
     ``player`` and ``opponent`` are players' ids (:attr:`PlayerInfo.id`); ``result`` and
-    ``colour`` are from ``player``'s side; for ``withdraw`` ``round`` is the first round
-    missed. ``refers_to`` is the event confirmed, disputed or reverted; ``supersedes`` the
-    event whose effect this one replaced, if any.
+    ``colour`` are from ``player``'s side (``double`` marks a double forfeit: ``result`` is
+    a forfeit loss for both players, stored as :data:`DOUBLE_FORFEIT`); for ``withdraw``
+    ``round`` is the first round missed. ``refers_to`` is the event confirmed, disputed or
+    reverted; ``supersedes`` the event whose effect this one replaced, if any.
     """
 
     seq: int
@@ -173,3 +179,4 @@ class Event:
     td: bool = False
     source: Source = Source.DISCORD
     note: str = ""
+    double: bool = False

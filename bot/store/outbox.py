@@ -59,7 +59,9 @@ def payload(
         row["opponent"] = names[event.opponent].name
         row["opponent_number"] = names[event.opponent].number
     if event.result is not None:
-        row["result"] = score_text(event.result) if event.opponent else event.result.value
+        row["result"] = (
+            score_text(event.result, event.double) if event.opponent else event.result.value
+        )
     if event.colour is not None and event.opponent is not None and event.player is not None:
         white, black = (
             (event.player, event.opponent)

@@ -21,6 +21,7 @@ from bot.store import schema
 from bot.store.errors import StoreError
 from bot.store.fold import Folded, fold
 from bot.store.model import (
+    DOUBLE_FORFEIT,
     Actor,
     Event,
     EventKind,
@@ -113,7 +114,7 @@ def event_of(row: Row[Any]) -> Event:
         row.round,
         row.player_id,
         row.opponent_id,
-        EntryKind(row.result) if row.result else None,
+        _result(row.result),
         Colour(row.colour) if row.colour else None,
         row.refers_to,
         row.supersedes,
@@ -121,7 +122,15 @@ def event_of(row: Row[Any]) -> Event:
         row.td,
         Source(row.source),
         row.note,
+        row.result == DOUBLE_FORFEIT,
     )
+
+
+def _result(text: str | None) -> EntryKind | None:
+    """A stored result: an entry kind's value, or the double forfeit (a forfeit loss)."""
+    if not text:
+        return None
+    return EntryKind.FORFEIT_LOSS if text == DOUBLE_FORFEIT else EntryKind(text)
 
 
 async def find_tournament(
@@ -212,7 +221,11 @@ async def append_event(
         "round": fields.get("round"),
         "player_id": fields.get("player"),
         "opponent_id": fields.get("opponent"),
-        "result": result.value if result is not None else None,
+        "result": DOUBLE_FORFEIT
+        if fields.get("double")
+        else result.value
+        if result is not None
+        else None,
         "colour": colour.value if colour is not None else None,
         "refers_to": fields.get("refers_to"),
         "supersedes": fields.get("supersedes"),
@@ -243,6 +256,7 @@ async def append_event(
         actor.td,
         actor.source,
         values["note"],
+        bool(fields.get("double")),
     )
 
 

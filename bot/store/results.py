@@ -20,7 +20,15 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from bot.store import outbox
 from bot.store.errors import StoreError
 from bot.store.fold import ByeState, Folded, GameState, fold
-from bot.store.model import Actor, Event, EventKind, PlayerInfo, ResultStatus, TournamentStatus
+from bot.store.model import (
+    DOUBLE_FORFEIT,
+    Actor,
+    Event,
+    EventKind,
+    PlayerInfo,
+    ResultStatus,
+    TournamentStatus,
+)
 from bot.store.players import PlayerRef, resolve
 from bot.store.queries import Loaded, append_event
 from bot.store.views import EventView, GameView, Outcome
@@ -62,6 +70,24 @@ BYE_WORDS = {
     "u": EntryKind.ZERO_BYE,
     "zero-point bye": EntryKind.ZERO_BYE,
 }
+
+
+#: What a TD may type for a double forfeit (neither player came: a forfeit loss for both).
+DOUBLE_FORFEIT_WORDS = frozenset({DOUBLE_FORFEIT, "double", "0f-0f", "-/-", "--"})
+
+
+def set_result_of(result: EntryKind | str) -> tuple[EntryKind, bool]:
+    """A TD's result for a game, from the first player's side, and whether it is a double
+    forfeit (then the result is the forfeit loss both players get).
+
+    >>> set_result_of("Double forfeit"), set_result_of("win")
+    ((<EntryKind.FORFEIT_LOSS: 'forfeit loss'>, True), (<EntryKind.WIN: 'win'>, False))
+    """
+    if isinstance(result, str) and "".join(result.lower().split()) in {
+        "".join(w.split()) for w in DOUBLE_FORFEIT_WORDS
+    }:
+        return EntryKind.FORFEIT_LOSS, True
+    return game_result(result), False
 
 
 def game_result(result: EntryKind | str) -> EntryKind:
@@ -412,13 +438,14 @@ async def set_result(
     me, other = change.player(player), change.player(opponent)
     if me.id == other.id:
         raise StoreError("a player cannot play themselves", "self-pairing")
-    kind, col = game_result(result), colour_of(colour)
+    (kind, double), col = set_result_of(result), colour_of(colour)
     folded = change.folded
     game = folded.game(round, me.id, other.id)
     if (
         game is not None
         and game.by_td
         and not game.conflict
+        and game.double == double
         and game.seen_by(me.id) == (kind, col)
         and len(folded.items(round, me.id)) == len(folded.items(round, other.id)) == 1
     ):
@@ -434,6 +461,7 @@ async def set_result(
         result=kind,
         colour=col,
         supersedes=_latest(folded, round, me.id, other.id),
+        double=double,
     )
     view = change.view(after.game(round, me.id, other.id), me.id)
     assert view is not None

@@ -40,7 +40,7 @@ from bot.store.views import EventView, GameView, OutboxItem, Outcome, StandingsV
 from core.limits import shorten
 from core.model import Colour, EntryKind, as_played
 from core.pairing import PairingRequest, RoundPairing
-from core.problems import HarknessError
+from core.problems import HarknessError, Problem
 from core.standings import standings_after
 
 T = TypeVar("T")
@@ -775,10 +775,15 @@ class Store:
         rounds: int | None = None,
         status: TournamentStatus = TournamentStatus.RUNNING,
         options: Mapping[str, bool] | None = None,
+        warnings: list[Problem] | None = None,
     ) -> TournamentInfo:
         """A new tournament from a TRF-16 or crosstable file (TD): its text, or its bytes in
         any encoding core reads. The file is read off the event loop, in a worker thread,
-        within :data:`READ_SECONDS`."""
+        within :data:`READ_SECONDS`.
+
+        What the file's reader accepted but reports (a TRF points column that disagrees
+        with the results: the results are imported) is appended to ``warnings``.
+        """
         if not actor.td:
             raise StoreError("only a tournament director can import a tournament", "not-td")
         name = clean_name(name, "tournament")
@@ -787,6 +792,8 @@ class Store:
         data = await off_loop(
             transfer.read_upload, text, filename, what=f"reading {shorten(filename, 100)}"
         )
+        if warnings is not None:
+            warnings.extend(data.warnings)
         planned = _check_rounds(max(data.rounds, rounds or 1))
         source = Actor(actor.user, actor.name, True, Source.IMPORT)
         now = self.clock()

@@ -18,10 +18,10 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.store import schema
 from bot.store.errors import StoreError
-from bot.store.model import Actor, TournamentInfo
+from bot.store.model import DOUBLE_FORFEIT, Actor, TournamentInfo
 from core.formats import read_bytes, read_text, write_crosstable
 from core.limits import shorten
-from core.model import BYES, WITH_OPPONENT, Player, Tournament
+from core.model import BYES, WITH_OPPONENT, EntryKind, Player, Tournament
 from core.names import name_problem
 from core.problems import HarknessError, Problem
 from core.standings import Standings
@@ -98,13 +98,15 @@ def result_events(tournament: Tournament, ids: dict[int, int]) -> list[dict[str,
             entry = p.entries[r - 1]
             if entry.kind in WITH_OPPONENT and entry.opponent is not None:
                 if p.id < entry.opponent:
+                    theirs = tournament.player(entry.opponent).entries[r - 1]
+                    double = entry.kind is theirs.kind is EntryKind.FORFEIT_LOSS
                     out.append(
                         {
                             "kind": "set",
                             "round": r,
                             "player_id": ids[p.id],
                             "opponent_id": ids[entry.opponent],
-                            "result": entry.kind.value,
+                            "result": DOUBLE_FORFEIT if double else entry.kind.value,
                             "colour": entry.colour.value if entry.colour else None,
                         }
                     )

@@ -26,12 +26,16 @@ _SCORE = {
 }
 
 
-def score_text(result: EntryKind) -> str:
-    """A result as a score, from the first-named player's side.
+def score_text(result: EntryKind, double: bool = False) -> str:
+    """A result as a score, from the first-named player's side (``-/-``: a double forfeit).
 
     >>> score_text(EntryKind.WIN), score_text(EntryKind.DRAW), score_text(EntryKind.FORFEIT_LOSS)
     ('1-0', '½-½', '-/+')
+    >>> score_text(EntryKind.FORFEIT_LOSS, double=True)
+    '-/-'
     """
+    if double:
+        return "-/-"
     return _SCORE.get(result, RoundEntry(result).__str__() or result.value)
 
 
@@ -65,11 +69,13 @@ class GameView:
     by_td: bool
     counted: bool
     conflict: bool
+    double: bool = False
 
     @property
     def score(self) -> str:
-        """``1-0``, ``½-½``, ``0-1`` (or ``+/-`` for forfeits) from ``player``'s side."""
-        return score_text(self.result)
+        """``1-0``, ``½-½``, ``0-1`` (or ``+/-`` for forfeits, ``-/-`` for a double forfeit)
+        from ``player``'s side."""
+        return score_text(self.result, self.double)
 
     def describe(self) -> str:
         """``round 3: #1 Ann 1-0 #2 Bob (provisional)``."""
@@ -99,6 +105,7 @@ class GameView:
             game.by_td,
             game.counted,
             game.conflict,
+            game.double,
         )
 
 
@@ -142,7 +149,7 @@ class EventView:
         elif e.kind is EventKind.PUBLISH:
             what = f"the pairing #{e.refers_to}"
         elif self.player is not None and self.opponent is not None and e.result is not None:
-            what = f"{self.player.label} {score_text(e.result)} {self.opponent.label}"
+            what = f"{self.player.label} {score_text(e.result, e.double)} {self.opponent.label}"
         elif self.player is not None and e.result is not None:
             what = f"{self.player.label}: {e.result.value}"
         elif self.player is not None:

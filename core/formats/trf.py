@@ -91,7 +91,7 @@ from core.model import (
     new_player,
     validate,
 )
-from core.numbers import half_points
+from core.points import points_disagreement
 from core.problems import HarknessError, Problem
 
 if TYPE_CHECKING:
@@ -172,8 +172,6 @@ _RESULT_CODE: dict[EntryKind, str] = {
 _ROUND_ROBIN = re.compile(r"round[\s_-]*robin|\bberger\b|\brr\b", re.IGNORECASE)
 #: Record 092 names a Swiss (``Individual: Swiss-System``, ``Swiss Dutch``, ``Dubov``…).
 _SWISS = re.compile(r"swiss|\bdutch\b|\bdubov\b|\bburstein\b|\blim\b|\bmonrad\b", re.IGNORECASE)
-#: The points column (columns 81–84): a decimal number, ``.`` or ``,`` before the fraction.
-_POINTS = re.compile(r"(\d{1,3})(?:[.,](\d{1,2}))?")
 #: The points column as :func:`write_trf` writes it, for a whole and a half score.
 _POINTS_TEXT = ("{}.0", "{}.5")
 #: The 092 text written for ``round_robin=True`` and read back into that field alone.
@@ -318,20 +316,9 @@ def _points_warnings(players: Iterable[Player], reading: _Reading) -> Iterator[P
         half = sum([e.kind.half_points for e in p.entries])
         if text == _POINTS_TEXT[half % 2].format(half // 2):
             continue  # the common case: the column as written here
-        m = _POINTS.fullmatch(text)
-        if m is None:
-            continue
-        # In hundredths of a point, exactly: "2.5" and "2,50" are 250.
-        written = int(m.group(1)) * 100 + int((m.group(2) or "0").ljust(2, "0"))
-        if written != half * 50:
-            yield Problem(
-                f"{p.name or 'the player'}: the points column says {text}, the results "
-                f"add up to {half_points(half)}; the results are used",
-                path=reading.path,
-                line=number,
-                column=81,
-                player=p.id,
-            )
+        message = points_disagreement(p.name, text, half)
+        if message is not None:
+            yield Problem(message, path=reading.path, line=number, column=81, player=p.id)
 
 
 def _position(p: Problem) -> tuple[int, int]:

@@ -217,3 +217,12 @@ async def test_when_both_players_report_the_first_message_loses_its_buttons(club
     await reported(club, "dave", 1, "#3", "win")
     after = club.fake.messages[first.id]
     assert after.buttons() == [] and "⚠️ Disputed" in after.text
+
+
+async def test_a_td_sets_a_double_forfeit(club: Club) -> None:
+    await running_tournament(club)
+    options = {"round": 1, "player": "#3", "opponent": "#4", "result": "double forfeit"}
+    done = await club.ok("td", "result set", options)
+    assert "#3 Carol -/- #4 Dave (confirmed)" in done.text
+    state = await club.store.state(club.guild, "Club Night")
+    assert [str(state.tournament.player(n).entries[0]) for n in (3, 4)] == ["F4", "F3"]

@@ -165,3 +165,40 @@ async def test_with_no_tournament_at_all_members_are_told_how_one_starts(club: C
     assert error.text == (
         "There is no tournament here yet: a TD creates one with /tournament create."
     )
+
+
+async def test_an_import_answer_names_the_players_whose_points_column_disagrees(
+    club: Club,
+) -> None:
+    await appoint_tds(club)
+    trf = (
+        "012 Points\nXXR 1\n"
+        "001    1      *Ann*                                                              2.0    1"
+        "     2 w 1\n"
+        "001    2      Bob                                                                0.0    2"
+        "     1 b 0\n"
+    )
+    upload = Upload("points.trf", trf.encode(), "text/plain")
+    reply = await club.ok("td", "tournament import", {"file": upload, "name": "Points"})
+    lines = reply.text.splitlines()
+    assert lines[0].startswith("📥 Imported **Points** from `points.trf`: 2 players, 1 rounds")
+    assert lines[2] == (
+        "⚠️ points.trf:3:81 player 1: \\*Ann\\*: the points column says 2.0, the results add "
+        "up to 1; the results are used"
+    )
+
+
+async def test_an_import_keeps_a_double_forfeit(club: Club) -> None:
+    await appoint_tds(club)
+    trf = (
+        "XXR 1\n"
+        "001    1      Ann                                                                0.0    1"
+        "     2 w -\n"
+        "001    2      Bob                                                                0.0    2"
+        "     1 b -\n"
+    )
+    upload = Upload("double.trf", trf.encode(), "text/plain")
+    reply = await club.ok("td", "tournament import", {"file": upload, "name": "Double"})
+    assert "⚠️" not in reply.text
+    state = await club.store.state(str(club.fake.guild.id), "Double")
+    assert [str(p.entries[0]) for p in state.tournament] == ["F2", "F1"]

@@ -382,3 +382,21 @@ def test_problems_are_logged_with_their_cells(
     with caplog.at_level("WARNING", logger="sheets.sync"):
         run_sync(sheet_id)
     assert 'Results!D2: "W99": there is no player 99' in caplog.text
+
+
+def test_a_points_column_that_disagrees_is_listed_but_the_results_are_published(
+    sheets_fake: SheetsFake, make_sheet: MakeSheet, run_sync: RunSync
+) -> None:
+    totals = ["Tot", "2", "1", "1"]  # Ann's results add up to 1½
+    rows = [[*row, total] for row, total in zip(CROSSTABLE, totals, strict=True)]
+    sheet_id, result = _run(sheets_fake, make_sheet, run_sync, {"Results": rows})
+    assert result.published
+    message = "Ann: the points column says 2, the results add up to 1.5; the results are used"
+    assert [(p.cell, p.text, p.message) for p in result.problems] == [("Results!F2", "2", message)]
+    errors = sheets_fake.values(sheet_id, "Errors")
+    assert ["Results!F2", "2", message] in errors
+    assert any(
+        row and row[0].startswith("1 points cell disagrees with the results") for row in errors
+    )
+    standings = sheets_fake.values(sheet_id, "Standings")
+    assert {row[2]: row[3] for row in standings[1:4]}["Ann"] == "1.5"

@@ -194,3 +194,31 @@ def test_the_examples_in_the_docstrings_run(module: str) -> None:
         importlib.import_module(module), optionflags=doctest.NORMALIZE_WHITESPACE
     )
     assert result.failed == 0
+
+
+def test_every_real_file_reads_from_a_results_tab() -> None:
+    """Each file real software wrote, as a TD would paste its crosstable (with ``Tot`` and
+    tiebreak columns) into a results tab: the same scores and games, no problem, and no
+    points cell that disagrees."""
+    from core.formats import read_tournament
+    from core.formats.crosstable import crosstable_rows
+    from core.standings import compute_standings
+    from sheets.read import points_notices
+    from tests.shared_data import shared_path
+
+    real = shared_path("data", "real")
+    files = sorted(p for p in real.rglob("*") if p.suffix in {".trf", ".tab", ".txt"})
+    assert files
+    for path in files:
+        original = read_tournament(path)
+        rows = crosstable_rows(original, compute_standings(original, "uscf"))
+        grid = read_results({"Results": rows}, SheetSettings())
+        t, problems = build_tournament(grid)
+        assert problems == [] and t is not None, (path, [str(p) for p in problems[:3]])
+        by_id = {p.id: p for p in original}
+        assert [p.half_points for p in t] == [by_id[p.id].half_points for p in t], path
+        for p in t:
+            # Games and forfeits with their opponents (a forfeit's colour is not written).
+            games = [(e.kind, e.opponent) for e in by_id[p.id].entries if e.opponent]
+            assert [(e.kind, e.opponent) for e in p.entries if e.opponent] == games, path
+        assert points_notices(grid, t) == [], path

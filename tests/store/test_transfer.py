@@ -125,3 +125,84 @@ async def test_an_export_has_provisional_results_but_not_disputed_ones(club: Clu
     with pytest.raises(StoreError) as error:
         await club.store.export(GUILD, club.name, "pgn")
     assert str(error.value) == "export as trf or crosstable, not 'pgn'"
+
+
+# Round 2: Ann and Cy both stayed away (TRF-16 '-' on both lines); Ann's points column says 2.0.
+DOUBLE = (
+    "012 Double\nXXR 2\n"
+    "001    1      Ann                                                                2.0    1"
+    "     2 w 1     3 b -\n"
+    "001    2      Bob                                                                0.0    2"
+    "     1 b 0     0 - F\n"
+    "001    3      Cy                                                                 0.0    3"
+    "     0 - H     1 w -\n"
+)
+
+
+async def test_a_double_forfeit_imports_exports_and_warns_about_the_points(store: Store):
+    original = read_trf(DOUBLE)
+    warnings: list = []
+    await store.import_tournament(
+        GUILD, "Double", DOUBLE, actor=TD, filename="double.trf", warnings=warnings
+    )
+    assert [(w.player, w.line) for w in warnings] == [(1, 3), (2, 4), (3, 5)]
+    assert "Ann" in warnings[0].message
+    state = await store.state(GUILD, "Double")
+    assert same_section(state.tournament, original)
+    assert state.tournament.player(3).entries[1].kind.value == "forfeit loss"
+    back = read_trf(await store.export(GUILD, "Double", "trf", with_standings=False))
+    assert same_section(back, original)
+    (game,) = [g for g in state.games if g.round == 2]
+    assert game.double and game.score == "-/-"
+
+
+async def test_a_td_sets_a_double_forfeit_and_can_change_it(club: Club):
+    said = await club.store.set_result(
+        GUILD, club.name, TD, round=1, player=1, opponent=2, result="double forfeit"
+    )
+    assert said.changed and "#1 Ann -/- #2 Bob (confirmed)" in said.message
+    assert (await club.entries(1))[0] == "F2" and (await club.entries(2))[0] == "F1"
+    again = await club.store.set_result(
+        GUILD, club.name, TD, round=1, player=2, opponent=1, result="0F-0F"
+    )
+    assert not again.changed
+    single = await club.store.set_result(
+        GUILD, club.name, TD, round=1, player=1, opponent=2, result="forfeit loss"
+    )
+    assert single.changed
+    assert (await club.entries(1))[0] == "F2" and (await club.entries(2))[0] == "X1"
+    history = await club.store.history(GUILD, club.name, limit=None)
+    assert any("-/-" in h.describe() for h in history)
+
+
+def _real_files() -> list[Path]:
+    from tests.shared_data import SHARED
+
+    real = SHARED / "data" / "real"
+    return sorted(p for p in real.rglob("*") if p.suffix in {".trf", ".tab", ".txt"})
+
+
+async def test_every_real_file_imports_as_the_same_tournament(store: Store):
+    """``/tournament import`` of every file real software wrote: the store holds what core
+    reads (double forfeits included), and the reader's warnings reach the caller."""
+    from bot.cogs.admin import decode_upload
+    from core.formats import read_tournament
+    from tests.shared_data import shared_path
+
+    shared_path("data", "real")
+    for n, path in enumerate(_real_files()):
+        original = read_tournament(path)
+        text = decode_upload(path.read_bytes())  # as the bot decodes an attachment
+        warnings: list = []
+        await store.import_tournament(
+            GUILD, f"Real {n}", text, actor=TD, filename=path.name, warnings=warnings
+        )
+        assert [w.player for w in warnings] == [w.player for w in original.warnings], path
+        held = (await store.state(GUILD, f"Real {n}")).tournament
+        played = max(
+            (r + 1 for p in original for r, e in enumerate(p.entries) if e.kind.value != "absent"),
+            default=0,
+        )
+        assert [p.entries[:played] for p in held] == [
+            p.entries[:played] for p in sorted(original, key=lambda p: p.id)
+        ], path
