@@ -88,6 +88,8 @@ def test_a_td_edit_between_the_read_and_the_write_is_kept_and_synced_next_time(
     def td_edits(fake: SheetsFake) -> None:
         fake.set_values(sheet_id, "Results!E2", [["W5 (w)"]])
         fake.set_values(sheet_id, "Results!E6", [["L1 (b)"]])
+        fake.set_values(sheet_id, "Results!G2", [["3.5"]])  # and the Tot column with them
+        fake.set_values(sheet_id, "Results!G6", [["2"]])
 
     sheets_fake.before_call(td_edits, operation=Op.BATCH_UPDATE, spreadsheet_id=sheet_id)
     first = run_sync(sheet_id)

@@ -61,6 +61,8 @@ def test_the_shading_follows_the_results_when_they_change(
     # four-way tie, so the tie on 3 is B, C, D and E's row is no longer tied with anyone.
     sheets_fake.set_values(sheet_id, "Results!E2", [["L5 (w)"]])
     sheets_fake.set_values(sheet_id, "Results!E6", [["W1 (b)"]])
+    sheets_fake.set_values(sheet_id, "Results!G2", [["2.5"]])  # and the Tot column with them
+    sheets_fake.set_values(sheet_id, "Results!G6", [["3"]])
     result = run_sync(sheet_id)
     assert result.changed and result.problems == ()
     scores = [row[0] for row in sheets_fake.values(sheet_id, "Standings!D2:D11")]
