@@ -185,17 +185,15 @@ def _real_files() -> list[Path]:
 async def test_every_real_file_imports_as_the_same_tournament(store: Store):
     """``/tournament import`` of every file real software wrote: the store holds what core
     reads (double forfeits included), and the reader's warnings reach the caller."""
-    from bot.cogs.admin import decode_upload
     from core.formats import read_tournament
     from tests.shared_data import shared_path
 
     shared_path("data", "real")
     for n, path in enumerate(_real_files()):
         original = read_tournament(path)
-        text = decode_upload(path.read_bytes())  # as the bot decodes an attachment
         warnings: list = []
-        await store.import_tournament(
-            GUILD, f"Real {n}", text, actor=TD, filename=path.name, warnings=warnings
+        await store.import_tournament(  # the attachment's bytes, as the bot passes them
+            GUILD, f"Real {n}", path.read_bytes(), actor=TD, filename=path.name, warnings=warnings
         )
         assert [w.player for w in warnings] == [w.player for w in original.warnings], path
         held = (await store.state(GUILD, f"Real {n}")).tournament
