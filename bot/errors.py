@@ -7,14 +7,19 @@ in its words, escaped (it may quote names: :func:`core.names.markdown_safe`). An
 else is a bug: the member is told that something went wrong on our side, with a
 reference, and the log gets the traceback under the same reference.
 
-A command that deferred *publicly* (its answer is for the whole channel) cannot turn its
-"thinking…" message into an ephemeral one, because Discord fixes that at the deferral; so
-the public placeholder is deleted and the error is sent as an ephemeral follow-up.
+A public command is deferred only when it is slow (:class:`PendingDeferral`), so a refusal
+is almost always the first, ephemeral, response. A command that did defer *publicly* cannot
+turn its "thinking…" message into an ephemeral one, because Discord fixes that at the
+deferral; so the public placeholder is deleted and the error is sent as an ephemeral
+follow-up.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+from collections.abc import AsyncIterator
 
 import discord
 from discord import app_commands
@@ -29,6 +34,48 @@ log = logging.getLogger("harkness.bot")
 PUBLIC_DEFERRAL = "harkness_public_deferral"
 #: ``interaction.extras`` key: True once the member has been answered (no second answer).
 ANSWERED = "harkness_answered"
+#: ``interaction.extras`` key: the :class:`PendingDeferral` of a public command.
+PENDING_DEFERRAL = "harkness_pending_deferral"
+
+
+class PendingDeferral:
+    """A public command's "thinking…", shown only if its answer is slow.
+
+    A refusal must never appear to the channel, even for a moment; so a public command does
+    not defer at once: if it answers within ``after`` seconds (most do, refusals included)
+    the answer is the first response, public or ephemeral as it should be. Only a slow one
+    is deferred publicly at ``after`` seconds (Discord allows 3). The lock makes the
+    deferral and the answer take turns, so exactly one of them goes first."""
+
+    def __init__(self, interaction: discord.Interaction[discord.Client], after: float) -> None:
+        self.lock = asyncio.Lock()
+        self._interaction = interaction
+        self._timer = asyncio.get_running_loop().create_task(self._defer_later(after))
+
+    async def _defer_later(self, after: float) -> None:
+        await asyncio.sleep(after)
+        async with self.lock:
+            if not self._interaction.response.is_done():
+                self._interaction.extras[PUBLIC_DEFERRAL] = True
+                await self._interaction.response.defer(thinking=True)
+
+    @contextlib.asynccontextmanager
+    async def answering(self) -> AsyncIterator[None]:
+        """Hold off the deferral while the answer is given (and for good after)."""
+        async with self.lock:
+            self._timer.cancel()
+            yield
+
+
+@contextlib.asynccontextmanager
+async def answering(interaction: discord.Interaction[discord.Client]) -> AsyncIterator[None]:
+    """Give the answer with no deferral starting meanwhile (see :class:`PendingDeferral`)."""
+    pending = interaction.extras.get(PENDING_DEFERRAL)
+    if isinstance(pending, PendingDeferral):
+        async with pending.answering():
+            yield
+    else:
+        yield
 
 
 class UserError(Exception):
@@ -118,12 +165,13 @@ async def answer_error(
         return
     interaction.extras[ANSWERED] = True
     try:
-        if not interaction.response.is_done():
-            await interaction.response.send_message(text, ephemeral=True)
-            return
-        if interaction.extras.get(PUBLIC_DEFERRAL):
-            await interaction.delete_original_response()
-        await interaction.followup.send(text, ephemeral=True)
+        async with answering(interaction):
+            if not interaction.response.is_done():
+                await interaction.response.send_message(text, ephemeral=True)
+                return
+            if interaction.extras.get(PUBLIC_DEFERRAL):
+                await interaction.delete_original_response()
+            await interaction.followup.send(text, ephemeral=True)
     except discord.HTTPException:
         log.exception("could not answer the error in %s (reference %s)", where, reference)
 

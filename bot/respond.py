@@ -1,9 +1,12 @@
-"""Answering an interaction: defer first, then replace the "thinking…" message once.
+"""Answering an interaction: defer first, then give the answer once.
 
 Every command that touches the database calls :func:`defer` before anything else, so
 Discord's 3-second window is met however slow the database is; the answer then comes with
-:func:`reply` (the deferred message is edited into it). Whether the answer is public or
-ephemeral is chosen at the deferral, as Discord requires.
+:func:`reply`. An ephemeral command defers at once (only the member sees "thinking…"). A
+public one defers only if it has not answered within :data:`PUBLIC_DEFERRAL_AFTER`
+seconds, so that a refusal (ephemeral) never first appears to the whole channel as a public
+"thinking…": a quick answer is the interaction's first response, a slow one replaces the
+deferred message.
 """
 
 from __future__ import annotations
@@ -13,16 +16,35 @@ from typing import Any
 
 import discord
 
-from bot.errors import PUBLIC_DEFERRAL
+from bot.errors import PENDING_DEFERRAL, PUBLIC_DEFERRAL, PendingDeferral, answering
 from bot.render import message_text
 
 Interaction = discord.Interaction[discord.Client]
 
 
+#: Seconds a public command may take before Discord is told it is thinking (Discord allows
+#: 3 from the moment the member used the command).
+PUBLIC_DEFERRAL_AFTER = 1.5
+
+
 async def defer(interaction: Interaction, *, public: bool) -> None:
-    """Acknowledge now ("Harkness is thinking…"), publicly or only for the member."""
-    interaction.extras[PUBLIC_DEFERRAL] = public
-    await interaction.response.defer(ephemeral=not public, thinking=True)
+    """Acknowledge: only for the member at once ("Harkness is thinking…"), or, for a public
+    answer, publicly if the answer is slow (:class:`~bot.errors.PendingDeferral`)."""
+    if public:
+        interaction.extras[PENDING_DEFERRAL] = PendingDeferral(interaction, PUBLIC_DEFERRAL_AFTER)
+        return
+    interaction.extras[PUBLIC_DEFERRAL] = False
+    await interaction.response.defer(ephemeral=True, thinking=True)
+
+
+async def thinking(interaction: Interaction) -> discord.InteractionMessage:
+    """Defer a public command now if it has not been (when its message must exist before
+    the answer, e.g. to note where buttons will be), and return that message."""
+    async with answering(interaction):
+        if not interaction.response.is_done():
+            interaction.extras[PUBLIC_DEFERRAL] = True
+            await interaction.response.defer(thinking=True)
+    return await interaction.original_response()
 
 
 async def reply(
@@ -44,12 +66,18 @@ async def reply(
             everyone=False, roles=False, users=[discord.Object(i) for i in mention]
         ),
     }
-    if files:
-        kwargs["attachments"] = list(files)
     if view is not None:
         kwargs["view"] = view
-    await interaction.edit_original_response(**kwargs)
-    interaction.extras[PUBLIC_DEFERRAL] = False
+    async with answering(interaction):
+        if interaction.response.is_done():
+            if files:
+                kwargs["attachments"] = list(files)
+            await interaction.edit_original_response(**kwargs)
+        else:  # answered before any deferral: the answer is the first response
+            if files:
+                kwargs["files"] = list(files)
+            await interaction.response.send_message(**kwargs)
+        interaction.extras[PUBLIC_DEFERRAL] = False
 
 
 async def more(

@@ -21,7 +21,7 @@ from bot.lookup import (
     player_autocomplete,
     tournament_autocomplete,
 )
-from bot.respond import Interaction, defer, reply
+from bot.respond import Interaction, defer, reply, thinking
 from bot.sheetlink import links_of
 from bot.store import Outcome, ResultStatus
 from bot.views import report_buttons, settle_reports
@@ -119,7 +119,7 @@ class Results(commands.Cog):
         view = report_buttons(found.id, pending) if pending is not None else None
         if pending is not None and outcome.event is not None and pending == outcome.event.seq:
             # Where the buttons will be, kept before anyone can see them (and answer).
-            placeholder = await interaction.original_response()
+            placeholder = await thinking(interaction)
             await store.remember_report_message(
                 guild, found.name, pending, str(placeholder.channel.id), str(placeholder.id)
             )

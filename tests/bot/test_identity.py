@@ -34,3 +34,26 @@ async def test_join_with_a_taken_name_registers_nobody_and_says_why(club: Club) 
         (1, "Carol Smith", str(carol.id)),
         (3, "Erin", str(club.member("erin").id)),
     ]
+
+
+async def test_a_refusal_never_appears_to_the_channel_first(club: Club) -> None:
+    """Refused public commands answer privately as their very first response: no public
+    "thinking…" that everyone sees and that is then deleted."""
+    await appoint_tds(club)
+    await club.ok("td", "tournament create", {"name": "Club Night", "rounds": 3})
+    await club.ok("alice", "join")
+    for member, command, options in (
+        ("alice", "tournament start", {}),
+        ("alice", "player add", {"name": "Mallory"}),
+        ("alice", "report", {"round": 1, "opponent": "#9", "result": "win"}),
+        ("erin", "join", {"name": "Alice"}),
+    ):
+        record = await club.run(member, command, options)
+        first = await record.response()
+        assert (first.type, first.ephemeral) == (4, True), f"/{command}: {first.type}"
+        await club.failed(record)
+    # An answer for everyone is public as its first response too.
+    record = await club.run("bob", "join")
+    first = await record.response()
+    assert first.type == 4 and not first.ephemeral
+    assert "joined **Club Night**" in (await club.succeeded(record)).text
