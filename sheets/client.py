@@ -148,17 +148,45 @@ class RetryPolicy:
     """How many times to retry, and how long to wait: exponential backoff with jitter.
 
     The n-th retry (from 0) waits a random time between half and all of
-    ``min(maximum, initial * 2**n)`` ("equal jitter"), so the wait is bounded and workers that
-    failed together do not retry together.
+    ``min(maximum, initial * 2**n)`` ("equal jitter"), so workers that failed together do not
+    retry together; a ``Retry-After`` from Google is waited out in full when longer. All the
+    waits of one request together never exceed ``total`` seconds.
+
+    The defaults outlast Google's per-minute quota window (Sheets API usage limits: the
+    quotas refill every minute): 8 retries wait at least 0.5 + 1 + 2 + 4 + 8 + 16 + 16 + 16
+    = 63.5 s in all, and at most ``total``, 120 s, before the request is given up.
 
     >>> policy = RetryPolicy(retries=5, initial=1.0, maximum=8.0)
     >>> [policy.ceiling(n) for n in range(5)]
     [1.0, 2.0, 4.0, 8.0, 8.0]
+    >>> policy = RetryPolicy()
+    >>> sum(policy.ceiling(n) / 2 for n in range(policy.retries))
+    63.5
     """
 
-    retries: int = 5
+    retries: int = 8
     initial: float = 1.0
     maximum: float = 32.0
+    total: float = 120.0
+
+    def wait(
+        self, attempt: int, waited: float, retry_after: float | None, rng: random.Random
+    ) -> float | None:
+        """The wait before retry number ``attempt``, after ``waited`` seconds of waits so
+        far; None when the retries or the total wait are used up.
+
+        >>> RetryPolicy(total=10).wait(0, 4.0, 60.0, random.Random(1))  # what is left
+        6.0
+        >>> RetryPolicy(total=10).wait(0, 10.0, None, random.Random(1)) is None
+        True
+        """
+        left = self.total - waited
+        if attempt >= self.retries or left <= 0:
+            return None
+        delay = self.backoff(attempt, rng)
+        if retry_after is not None:
+            delay = max(delay, retry_after)
+        return min(delay, left)
 
     def ceiling(self, attempt: int) -> float:
         """The longest wait before retry number ``attempt`` (counting from 0)."""
@@ -301,6 +329,7 @@ class HarknessHTTPClient(HTTPClient):
         call = describe_call(method, path)
         started = time.monotonic()
         attempt = 0
+        waited = 0.0
         while True:
             retry_after: float | None = None
             timed_out = False
@@ -350,8 +379,9 @@ class HarknessHTTPClient(HTTPClient):
                 failure = self._refresh_reason(error)
             except auth_exceptions.TransportError:
                 failure = "the token endpoint could not be reached"
-            if attempt >= self.retry.retries:
-                elapsed = time.monotonic() - started
+            delay = self.retry.wait(attempt, waited, retry_after, self._rng)
+            if delay is None:
+                elapsed = max(time.monotonic() - started, waited)
                 kind = SheetsTimeoutError if timed_out else SheetsUnavailableError
                 raise kind(
                     f"Google Sheets did not complete {call.operation} on {call.target} after "
@@ -361,10 +391,8 @@ class HarknessHTTPClient(HTTPClient):
                     operation=call.operation,
                     status=last_status,
                 )
-            delay = self.retry.backoff(attempt, self._rng)
-            if retry_after is not None:
-                delay = min(self.retry.maximum, max(delay, retry_after))
             attempt += 1
+            waited += delay
             logger.warning(
                 "Sheets %s on %s failed (%s); retry %d of %d in %.2f s",
                 call.operation,
@@ -534,7 +562,9 @@ def open_client(
         credentials,
         api_base=settings.api_base,
         timeout=settings.timeout,
-        retry=RetryPolicy(settings.retries, settings.backoff_initial, settings.backoff_max),
+        retry=RetryPolicy(
+            settings.retries, settings.backoff_initial, settings.backoff_max, settings.retry_total
+        ),
         sleep=sleep,
         rng=rng,
     )

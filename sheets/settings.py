@@ -6,9 +6,12 @@
 ``HARKNESS_SHEETS_API_BASE``        Sheets API base URL (default ``https://sheets.googleapis.com``;
                                     tests point it at the loopback fake, deployments at a proxy)
 ``HARKNESS_SHEETS_TIMEOUT``         seconds to wait for each HTTP answer (default 30)
-``HARKNESS_SHEETS_RETRIES``         extra tries after a 429, a 5xx or a timeout (default 5)
+``HARKNESS_SHEETS_RETRIES``         extra tries after a 429, a 5xx or a timeout (default 8)
 ``HARKNESS_SHEETS_BACKOFF_INITIAL`` first backoff in seconds, doubled per try (default 1)
 ``HARKNESS_SHEETS_BACKOFF_MAX``     longest single backoff in seconds (default 32)
+``HARKNESS_SHEETS_RETRY_TOTAL``     longest total of the waits of one request, in seconds
+                                    (default 120; the defaults wait at least 63.5 s in all,
+                                    outlasting Google's one-minute quota window)
 ``HARKNESS_SHEETS_POLL_INTERVAL``   seconds between polls in ``harkness-sheets watch`` (default 60)
 ``HARKNESS_SHEETS_WEBHOOK_SECRET``  shared secret the Apps Script add-on sends to ``serve``
 ``HARKNESS_SHEETS_CONFIG``          TOML file listing the spreadsheets of ``watch`` (and the
@@ -58,10 +61,13 @@ class SheetsSettings(BaseSettings):
     )
     timeout: float = Field(default=30.0, gt=0, description="Seconds to wait for each answer.")
     retries: int = Field(
-        default=5, ge=0, le=10, description="Extra tries after a 429, a 5xx or a timeout."
+        default=8, ge=0, le=10, description="Extra tries after a 429, a 5xx or a timeout."
     )
     backoff_initial: float = Field(default=1.0, gt=0, description="First backoff, in seconds.")
     backoff_max: float = Field(default=32.0, gt=0, description="Longest backoff, in seconds.")
+    retry_total: float = Field(
+        default=120.0, gt=0, description="Longest total of one request's waits, in seconds."
+    )
     poll_interval: float = Field(default=60.0, gt=0, description="Seconds between polls.")
     webhook_secret: SecretStr | None = Field(
         default=None, description="Shared secret the Apps Script add-on sends."

@@ -3,8 +3,10 @@ sheet is never left half-written."""
 
 from __future__ import annotations
 
+import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -17,7 +19,13 @@ from sheets.client import (
 )
 from sheets.settings import SheetsSettings
 from sheets.sync import sync
-from tests.fakes.sheets_api import Op, ServiceAccountKey, SheetsFake
+from tests.fakes.sheets_api import (
+    ManualClock,
+    Op,
+    ServiceAccountKey,
+    SheetsFake,
+    generate_service_account,
+)
 from tests.sheets.conftest import seed_crosstable
 
 MakeSheet = Callable[..., str]
@@ -106,3 +114,51 @@ def test_a_sheet_not_shared_with_the_worker_says_whom_to_share_it_with(
         sync(client, sheet_id)
     assert caught.value.share_with == service_account_file.email
     assert f"share the spreadsheet with {service_account_file.email}" in str(caught.value)
+
+
+@pytest.fixture
+def quota_window(tmp_path: Path) -> Iterator[tuple[SheetsFake, ManualClock, SheetsSettings, str]]:
+    """A fake on a clock that moves only when the worker waits (no real minute goes by), the
+    default retry settings, and a sheet."""
+    clock = ManualClock()
+    with SheetsFake(clock=clock) as fake:
+        key = generate_service_account(fake, tmp_path)
+        settings = SheetsSettings(google_application_credentials=key.path, api_base=fake.base_url)
+        sheet_id = fake.create_spreadsheet(
+            "Club", {"Results": seed_crosstable()}, shared_with=[key.email]
+        )
+        yield fake, clock, settings, sheet_id
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_the_default_retries_outlast_a_minute_of_exhausted_quota(
+    quota_window: tuple[SheetsFake, ManualClock, SheetsSettings, str], seed: int
+) -> None:
+    """Google's quotas refill every minute: a sync that meets a spent quota waits it out."""
+    fake, clock, settings, sheet_id = quota_window
+    client = open_client(settings, sleep=clock.advance, rng=random.Random(seed))
+    started = clock()
+    fake.fail_for(60, 429)
+    assert sync(client, sheet_id).published
+    assert 60 <= clock() - started <= 120
+
+
+def test_retry_after_is_waited_out_and_the_total_wait_is_bounded(
+    quota_window: tuple[SheetsFake, ManualClock, SheetsSettings, str],
+) -> None:
+    """Google saying "Retry-After: 45" is waited out in full (longer than the backoff); a
+    quota that never comes back ends after at most 120 s of waits, in one line."""
+    fake, clock, settings, sheet_id = quota_window
+    client = open_client(settings, sleep=clock.advance, rng=random.Random(1))
+    fake.inject(status=429, count=1, retry_after=45)
+    started = clock()
+    assert sync(client, sheet_id).published
+    assert clock() - started >= 45
+    fake.fail_for(3600, 429)
+    started = clock()
+    with pytest.raises(SheetsUnavailableError) as caught:
+        sync(client, sheet_id)
+    assert clock() - started <= 120
+    message = str(caught.value)
+    assert "\n" not in message
+    assert "429 RESOURCE_EXHAUSTED" in message

@@ -153,6 +153,7 @@ class _Fault:
     operation: str | None
     kind: str | None
     spreadsheet_id: str | None
+    retry_after: float | None = None
 
     def matches(self, call: ApiCall, now: float) -> bool:
         if self.until is not None and now >= self.until:
@@ -806,12 +807,14 @@ class SheetsFake:
         operation: str | None = None,
         kind: str | None = None,
         spreadsheet_id: str | None = None,
+        retry_after: float | None = None,
     ) -> None:
         """Make matching API calls fail with ``status`` and/or answer after ``delay`` seconds.
 
         Applies to the next ``count`` matching calls, or to every matching call for
         ``seconds`` from now (on the fake's clock), or both. A slow call is still carried
-        out after its delay, as a real server would after a client gave up waiting.
+        out after its delay, as a real server would after a client gave up waiting. With
+        ``retry_after`` the failure carries a ``Retry-After`` header of that many seconds.
         """
         if count is None and seconds is None:
             raise ValueError("say how many calls (count) or for how long (seconds)")
@@ -825,6 +828,7 @@ class SheetsFake:
                     operation=operation,
                     kind=kind,
                     spreadsheet_id=spreadsheet_id,
+                    retry_after=retry_after,
                 )
             )
 
@@ -913,7 +917,10 @@ class SheetsFake:
                 return self._answer(call, ApiError(503))
             if fault is not None and fault.status is not None:
                 call.injected = True
-                return self._answer(call, self._injected_error(fault.status, call, token))
+                reply = self._answer(call, self._injected_error(fault.status, call, token))
+                if fault.retry_after is not None:
+                    reply.headers["Retry-After"] = f"{fault.retry_after:g}"
+                return reply
             limit = self._quota[call.kind]
             if limit is not None and self._recent(call) >= limit:
                 return self._answer(call, _quota_error(call.kind, self._project(token)))
