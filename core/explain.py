@@ -512,4 +512,9 @@ def _notes(
             f"Nobody else scored {half_points(row.half_points)}, so no tiebreak was "
             "needed for your place."
         )
+    notes += [
+        f"The file says otherwise about your score: {w.message}."
+        for w in standings.tournament.warnings
+        if w.player == row.player.id
+    ]
     return notes

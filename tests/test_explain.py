@@ -231,3 +231,21 @@ def test_fide_explanations_name_the_dummy_opponent_and_the_2026_cap() -> None:
     )
     assert bh.parts[0].reason.startswith("Nick scored 2, counted as 3")
     assert bh.parts[2].reason == "Opal scored 1.5"
+
+
+def test_a_points_column_that_disagrees_is_a_note_of_the_players_explanation() -> None:
+    from core.formats.trf import read_trf
+
+    trf = (
+        "XXR 1\n"
+        "001    1      Ann                                                                2.0    1"
+        "     2 w 1\n"
+        "001    2      Bob                                                                0.0    2"
+        "     1 b 0\n"
+    )
+    standings = compute_standings(read_trf(trf, "club.trf"), "uscf")
+    assert explain(standings, 1).notes[-1] == (
+        "The file says otherwise about your score: Ann: the points column says 2.0, the "
+        "results add up to 1; the results are used."
+    )
+    assert not any("points column" in n for n in explain(standings, 2).notes)
