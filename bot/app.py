@@ -42,6 +42,7 @@ from bot import health, logs, views
 from bot.errors import answer_error
 from bot.settings import HOW_TO_GET_A_TOKEN, BotSettings, settings_problem
 from bot.sheetlink import SheetLinks
+from bot.sole import SharedSQLite, sole_bot
 from bot.store import Store
 from bot.store.engine import database_url, is_sqlite
 from bot.store.errors import StoreError
@@ -217,13 +218,19 @@ async def run(settings: BotSettings) -> int:
     """Run the bot until SIGTERM or SIGINT (or until Discord refuses the token)."""
     if settings.discord_token is None:
         raise ValueError("no token")
-    store = await open_store(settings)
-    if isinstance(store, int):
-        return store
+    url = database_url(settings.database_url)
     try:
-        return await _run(settings, store)
-    finally:
-        await store.close()
+        with sole_bot(url):
+            store = await open_store(settings)
+            if isinstance(store, int):
+                return store
+            try:
+                return await _run(settings, store)
+            finally:
+                await store.close()
+    except SharedSQLite as error:
+        log.error("%s", error)
+        return EXIT_BAD_SETTINGS
 
 
 async def _run(settings: BotSettings, store: Store) -> int:

@@ -30,6 +30,9 @@ and these:
                                    (default 30; a new result is written at once)
 ``HARKNESS_SHEETS_ANSWER_WAIT``    seconds a command waits for its result to reach the sheet
                                    before telling the member it is pending (default 8)
+``HARKNESS_SHEETS_LEASE``          seconds a bot process holds the results and the spreadsheet it
+                                   is writing, renewed while it writes: a process that dies
+                                   mid-write frees them within this time (default 60)
 ================================  ==============================================================
 
 >>> s = BotSettings(discord_token="abc", discord_api_base="http://127.0.0.1:9/api/v10/")
@@ -137,6 +140,12 @@ class BotSettings(BaseSettings):
         gt=0,
         validation_alias=AliasChoices("HARKNESS_SHEETS_OUTBOX_POLL", "sheets_outbox_poll"),
         description="Seconds between two looks for sheet writes that are due.",
+    )
+    sheets_lease: float = Field(
+        default=60.0,
+        ge=1,
+        validation_alias=AliasChoices("HARKNESS_SHEETS_LEASE", "sheets_lease"),
+        description="Seconds a process holds results or a sheet it is writing (renewed).",
     )
     sheets_answer_wait: float = Field(
         default=8.0,

@@ -2,7 +2,9 @@
 one lock per spreadsheet, the views read so far, and the bot's background tasks.
 
 gspread is synchronous, so every Sheets call runs in a worker thread, and the calls for one
-spreadsheet are made one at a time (under :meth:`LinkBase._lock`). Without Sheets settings
+spreadsheet are made one at a time (under :meth:`LinkBase._lock`); writes also hold the
+spreadsheet's lease in the store, so that several bot processes (shards) never interleave
+them (:meth:`LinkBase._writing`). Without Sheets settings
 (no ``GOOGLE_APPLICATION_CREDENTIALS``) the link is off, and :attr:`LinkBase.why_not` says
 why.
 """
@@ -10,10 +12,12 @@ why.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
-from collections.abc import Callable, Collection, Coroutine
+from collections.abc import AsyncIterator, Callable, Collection, Coroutine
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any, Self, TypeVar
 
 import discord
@@ -29,6 +33,7 @@ from bot.sheetlink.api import (
     SheetsSettings,
     open_client,
 )
+from bot.sheetlink.lease import Held, holding, process_name
 from bot.store import Store, sheet_of_another_server
 from core.standings import Standings
 
@@ -112,6 +117,8 @@ class LinkBase:
         self._usernames: dict[str, str | None] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._owners: dict[str, str] = {}
+        self.worker = process_name()
+        self.lease = timedelta(seconds=settings.sheets_lease)
 
     @classmethod
     def from_environment(cls, bot: discord.Client, store: Store, settings: BotSettings) -> Self:
@@ -172,6 +179,19 @@ class LinkBase:
 
     def _lock(self, spreadsheet: str) -> asyncio.Lock:
         return self._locks.setdefault(spreadsheet, asyncio.Lock())
+
+    @contextlib.asynccontextmanager
+    async def _writing(self, spreadsheet: str, *, wait: float | None = None) -> AsyncIterator[Held]:
+        """Write to ``spreadsheet`` in the block: this process's lock for it, then its lease
+        in the store (:mod:`bot.sheetlink.lease`: no other bot process writes it meanwhile),
+        waited for at most ``wait`` seconds (default: the answer wait), else
+        :class:`~bot.sheetlink.lease.SheetBusy`."""
+        async with self._lock(spreadsheet):
+            wait = self.answer_wait if wait is None else wait
+            async with holding(
+                self.store, spreadsheet, self.worker, lease=self.lease, wait=wait
+            ) as held:
+                yield held
 
     def _spawn(self, work: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
         """Run ``work`` as a task the bot keeps (and cancels when it stops); a failure is

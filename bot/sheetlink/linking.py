@@ -51,7 +51,7 @@ class Linking(Players):
                 f"{url.strip()[:200]!r} is not a Google Sheets link: copy the "
                 "spreadsheet's address from your browser"
             ) from None
-        async with self._lock(sheet):
+        async with self._writing(sheet):
             try:
                 snapshot = await asyncio.to_thread(read_snapshot, client, sheet)
                 for title, marker in ((REPORTS_TAB, REPORTS_MARKER), (PLAYERS_TAB, PLAYERS_MARKER)):

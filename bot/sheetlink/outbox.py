@@ -15,9 +15,7 @@ import contextlib
 import logging
 import os
 import random
-import socket
 import time
-import uuid
 from collections.abc import Callable, Sequence
 from datetime import timedelta
 
@@ -43,16 +41,12 @@ from bot.sheetlink.api import (
     written_keys,
 )
 from bot.sheetlink.base import SheetOfAnotherServer
+from bot.sheetlink.lease import Held, SheetBusy
 from bot.sheetlink.players import Players
 from bot.store import OutboxItem, Store, TournamentInfo
 from bot.store.outbox import key as outbox_key
 
 log = logging.getLogger("harkness.bot")
-
-#: How long a worker holds results it is writing before another may take them; renewed every
-#: quarter of it while the write runs, so a worker that died frees them within a minute (and
-#: at once when a new bot starts on the same host: :func:`stopped`).
-LEASE = timedelta(seconds=60)
 
 
 def stopped(worker: str, me: str) -> bool:
@@ -89,6 +83,9 @@ def _running(pid: int) -> bool:
 
 
 WRITTEN = "📗 Written to the Google Sheet (its Discord reports tab); its Standings tab is updated."
+#: When results of a spreadsheet another bot process is writing are looked at again.
+BUSY_RETRY = timedelta(seconds=2)
+
 PENDING = (
     "⏳ Saved. Google Sheets is not answering just now, so it will be written to the "
     "sheet as soon as it does (pending); nothing is lost."
@@ -120,8 +117,6 @@ class Outbox(Players):
             if SHEETS_MISSING is None
             else None
         )
-        self.worker = f"harkness-bot:{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
-        self.lease = LEASE
         self._rng = random.Random()
         self._hold: dict[str, float] = {}
         self._wake = asyncio.Event()
@@ -150,6 +145,7 @@ class Outbox(Players):
     async def _run(self) -> None:
         try:
             freed = await self.store.release_claims(lambda worker: stopped(worker, self.worker))
+            await self.store.release_sheets(lambda worker: stopped(worker, self.worker))
         except Exception:
             log.exception("could not free the results held by a stopped bot")
         else:
@@ -248,70 +244,83 @@ class Outbox(Players):
         for item in items:
             wait = max(at_least, self.retry.backoff(item.attempts, self._rng))
             await self.store.mark_failed(item, self.worker, why, retry_in=timedelta(seconds=wait))
-            due = time.monotonic() + wait
-            self._next_due = due if self._next_due is None else min(self._next_due, due)
+            self._due_in(wait)
+
+    def _due_in(self, seconds: float) -> None:
+        due = time.monotonic() + seconds
+        self._next_due = due if self._next_due is None else min(self._next_due, due)
 
     async def _write(self, guild: str, name: str, sheet: str, batch: list[OutboxItem]) -> None:
-        """Append one sheet's results (those not there yet), check they are there, sync."""
-        client = self._client()
+        """Append one sheet's results (those not there yet), check they are there, sync,
+        holding the spreadsheet (:meth:`_writing`); when another bot process holds it, the
+        results are due again shortly (not counted as a failure)."""
         hold = self._hold.get(sheet, 0.0) - time.monotonic()
         if hold > 0:
             await self._give_back(
                 batch, "an earlier write to this sheet may still be landing", hold
             )
             return
-        async with self._lock(sheet):
-            info = await self.store.tournament(guild, name)
-            if info.sheet is None or info.sheet.spreadsheet_id != sheet:
-                await self._give_back(batch, "the tournament is no longer linked to this sheet")
-                return
-            try:
-                snapshot = await asyncio.to_thread(read_snapshot, client, sheet)
-                there = written_keys(snapshot)
-                found = await asyncio.to_thread(read_input, snapshot)
-                await self._check_use(guild, sheet, found.settings.discord_servers)
-                members = await self._members(await self.store.players(guild, name), found.players)
-                matched = match_players(members, found.players)
-                labels = labels_of(members, found.players, matched)
-                rows = [
-                    report_row(i.payload, labels)
-                    for i in batch
-                    if i.payload.get("key") not in there
-                ]
-                requests = append_requests(snapshot, rows) if rows else []
-                requests += players_requests(snapshot, player_rows(members, found.players, matched))
-                after = snapshot  # nothing written: what was read is what is there
-                if requests:
-                    await asyncio.to_thread(
-                        client.http_client.batch_update, sheet, {"requests": requests}
-                    )
-                    after = await asyncio.to_thread(read_snapshot, client, sheet)
-            except (TabTaken, SheetOfAnotherServer) as error:
-                log.warning("%s: %s", name, error, extra={"guild_id": guild})
-                await self._give_back(batch, str(error), self.retry.maximum if self.retry else 0)
-                return
-            except SheetsError as error:
-                if isinstance(error, SheetsTimeoutError) or (
-                    isinstance(error, SheetsUnavailableError) and error.status is None
-                ):
-                    # The write may land later: wait before writing this sheet again, so that
-                    # nothing written meanwhile can be overwritten by it.
-                    self._hold[sheet] = time.monotonic() + 2 * self.timeout
-                log.warning(
-                    "results of %s are pending: %s",
-                    name,
-                    error,
-                    extra={"guild_id": guild, "spreadsheet": sheet},
+        try:
+            async with self._writing(sheet, wait=0) as held:
+                await self._write_held(guild, name, sheet, batch, held)
+        except SheetBusy:  # another bot process is writing to it: after that one
+            await self.store.postpone_writes(batch, self.worker, retry_in=BUSY_RETRY)
+            self._due_in(BUSY_RETRY.total_seconds())
+
+    async def _write_held(
+        self, guild: str, name: str, sheet: str, batch: list[OutboxItem], held: Held
+    ) -> None:
+        client = self._client()
+        info = await self.store.tournament(guild, name)
+        if info.sheet is None or info.sheet.spreadsheet_id != sheet:
+            await self._give_back(batch, "the tournament is no longer linked to this sheet")
+            return
+        try:
+            snapshot = await asyncio.to_thread(read_snapshot, client, sheet)
+            there = written_keys(snapshot)
+            found = await asyncio.to_thread(read_input, snapshot)
+            await self._check_use(guild, sheet, found.settings.discord_servers)
+            members = await self._members(await self.store.players(guild, name), found.players)
+            matched = match_players(members, found.players)
+            labels = labels_of(members, found.players, matched)
+            rows = [
+                report_row(i.payload, labels) for i in batch if i.payload.get("key") not in there
+            ]
+            requests = append_requests(snapshot, rows) if rows else []
+            requests += players_requests(snapshot, player_rows(members, found.players, matched))
+            after = snapshot  # nothing written: what was read is what is there
+            if requests:
+                await asyncio.to_thread(
+                    client.http_client.batch_update, sheet, {"requests": requests}
                 )
-                await self._give_back(batch, str(error))
-                return
-            landed = written_keys(after)
-            missing = []
-            for item in batch:
-                if item.payload.get("key") in landed:
-                    await self.store.mark_written(item, self.worker)
-                else:
-                    missing.append(item)
-            if missing:
-                await self._give_back(missing, "its row was not in the sheet after writing")
-            await self._adopt(guild, info, after)
+                after = await asyncio.to_thread(read_snapshot, client, sheet)
+        except (TabTaken, SheetOfAnotherServer) as error:
+            log.warning("%s: %s", name, error, extra={"guild_id": guild})
+            await self._give_back(batch, str(error), self.retry.maximum if self.retry else 0)
+            return
+        except SheetsError as error:
+            if isinstance(error, SheetsTimeoutError) or (
+                isinstance(error, SheetsUnavailableError) and error.status is None
+            ):
+                # The write may land later: wait before writing this sheet again, so that
+                # nothing written meanwhile can be overwritten by it.
+                self._hold[sheet] = time.monotonic() + 2 * self.timeout
+                held.keep = timedelta(seconds=2 * self.timeout)  # and no other process either
+            log.warning(
+                "results of %s are pending: %s",
+                name,
+                error,
+                extra={"guild_id": guild, "spreadsheet": sheet},
+            )
+            await self._give_back(batch, str(error))
+            return
+        landed = written_keys(after)
+        missing = []
+        for item in batch:
+            if item.payload.get("key") in landed:
+                await self.store.mark_written(item, self.worker)
+            else:
+                missing.append(item)
+        if missing:
+            await self._give_back(missing, "its row was not in the sheet after writing")
+        await self._adopt(guild, info, after)

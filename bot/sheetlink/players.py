@@ -27,6 +27,7 @@ from bot.sheetlink.api import (
     read_snapshot,
 )
 from bot.sheetlink.base import SheetOfAnotherServer, SheetView
+from bot.sheetlink.lease import SheetBusy
 from bot.sheetlink.reading import Reading
 from bot.store import Actor, DiscordUser, PlayerInfo, PlayerRef, TournamentInfo
 from core.names import markdown_safe as md
@@ -186,8 +187,8 @@ class Players(Reading):
         client = self._client()
         assert info.sheet is not None
         sheet = info.sheet.spreadsheet_id
-        async with self._lock(sheet):
-            try:
+        try:
+            async with self._writing(sheet):
                 snapshot = await asyncio.to_thread(read_snapshot, client, sheet)
                 found = await asyncio.to_thread(read_input, snapshot)
                 await self._check_use(guild, sheet, found.settings.discord_servers)
@@ -200,13 +201,13 @@ class Players(Reading):
                     await asyncio.to_thread(
                         client.http_client.batch_update, sheet, {"requests": requests}
                     )
-            except (SheetsError, TabTaken, SheetOfAnotherServer) as error:
-                log.warning(
-                    "the Discord players tab of %s was not updated: %s",
-                    info.name,
-                    error,
-                    extra={"guild_id": guild, "spreadsheet": sheet},
-                )
+        except (SheetsError, TabTaken, SheetOfAnotherServer, SheetBusy) as error:
+            log.warning(
+                "the Discord players tab of %s was not updated: %s",
+                info.name,
+                error,
+                extra={"guild_id": guild, "spreadsheet": sheet},
+            )
 
     async def sheet_name_of(self, guild: str, info: TournamentInfo, player: PlayerInfo) -> str:
         """How the sheet knows a registered player (``#3 Carol``), or a warning line."""

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, insert, or_, select, update
+from sqlalchemy import and_, exists, insert, or_, select, update
 from sqlalchemy.engine import Row
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -144,22 +144,28 @@ async def claim(
 ) -> list[OutboxItem]:
     """Lease up to ``limit`` unwritten rows due now to ``worker``, oldest first.
 
-    Only rows whose tournament is still linked to the same spreadsheet are due. The
-    ``UPDATE`` repeats the "free" condition on the row itself, so when two workers race
-    for a row the database gives it to one (PostgreSQL re-checks a row it waited for).
+    Only rows whose tournament is still linked to the same spreadsheet are due, and not
+    those of a spreadsheet another process is writing now (:mod:`bot.store.leases`). On
+    PostgreSQL the rows are selected ``FOR UPDATE SKIP LOCKED``: processes claiming at once
+    each take other rows, without waiting for each other. The ``UPDATE`` repeats the "free"
+    condition on the row itself as well, so a row is never given to two workers.
     """
-    o, t = schema.sheet_outbox, schema.tournaments
+    o, t, s = schema.sheet_outbox, schema.tournaments, schema.sheet_leases
     free = and_(
         o.c.written_at.is_(None),
         o.c.next_attempt_at <= now,
         or_(o.c.claimed_until.is_(None), o.c.claimed_until <= now),
     )
+    written_by_another = exists().where(
+        s.c.spreadsheet_id == o.c.spreadsheet_id, s.c.holder != worker, s.c.until > now
+    )
     due = (
         select(o.c.id)
         .join(t, and_(t.c.id == o.c.tournament_id, t.c.guild_id == o.c.guild_id))
-        .where(free, t.c.sheet_id == o.c.spreadsheet_id)
+        .where(free, t.c.sheet_id == o.c.spreadsheet_id, ~written_by_another)
         .order_by(o.c.id)
         .limit(limit)
+        .with_for_update(of=o, skip_locked=True)
     )
     if guild is not None:
         due = due.where(o.c.guild_id == guild)
@@ -233,6 +239,20 @@ async def failed(
         )
     )
     return result.rowcount == 1
+
+
+async def postpone(
+    conn: AsyncConnection, ids: Sequence[int], worker: str, retry_at: datetime
+) -> int:
+    """Give claimed rows back unwritten and untried (their spreadsheet was busy), due again
+    from ``retry_at``; how many were ``worker``'s."""
+    o = schema.sheet_outbox
+    result = await conn.execute(
+        update(o)
+        .where(o.c.id.in_(list(ids)), o.c.claimed_by == worker, o.c.written_at.is_(None))
+        .values(next_attempt_at=retry_at, claimed_by=None, claimed_until=None)
+    )
+    return int(result.rowcount)
 
 
 async def items(

@@ -228,3 +228,15 @@ report_messages = Table(
     ForeignKeyConstraint(["tournament_id", "event_seq"], ["events.tournament_id", "events.seq"]),
     PrimaryKeyConstraint("tournament_id", "event_seq"),
 )
+
+# Who is writing to a spreadsheet now: one bot process (or worker) at a time, across every
+# process sharing the database. A lease, renewed while the write runs, so that a process killed
+# mid-write frees the sheet when it runs out (:mod:`bot.store.leases`).
+sheet_leases = Table(
+    "sheet_leases",
+    metadata,
+    Column("spreadsheet_id", String(128), nullable=False),
+    Column("holder", String(64), nullable=False),
+    Column("until", UTCDateTime(), nullable=False),
+    PrimaryKeyConstraint("spreadsheet_id"),
+)

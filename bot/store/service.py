@@ -20,7 +20,7 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from bot.store import outbox, pairings, players, queries, results, schema, transfer
+from bot.store import leases, outbox, pairings, players, queries, results, schema, transfer
 from bot.store.engine import WRITE, create_engine
 from bot.store.errors import StoreError
 from bot.store.migrate import upgrade
@@ -997,6 +997,33 @@ class Store:
         process killed mid-write), so they are due again now; the number freed."""
         now = self.clock()
         return await self._write(lambda conn: outbox.release(conn, gone, now))
+
+    async def postpone_writes(
+        self, items: Sequence[OutboxItem | int], worker: str, *, retry_in: timedelta
+    ) -> int:
+        """Give claimed items back untried (their spreadsheet is busy), due after ``retry_in``."""
+        ids = [i if isinstance(i, int) else i.id for i in items]
+        retry_at = self.clock() + retry_in
+        return await self._write(lambda conn: outbox.postpone(conn, ids, worker, retry_at))
+
+    async def take_sheet(
+        self, spreadsheet: str, holder: str, *, lease: timedelta = timedelta(seconds=60)
+    ) -> bool:
+        """Make ``holder`` (a name unique to the process) the one writer of ``spreadsheet``
+        for ``lease`` from now, if no other process holds it; whether it does. Renew with
+        this again while the write runs; :meth:`drop_sheet` when done."""
+        now = self.clock()
+        return await self._write(
+            lambda conn: leases.take(conn, spreadsheet, holder, now, now + lease)
+        )
+
+    async def drop_sheet(self, spreadsheet: str, holder: str) -> None:
+        """End ``holder``'s hold on ``spreadsheet`` (see :meth:`take_sheet`)."""
+        await self._write(lambda conn: leases.drop(conn, spreadsheet, holder))
+
+    async def release_sheets(self, gone: Callable[[str], bool]) -> int:
+        """Free the spreadsheets held by processes ``gone(holder)`` says have stopped."""
+        return await self._write(lambda conn: leases.release(conn, gone))
 
     async def mark_written(self, item: OutboxItem | int, worker: str) -> bool:
         """Record that ``worker`` wrote a claimed item (False: its lease was lost)."""

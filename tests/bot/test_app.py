@@ -15,6 +15,8 @@ import pytest
 
 from bot.app import EXIT_BAD_SETTINGS, main
 from bot.settings import BotSettings
+from bot.sole import sole_bot
+from bot.store.engine import database_url
 from tests.fakes.discord_api import DiscordFake
 
 ROOT = Path(__file__).parents[2]
@@ -220,6 +222,31 @@ async def test_an_unreachable_discord_ends_the_process_for_a_restart(tmp_path: P
     assert len(errors) == 1, lines
     assert f"cannot reach Discord at 127.0.0.1:{port}" in errors[0]
     assert "Traceback" not in stderr.decode()
+
+
+async def test_a_second_bot_on_the_same_sqlite_file_says_so_and_stops(
+    discord_fake: DiscordFake, tmp_path: Path
+) -> None:
+    env = {
+        **discord_fake.env,
+        "HARKNESS_DATABASE_URL": f"sqlite:///{tmp_path / 'club.db'}",
+        "HARKNESS_LOG_FORMAT": "text",
+    }
+    first = await _start(env)
+    try:
+        await discord_fake.wait_until_ready(timeout=30)
+        status, _, stderr = await _exit_of(env)
+        assert status == EXIT_BAD_SETTINGS
+        assert "SQLite serves one bot process" in stderr and "PostgreSQL" in stderr
+        first.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(first.communicate(), 20)
+    finally:
+        if first.returncode is None:
+            first.kill()
+            await first.wait()
+    assert first.returncode == 0
+    with sole_bot(database_url(env["HARKNESS_DATABASE_URL"])):  # it went with the process
+        pass
 
 
 async def _exit_of(env: dict[str, str], *args: str) -> tuple[int, str, str]:

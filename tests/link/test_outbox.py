@@ -13,7 +13,7 @@ import subprocess
 import sys
 from datetime import timedelta
 
-from bot.sheetlink.outbox import LEASE
+from bot.sheetlink.lease import LEASE
 from bot.store import OutboxItem, Store
 from sheets.reports import REPORT_HEADER
 from tests.bot.support import clicked, reported

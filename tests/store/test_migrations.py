@@ -21,6 +21,7 @@ TABLES = {
     "guild_settings",
     "players",
     "report_messages",
+    "sheet_leases",
     "sheet_outbox",
     "sheet_owners",
     "tournaments",
@@ -62,7 +63,7 @@ async def test_migrating_again_changes_nothing_and_down_and_up_again_works(db_ur
     store = await Store.open(db_url)
     try:
         await upgrade(store.engine)
-        assert await current_revision(store.engine) == "0004"
+        assert await current_revision(store.engine) == head_revision()
 
         def down(connection) -> None:
             config = alembic_config()
@@ -73,7 +74,7 @@ async def test_migrating_again_changes_nothing_and_down_and_up_again_works(db_ur
             await conn.run_sync(down)
         assert await current_revision(store.engine) is None
         await upgrade(store.engine)
-        assert await current_revision(store.engine) == "0004"
+        assert await current_revision(store.engine) == head_revision()
     finally:
         await store.close()
 
