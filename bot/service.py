@@ -26,7 +26,7 @@ from bot.store import (
     StoreError,
     TournamentInfo,
 )
-from bot.store.service import standings_of
+from bot.store.service import off_loop, standings_of
 from core.explain import Explanation, explain
 from core.explain_render import MarkdownExplanation, to_markdown
 from core.model import as_played
@@ -121,7 +121,11 @@ async def crosstable(
     text = await store.export(guild, info.name, "crosstable")
     csv = await store.export(guild, info.name, "crosstable", separator=",")
     state = await store.state(guild, info.name)
-    standings = standings_of(state, None).standings if state.tournament.rounds else None
+    standings = (
+        (await off_loop(standings_of, state, None, what="computing the standings")).standings
+        if state.tournament.rounds
+        else None
+    )
     return Crosstable(
         text, csv, state.tournament.rounds, info.rounds, len(state.players), note, standings
     )

@@ -833,10 +833,8 @@ class Store:
         ``separator`` two spaces, ``","`` for CSV or ``"\\t"``), with standings when it has
         results. Provisional results are included; disputed ones are not."""
         state = await self.state(guild, tournament)
-        standings = None
-        if with_standings and state.tournament.rounds and state.tournament.players:
-            standings = standings_of(state, None).standings
-        return transfer.export(state.tournament, standings, form, separator)
+        how = (form, separator, with_standings)
+        return await off_loop(_exported, state, how, what="writing the file")
 
     # -- spreadsheet link ----------------------------------------------------------------
 
@@ -1066,6 +1064,15 @@ async def off_loop(
             "nothing was changed",
             "too-slow",
         ) from None
+
+
+def _exported(state: TournamentState, how: tuple[str, str, bool]) -> str:
+    """:meth:`Store.export`'s work, done in a worker thread."""
+    form, separator, with_standings = how
+    standings = None
+    if with_standings and state.tournament.rounds and state.tournament.players:
+        standings = standings_of(state, None).standings
+    return transfer.export(state.tournament, standings, form, separator)
 
 
 def standings_of(state: TournamentState, after_round: int | None) -> StandingsView:
