@@ -40,6 +40,10 @@ class _Claim:
     row: ReportRow
 
 
+#: A double forfeit's two sides (``0F-0F``, ``-/-``): a forfeit loss for each.
+_DOUBLE_FORFEIT = (EntryKind.FORFEIT_LOSS, EntryKind.FORFEIT_LOSS)
+
+
 def _score(kind: EntryKind) -> str:
     half = kind.half_points
     return (
@@ -67,7 +71,9 @@ def _words(grid: ResultGrid, r: int, p: int, claim: _Claim) -> str:
     if entry.opponent is None:
         what = f"{who}: {entry.kind.value}"
     else:
-        what = f"{who} {_score(entry.kind)} {label(grid.players[entry.opponent])}"
+        double = GAME_RESULTS.get(result_key(claim.row.result or "")) == _DOUBLE_FORFEIT
+        score = "-/-" if double else _score(entry.kind)
+        what = f"{who} {score} {label(grid.players[entry.opponent])}"
     return f"round {r}: {what} ({_how(claim.row)})"
 
 

@@ -111,6 +111,19 @@ def test_what_the_td_typed_wins_and_the_disagreement_is_listed_not_applied(
     assert sheets_fake.values(sheet, "Results!C2:C3") == [["L2"], ["W1"]]
 
 
+def test_a_double_forfeit_set_in_discord_fills_both_cells_or_is_listed_as_one(
+    sheets_fake: SheetsFake, client: SheetsClient, sheet: str
+) -> None:
+    bot_appends(client, sheet, [game(2, 1, (1, "Ann"), "-/-", (2, "Bob"), action="set")])
+    result = sync(client, sheet)
+    assert result.published and result.problems == ()
+    assert standings(sheets_fake, sheet) == {"Cat": "1", "Ann": "0", "Bob": "0", "Dan": "0"}
+    sheets_fake.set_values(sheet, "Results!C2:C3", [["L2"], ["W1"]])  # the TD says otherwise
+    [conflict] = sync(client, sheet).problems
+    assert isinstance(conflict, ReportConflict)
+    assert conflict.report.startswith("round 1: #1 Ann -/- #2 Bob (set by")
+
+
 def test_a_report_agreeing_with_one_typed_side_fills_the_other(
     sheets_fake: SheetsFake, client: SheetsClient, sheet: str
 ) -> None:
