@@ -152,8 +152,9 @@ def _run_serve(
     args: argparse.Namespace,
     config: WatchConfig | None,
 ) -> int:
+    from sheets.jobs import DatabaseUnavailable, DurableSyncQueue, durable_store
     from sheets.pairing import pair_answer
-    from sheets.serve import SyncQueue, make_app, secret_problem, serve
+    from sheets.serve import Queue, SyncQueue, make_app, secret_problem, serve
 
     if settings.webhook_secret is None or not settings.webhook_secret.get_secret_value():
         print(
@@ -166,19 +167,11 @@ def _run_serve(
     if weak is not None:
         print(f"harkness-sheets serve: HARKNESS_SHEETS_WEBHOOK_SECRET is {weak}", file=sys.stderr)
         return EXIT_INPUT
-    queue = SyncQueue(
-        lambda key: sync(client, key),
-        debounce=settings.debounce if args.debounce is None else args.debounce,
-        max_wait=settings.max_wait if args.max_wait is None else args.max_wait,
-        syncs_per_minute=config.syncs_per_minute if config else 50.0,
-    )
+    secret = settings.webhook_secret.get_secret_value()
+    debounce = settings.debounce if args.debounce is None else args.debounce
+    max_wait = settings.max_wait if args.max_wait is None else args.max_wait
+    pace = config.syncs_per_minute if config else 50.0
     allowed = {s.spreadsheet_id for s in config.sheets} if config else None
-    app = make_app(
-        queue,
-        settings.webhook_secret.get_secret_value(),
-        allowed,
-        pair=lambda key: pair_answer(client, key),
-    )
 
     async def main() -> None:
         stop = asyncio.Event()
@@ -186,11 +179,36 @@ def _run_serve(
         for sig in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError):
                 loop.add_signal_handler(sig, stop.set)
-        await serve(
-            app, args.host or settings.host, settings.port if args.port is None else args.port, stop
-        )
+        async with durable_store(settings.database_url) as store:
+            queue: Queue
+            if store is None:
+                queue = SyncQueue(
+                    lambda key: sync(client, key),
+                    debounce=debounce,
+                    max_wait=max_wait,
+                    syncs_per_minute=pace,
+                )
+            else:
+                queue = DurableSyncQueue(
+                    store,
+                    lambda key: sync(client, key),
+                    debounce=debounce,
+                    max_wait=max_wait,
+                    syncs_per_minute=pace,
+                )
+            app = make_app(queue, secret, allowed, pair=lambda key: pair_answer(client, key))
+            await serve(
+                app,
+                args.host or settings.host,
+                settings.port if args.port is None else args.port,
+                stop,
+            )
 
-    asyncio.run(main())
+    try:
+        asyncio.run(main())
+    except DatabaseUnavailable as error:
+        print(f"harkness-sheets serve: {error}", file=sys.stderr)
+        return EXIT_INPUT
     return EXIT_OK
 
 

@@ -33,7 +33,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from aiohttp import web
 
@@ -131,6 +131,19 @@ class QueueFull(Exception):
     """Too many spreadsheets are waiting for a sync."""
 
 
+class Queue(Protocol):
+    """What the endpoint needs of a queue of syncs: in memory (:class:`SyncQueue`, one
+    process) or in the database (:class:`sheets.jobs.DurableSyncQueue`, any worker)."""
+
+    async def ask(self, spreadsheet_id: str, reason: str = "") -> str: ...
+
+    async def waiting(self) -> int: ...
+
+    async def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
+
+
 @dataclass
 class SyncQueue:
     """Debounced, de-duplicated, one-at-a-time syncs of spreadsheets by ID.
@@ -174,6 +187,13 @@ class SyncQueue:
             raise QueueFull(f"{self.pending} spreadsheets are already waiting")
         self._schedule(spreadsheet_id)
         return "scheduled"
+
+    async def ask(self, spreadsheet_id: str, reason: str = "") -> str:
+        """:meth:`request`, as the endpoint asks every queue (:class:`Queue`)."""
+        return self.request(spreadsheet_id)
+
+    async def waiting(self) -> int:
+        return self.pending
 
     def _schedule(self, spreadsheet_id: str) -> None:
         loop = asyncio.get_running_loop()
@@ -241,11 +261,11 @@ class SyncQueue:
             await asyncio.sleep(0.01)
 
 
-QUEUE_KEY: web.AppKey[SyncQueue] = web.AppKey("queue", SyncQueue)
+QUEUE_KEY: web.AppKey[Queue] = web.AppKey("queue")
 
 
 def make_app(
-    queue: SyncQueue,
+    queue: Queue,
     secret: str,
     allowed: Collection[str] | None = None,
     *,
@@ -322,13 +342,13 @@ def make_app(
         if refused is not None:
             return refused
         assert key is not None
+        reason = body.get("reason")
         try:
-            state = queue.request(key)
+            state = await queue.ask(key, reason if isinstance(reason, str) else "")
         except QueueFull as error:
             return web.json_response(
                 {"error": str(error)}, status=503, headers={"Retry-After": "60"}
             )
-        reason = body.get("reason")
         logger.info(
             "sync of %s %s (%s)",
             key,
@@ -356,7 +376,7 @@ def make_app(
         return web.json_response({"paired": paired, "message": message})
 
     async def health(request: web.Request) -> web.Response:
-        return web.json_response({"ok": True, "pending": queue.pending})
+        return web.json_response({"ok": True, "pending": await queue.waiting()})
 
     async def on_startup(app: web.Application) -> None:
         await app[QUEUE_KEY].start()

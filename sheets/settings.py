@@ -21,6 +21,10 @@
 ``HARKNESS_SHEETS_DEBOUNCE``        ``serve`` syncs a sheet this many seconds after its last
                                     edit (default 5) …
 ``HARKNESS_SHEETS_MAX_WAIT``        … but no later than this after the first (default 30)
+``HARKNESS_DATABASE_URL``           with a PostgreSQL URL, ``serve`` keeps its sync queue in that
+                                    database (the bot's): any number of ``serve`` processes
+                                    share it, and a restart loses nothing (:mod:`sheets.jobs`);
+                                    unset or SQLite: in memory, one process
 =================================  ==========================================================
 """
 
@@ -77,6 +81,11 @@ class SheetsSettings(BaseSettings):
     )
     host: str = Field(default="127.0.0.1", description="Address the endpoint listens on.")
     port: int = Field(default=8080, ge=0, le=65535, description="Port the endpoint listens on.")
+    database_url: str | None = Field(
+        default=None,
+        validation_alias="HARKNESS_DATABASE_URL",
+        description="PostgreSQL database of the durable sync queue (the bot's).",
+    )
     debounce: float = Field(
         default=5.0, ge=0, description="Seconds after a sheet's last edit before it syncs."
     )

@@ -240,3 +240,24 @@ sheet_leases = Table(
     Column("until", UTCDateTime(), nullable=False),
     PrimaryKeyConstraint("spreadsheet_id"),
 )
+
+# Syncs of spreadsheets asked for (by the add-on through ``harkness-sheets serve``, or by the
+# bot after a result) and not yet run: one row per spreadsheet, so requests coalesce. Any
+# worker process claims a due row for a while (renewed while it syncs), and deletes it when
+# done, unless another request came meanwhile (:mod:`bot.store.syncjobs`).
+sync_jobs = Table(
+    "sync_jobs",
+    metadata,
+    Column("spreadsheet_id", String(128), nullable=False),
+    Column("first_at", UTCDateTime(), nullable=False),
+    Column("requested_at", UTCDateTime(), nullable=False),
+    Column("due_at", UTCDateTime(), nullable=False),
+    Column("reason", String(200), nullable=False),
+    Column("attempts", Integer, nullable=False),
+    Column("last_error", Text, nullable=True),
+    Column("claimed_by", String(64), nullable=True),
+    Column("claimed_until", UTCDateTime(), nullable=True),
+    Column("started_at", UTCDateTime(), nullable=True),
+    PrimaryKeyConstraint("spreadsheet_id"),
+    Index(None, "due_at"),
+)

@@ -20,7 +20,17 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from bot.store import leases, outbox, pairings, players, queries, results, schema, transfer
+from bot.store import (
+    leases,
+    outbox,
+    pairings,
+    players,
+    queries,
+    results,
+    schema,
+    syncjobs,
+    transfer,
+)
 from bot.store.engine import WRITE, create_engine
 from bot.store.errors import StoreError
 from bot.store.migrate import upgrade
@@ -1022,6 +1032,58 @@ class Store:
     async def release_sheets(self, gone: Callable[[str], bool]) -> int:
         """Free the spreadsheets held by processes ``gone(holder)`` says have stopped."""
         return await self._write(lambda conn: leases.release(conn, gone))
+
+    # -- sync jobs (any Sheets worker process; see bot.store.syncjobs) ---------------------
+
+    async def request_sync(
+        self,
+        spreadsheet: str,
+        *,
+        reason: str = "",
+        debounce: timedelta = timedelta(seconds=5),
+        max_wait: timedelta = timedelta(seconds=30),
+    ) -> str:
+        """Ask for a sync of ``spreadsheet`` by any worker, ``debounce`` after the latest
+        request but within ``max_wait`` of the first; answers ``"scheduled"`` or ``"after
+        the running sync"``."""
+        now = self.clock()
+        return await self._write(
+            lambda conn: syncjobs.request(conn, spreadsheet, reason, now, debounce, max_wait)
+        )
+
+    async def claim_sync(
+        self, worker: str, *, lease: timedelta = timedelta(seconds=60)
+    ) -> syncjobs.SyncJob | None:
+        """Lease the sync due first to ``worker`` (None when none is due)."""
+        now = self.clock()
+        return await self._write(lambda conn: syncjobs.claim(conn, worker, now, lease))
+
+    async def renew_sync(self, spreadsheet: str, worker: str, *, lease: timedelta) -> bool:
+        until = self.clock() + lease
+        return await self._write(lambda conn: syncjobs.renew(conn, spreadsheet, worker, until))
+
+    async def sync_done(
+        self, spreadsheet: str, worker: str, *, debounce: timedelta = timedelta(seconds=5)
+    ) -> bool:
+        """Record a finished sync; True when another was asked for meanwhile (due again)."""
+        now = self.clock()
+        return await self._write(
+            lambda conn: syncjobs.done(conn, spreadsheet, worker, now, debounce)
+        )
+
+    async def sync_failed(
+        self, spreadsheet: str, worker: str, error: str | None, *, retry_in: timedelta
+    ) -> bool:
+        """Give a claimed sync back, due after ``retry_in`` (``error`` None: not tried)."""
+        retry_at = self.clock() + retry_in
+        return await self._write(
+            lambda conn: syncjobs.failed(conn, spreadsheet, worker, error, retry_at)
+        )
+
+    async def syncs_waiting(self) -> tuple[int, datetime | None]:
+        """Syncs asked for and not running, and when the next falls due."""
+        now = self.clock()
+        return await self._read(lambda conn: syncjobs.waiting(conn, now))
 
     async def mark_written(self, item: OutboxItem | int, worker: str) -> bool:
         """Record that ``worker`` wrote a claimed item (False: its lease was lost)."""

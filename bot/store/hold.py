@@ -1,0 +1,101 @@
+"""Holding a spreadsheet's lease for a block of work: one writer per spreadsheet across every
+process on the database (bot shards and Sheets workers alike).
+
+:func:`holding` takes the lease (:meth:`bot.store.Store.take_sheet`, waiting at most a few
+seconds when asked to), renews it every quarter of its length while the block runs, and drops
+it after, or keeps it a while longer when the block says so (a write that timed out may still
+land: nobody else writes until it has).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import socket
+import time
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+from bot.store.errors import StoreError
+
+if TYPE_CHECKING:
+    from bot.store.service import Store
+
+log = logging.getLogger("harkness.store")
+
+
+def process_name(kind: str = "harkness-bot") -> str:
+    """A name for this process, unique across hosts and restarts: ``KIND:HOST:PID:TAG``
+    (``TAG`` random per start), so a new process of the same host can tell the stopped
+    ones (:func:`bot.sheetlink.outbox.stopped`)."""
+    return f"{kind}:{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+class SheetBusy(StoreError):
+    """Another process is writing to this spreadsheet now."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "the Google Sheet is being written by the bot just now: try again in a minute",
+            "sheet-busy",
+        )
+
+
+@dataclass
+class Held:
+    """A spreadsheet held: set ``keep`` to hold it that much longer after the block (a
+    write that timed out may still land: nobody else writes until it has)."""
+
+    keep: timedelta | None = None
+
+
+@contextlib.asynccontextmanager
+async def holding(
+    store: Store,
+    spreadsheet: str,
+    holder: str,
+    *,
+    lease: timedelta,
+    wait: float = 0.0,
+    poll: float = 0.25,
+) -> AsyncIterator[Held]:
+    """Hold ``spreadsheet``'s lease for the block, waiting at most ``wait`` seconds for it
+    (:class:`SheetBusy` when another process keeps it longer)."""
+    deadline = time.monotonic() + wait
+    while not await store.take_sheet(spreadsheet, holder, lease=lease):
+        if time.monotonic() >= deadline:
+            raise SheetBusy
+        await asyncio.sleep(poll)
+    renewal = asyncio.create_task(_renew(store, spreadsheet, holder, lease), name="sheet-lease")
+    held = Held()
+    try:
+        yield held
+    finally:
+        renewal.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await renewal
+        try:
+            if held.keep is not None:
+                await store.take_sheet(spreadsheet, holder, lease=held.keep)
+            else:
+                await store.drop_sheet(spreadsheet, holder)
+        except Exception:  # it runs out by itself
+            log.exception("could not give up the lease on a spreadsheet")
+
+
+async def _renew(store: Store, spreadsheet: str, holder: str, lease: timedelta) -> None:
+    while True:
+        await asyncio.sleep(lease.total_seconds() / 4)
+        try:
+            if not await store.take_sheet(spreadsheet, holder, lease=lease):
+                log.warning(
+                    "another process took the spreadsheet while this one was writing it",
+                    extra={"spreadsheet": spreadsheet},
+                )
+        except Exception:  # the database may be back by the next renewal
+            log.exception("could not renew the lease on a spreadsheet")

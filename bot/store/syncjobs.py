@@ -1,0 +1,187 @@
+"""Durable sync jobs: "sync this spreadsheet soon", kept in the database, run by any worker.
+
+One row per spreadsheet, so requests for a sheet coalesce. A request *debounces*: the sync
+falls due ``debounce`` after the latest request, but no later than ``max_wait`` after the
+first of the burst. A worker claims a due row (``FOR UPDATE SKIP LOCKED`` on PostgreSQL, and
+never a sheet another process is writing: :mod:`bot.store.leases`) for a lease it renews while
+the sync runs; when done it deletes the row, unless a request came after the sync started, in
+which case the row falls due again (one more sync reads that edit). A worker killed mid-sync
+loses nothing: its lease runs out and another worker takes the row. A failure puts the row
+back with a later due time.
+
+Why rows of our own rather than a job-queue library (procrastinate, PgQueuer): both need a
+second PostgreSQL driver (psycopg) beside asyncpg and a schema of their own outside the
+store's migrations, and neither *moves* a waiting job's start when another request for the
+same sheet comes (procrastinate's queueing lock refuses the second job instead), which is
+what debouncing an editing TD needs. The claim design here is the outbox's, tested the same
+way on SQLite and PostgreSQL.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import and_, delete, exists, func, insert, or_, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from bot.store import schema
+from bot.store.queries import Conflict
+
+#: What :func:`request` answers: a sync was scheduled (or moved later by the debounce), or
+#: one is running and another will follow it.
+SCHEDULED = "scheduled"
+AFTER_RUNNING = "after the running sync"
+
+
+@dataclass(frozen=True)
+class SyncJob:
+    """A claimed sync: the spreadsheet, why it was asked for, and earlier failures."""
+
+    spreadsheet_id: str
+    reason: str
+    attempts: int
+    requested_at: datetime
+
+
+def _free(now: datetime) -> Any:
+    j = schema.sync_jobs
+    return or_(j.c.claimed_until.is_(None), j.c.claimed_until <= now)
+
+
+async def request(
+    conn: AsyncConnection,
+    spreadsheet: str,
+    reason: str,
+    now: datetime,
+    debounce: timedelta,
+    max_wait: timedelta,
+) -> str:
+    """Ask for a sync of ``spreadsheet``; :data:`SCHEDULED` or :data:`AFTER_RUNNING`."""
+    j = schema.sync_jobs
+    row = (
+        await conn.execute(select(j).where(j.c.spreadsheet_id == spreadsheet).with_for_update())
+    ).one_or_none()
+    if row is None:
+        try:
+            await conn.execute(
+                insert(j).values(
+                    spreadsheet_id=spreadsheet,
+                    first_at=now,
+                    requested_at=now,
+                    due_at=now + debounce,
+                    reason=reason[:200],
+                    attempts=0,
+                )
+            )
+        except IntegrityError as error:  # another process asked at the same moment
+            raise Conflict from error
+        return SCHEDULED
+    running = row.claimed_until is not None and row.claimed_until > now
+    values: dict[str, Any] = {"requested_at": now, "reason": reason[:200]}
+    if not running and row.attempts == 0:
+        values["due_at"] = min(now + debounce, row.first_at + max_wait)
+    await conn.execute(update(j).where(j.c.spreadsheet_id == spreadsheet).values(**values))
+    return AFTER_RUNNING if running else SCHEDULED
+
+
+async def claim(
+    conn: AsyncConnection, worker: str, now: datetime, lease: timedelta
+) -> SyncJob | None:
+    """Lease the sync due first to ``worker``, or None when none is due."""
+    j, s = schema.sync_jobs, schema.sheet_leases
+    written_by_another = exists().where(
+        s.c.spreadsheet_id == j.c.spreadsheet_id, s.c.holder != worker, s.c.until > now
+    )
+    due = (
+        select(j.c.spreadsheet_id)
+        .where(j.c.due_at <= now, _free(now), ~written_by_another)
+        .order_by(j.c.due_at)
+        .limit(1)
+        .with_for_update(skip_locked=True)
+    )
+    spreadsheet = await conn.scalar(due)
+    if spreadsheet is None:
+        return None
+    taken = await conn.execute(
+        update(j)
+        .where(j.c.spreadsheet_id == spreadsheet, _free(now))
+        .values(claimed_by=worker, claimed_until=now + lease, started_at=now)
+    )
+    if taken.rowcount != 1:
+        raise Conflict
+    row = (await conn.execute(select(j).where(j.c.spreadsheet_id == spreadsheet))).one()
+    return SyncJob(row.spreadsheet_id, row.reason, row.attempts, row.requested_at)
+
+
+async def renew(conn: AsyncConnection, spreadsheet: str, worker: str, until: datetime) -> bool:
+    """Extend ``worker``'s lease on the sync of ``spreadsheet``; False when lost."""
+    j = schema.sync_jobs
+    result = await conn.execute(
+        update(j)
+        .where(j.c.spreadsheet_id == spreadsheet, j.c.claimed_by == worker)
+        .values(claimed_until=until)
+    )
+    return result.rowcount == 1
+
+
+async def done(
+    conn: AsyncConnection, spreadsheet: str, worker: str, now: datetime, debounce: timedelta
+) -> bool:
+    """Record that ``worker`` synced ``spreadsheet``: the job is gone, or due again when a
+    request came after the sync started (it read the sheet after any earlier one); whether
+    another sync follows."""
+    j = schema.sync_jobs
+    mine = and_(j.c.spreadsheet_id == spreadsheet, j.c.claimed_by == worker)
+    gone = await conn.execute(delete(j).where(mine, j.c.requested_at <= j.c.started_at))
+    if gone.rowcount == 1:
+        return False
+    again = await conn.execute(
+        update(j)
+        .where(mine)
+        .values(
+            first_at=now,
+            due_at=now + debounce,
+            attempts=0,
+            last_error=None,
+            claimed_by=None,
+            claimed_until=None,
+            started_at=None,
+        )
+    )
+    return again.rowcount == 1
+
+
+async def failed(
+    conn: AsyncConnection,
+    spreadsheet: str,
+    worker: str,
+    error: str | None,
+    retry_at: datetime,
+) -> bool:
+    """Give a claimed sync back, due again at ``retry_at``: after a failure (``error``,
+    counted), or untried because another process was writing the sheet (``None``)."""
+    j = schema.sync_jobs
+    values: dict[str, Any] = {
+        "due_at": retry_at,
+        "claimed_by": None,
+        "claimed_until": None,
+        "started_at": None,
+    }
+    if error is not None:
+        values.update(attempts=j.c.attempts + 1, last_error=error[:2000])
+    result = await conn.execute(
+        update(j)
+        .where(j.c.spreadsheet_id == spreadsheet, j.c.claimed_by == worker)
+        .values(**values)
+    )
+    return result.rowcount == 1
+
+
+async def waiting(conn: AsyncConnection, now: datetime) -> tuple[int, datetime | None]:
+    """How many syncs are asked for and not running, and when the next falls due."""
+    j = schema.sync_jobs
+    row = (await conn.execute(select(func.count(), func.min(j.c.due_at)).where(_free(now)))).one()
+    return int(row[0]), row[1]

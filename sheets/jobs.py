@@ -1,0 +1,209 @@
+"""Durable sync jobs for ``harkness-sheets serve`` on PostgreSQL: any worker runs them.
+
+With ``HARKNESS_DATABASE_URL`` naming a PostgreSQL database (the bot's), ``serve`` keeps its
+queue there instead of in memory (:class:`DurableSyncQueue`): a request is a row
+(:mod:`bot.store.syncjobs`: coalesced per spreadsheet and debounced), every ``serve``
+process on the database claims due rows one at a time, holds the spreadsheet's lease while
+it syncs (so a bot shard never writes it meanwhile: :mod:`bot.store.hold`), and a restart or
+a ``kill -9`` loses nothing (the row stays, its lease runs out, another worker takes it).
+Without a database, or with SQLite, the in-memory :class:`sheets.serve.SyncQueue` of one
+process remains.
+
+The store comes with the bot's extra (``harkness[bot]``: SQLAlchemy and the drivers).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from collections import deque
+from collections.abc import AsyncIterator, Callable
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+from sheets.sync import SyncResult
+
+if TYPE_CHECKING:
+    from bot.store import Store
+
+logger = logging.getLogger(__name__)
+
+#: When a sync whose spreadsheet another process is writing is looked at again.
+BUSY_RETRY = timedelta(seconds=2)
+#: Backoff after a failed sync: doubled per failure from the first, up to the longest.
+RETRY_FIRST = 10.0
+RETRY_LONGEST = 600.0
+
+
+class DatabaseUnavailable(Exception):
+    """The durable queue's database cannot be used (the message says why)."""
+
+
+@contextlib.asynccontextmanager
+async def durable_store(url: str | None) -> AsyncIterator[Store | None]:
+    """The store that keeps the sync queue: None (in memory) without a URL or with SQLite;
+    opened (and migrated) for PostgreSQL, closed after; :class:`DatabaseUnavailable` when it
+    cannot be opened or the store is not installed."""
+    if url is None or url.strip().startswith("sqlite"):
+        if url is not None:
+            logger.info("the sync queue is in memory: SQLite serves one process")
+        yield None
+        return
+    try:
+        from sqlalchemy.exc import SQLAlchemyError
+
+        from bot.store import Store
+        from bot.store.errors import StoreError
+    except ImportError as error:
+        raise DatabaseUnavailable(
+            f"HARKNESS_DATABASE_URL is set but the store is not installed ({error.name}): "
+            "install harkness[bot,sheets]"
+        ) from None
+    try:
+        store = await Store.open(url)
+    except (OSError, SQLAlchemyError, StoreError) as error:
+        reason = str(getattr(error, "orig", None) or error).splitlines()[0]
+        raise DatabaseUnavailable(f"cannot open the database: {reason}") from None
+    logger.info("the sync queue is in the database: any serve process runs its syncs")
+    try:
+        yield store
+    finally:
+        await store.close()
+
+
+class DurableSyncQueue:
+    """Debounced, coalesced syncs kept in the database, run by whichever worker is free.
+
+    ``sync`` is called with a spreadsheet ID in a worker thread; its exceptions are logged
+    and the job retried later, never raised.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        sync: Callable[[str], SyncResult],
+        *,
+        debounce: float = 5.0,
+        max_wait: float = 30.0,
+        syncs_per_minute: float = 50.0,
+        lease: timedelta = timedelta(seconds=60),
+        poll: float = 1.0,
+        worker: str | None = None,
+    ) -> None:
+        from bot.store.hold import process_name
+
+        self.store = store
+        self.sync = sync
+        self.debounce = timedelta(seconds=debounce)
+        self.max_wait = timedelta(seconds=max_wait)
+        self.gap = 60.0 / syncs_per_minute
+        self.lease = lease
+        self.poll = poll
+        self.worker = worker or process_name("harkness-sheets")
+        self.completed: deque[tuple[str, SyncResult | None]] = deque(maxlen=100)
+        self.running: str | None = None
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._rng = random.Random()
+
+    async def ask(self, spreadsheet_id: str, reason: str = "") -> str:
+        """Ask for a sync; answers ``"scheduled"`` or ``"after the running sync"``."""
+        state = await self.store.request_sync(
+            spreadsheet_id, reason=reason, debounce=self.debounce, max_wait=self.max_wait
+        )
+        self._wake.set()
+        return state
+
+    async def waiting(self) -> int:
+        """Syncs asked for (of every worker) and not running."""
+        return (await self.store.syncs_waiting())[0]
+
+    async def start(self) -> None:
+        """Start taking due syncs (on the running event loop)."""
+        self._task = asyncio.create_task(self._work(), name="harkness-sync-jobs")
+
+    async def stop(self) -> None:
+        """Stop taking syncs; one running is finished by its thread, and its job is left to
+        run again (its lease runs out) unless it was recorded done."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def idle(self, timeout: float = 10.0) -> None:
+        """Wait until no sync is asked for or running (for tests and orderly shutdown)."""
+        deadline = time.monotonic() + timeout
+        while await self.waiting() or self.running is not None:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"syncs still pending after {timeout} s")
+            await asyncio.sleep(0.05)
+
+    async def _work(self) -> None:
+        last_start: float | None = None
+        while True:
+            try:
+                if last_start is not None:  # this worker's own pace
+                    await asyncio.sleep(max(0.0, last_start + self.gap - time.monotonic()))
+                job = await self.store.claim_sync(self.worker, lease=self.lease)
+                if job is None:
+                    await self._sleep()
+                    continue
+                last_start = time.monotonic()
+                await self._run(job.spreadsheet_id, job.attempts)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the database may be back in a moment
+                logger.exception("the sync queue could not reach the database")
+                await asyncio.sleep(self.poll)
+
+    async def _sleep(self) -> None:
+        """Until the next sync falls due, a request arrives, or the poll time passes."""
+        _, due = await self.store.syncs_waiting()
+        wait = self.poll
+        if due is not None:
+            wait = min(wait, max(0.05, (due - self.store.clock()).total_seconds()))
+        self._wake.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._wake.wait(), wait)
+
+    async def _run(self, sheet: str, attempts: int) -> None:
+        if not await self.store.take_sheet(sheet, self.worker, lease=self.lease):
+            await self.store.sync_failed(sheet, self.worker, None, retry_in=BUSY_RETRY)
+            return
+        self.running = sheet
+        renewal = asyncio.create_task(self._renew(sheet), name="harkness-sync-lease")
+        result: SyncResult | None = None
+        try:
+            result = await asyncio.to_thread(self.sync, sheet)
+        except Exception as error:  # logged; the queue goes on with the next sheet
+            logger.error("sync of %s failed: %s", sheet, error)
+            wait = min(RETRY_LONGEST, RETRY_FIRST * 2**attempts) * self._rng.uniform(0.5, 1.0)
+            await self.store.sync_failed(
+                sheet,
+                self.worker,
+                f"{type(error).__name__}: {error}",
+                retry_in=timedelta(seconds=wait),
+            )
+        else:
+            await self.store.sync_done(sheet, self.worker, debounce=self.debounce)
+        finally:
+            renewal.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await renewal
+            self.running = None
+            self.completed.append((sheet, result))
+            with contextlib.suppress(Exception):  # it runs out by itself
+                await self.store.drop_sheet(sheet, self.worker)
+
+    async def _renew(self, sheet: str) -> None:
+        while True:
+            await asyncio.sleep(self.lease.total_seconds() / 4)
+            try:
+                await self.store.renew_sync(sheet, self.worker, lease=self.lease)
+                await self.store.take_sheet(sheet, self.worker, lease=self.lease)
+            except Exception:  # the database may be back by the next renewal
+                logger.exception("could not renew the lease on a sync")
