@@ -95,7 +95,9 @@ async def test_report_without_an_opponent_needs_a_published_board(club: Club) ->
     assert (await club.refused("alice", "report", {"round": 1, "result": "win"})).text == (
         refused.text
     )
-    await club.ok("td", "round pair")
+    published = await club.ok("td", "round pair")
+    shown = await club.ok("bob", "round show")
+    assert shown.ephemeral and shown.text.splitlines()[1:4] == published.text.splitlines()[1:4]
     message = await club.ok("alice", "report", {"round": 1, "result": "draw"})
     assert message.text.startswith("**Alice** reported round 1: #1 Alice ½-½ #3 Carol")
     game = (await club.store.state(club.guild, "Club Night")).games[0]
