@@ -316,3 +316,12 @@ def test_utf16_without_a_byte_order_mark_is_named(
     status, _, err = run(capsys, tmp_path, "#\tName\tRd 1\n1\tAnn\tB\n".encode("utf-16-le"))
     assert status == 2
     assert "in.txt:1:1: the file has NUL bytes: UTF-16 without a byte-order mark" in err
+
+
+def test_a_starting_number_used_twice_is_located_at_each_repeat() -> None:
+    with pytest.raises(HarknessError) as error:
+        read_crosstable("#  Name  Rd 1\n1  Ann  B\n2  Bob  B\n1  Cy  B\n1  Dee  B\n", "x.txt")
+    assert [str(p) for p in error.value.problems] == [
+        "x.txt:4:1: starting number 1 is used twice (first on line 2)",
+        "x.txt:5:1: starting number 1 is used twice (first on line 2)",
+    ]

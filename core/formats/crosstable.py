@@ -241,6 +241,17 @@ def read_crosstable(text: str, path: str = "<input>", name: str = "") -> Tournam
         )
         if player is None:
             continue
+        if player.id in rows:  # said here, at this row: the section would only name the player
+            first = rows[player.id][0][id_col]
+            problems.append(
+                Problem(
+                    f"starting number {player.id} is used twice (first on line {first.line})",
+                    path=path,
+                    line=number,
+                    column=cells[id_col].column,
+                )
+            )
+            continue
         rows[player.id] = (cells, len(line))
         players.append(player)
     if problems:
