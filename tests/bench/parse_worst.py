@@ -90,7 +90,7 @@ SHAPES: dict[str, tuple[str, Callable[[int], str]]] = {
     "a CSV field of the whole size": ("csv", long_csv_field),
     "a CSV round heading of blanks": ("csv", blank_heading),
     "aligned cells under one heading": ("txt", cells_to_join),
-    "998 rounds, rows of 5 characters": ("txt", many_rounds),
+    "998 rounds, an 8-character row each": ("txt", many_rounds),
     "XXR 999, players up to the size": ("trf", xxr_999),
     "valid Swiss, TRF-16": ("trf", lambda size: valid_swiss(size, write_trf)),
     "valid Swiss, CSV": ("csv", lambda size: valid_swiss(size, write_crosstable)),
