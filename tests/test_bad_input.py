@@ -325,3 +325,12 @@ def test_a_starting_number_used_twice_is_located_at_each_repeat() -> None:
         "x.txt:4:1: starting number 1 is used twice (first on line 2)",
         "x.txt:5:1: starting number 1 is used twice (first on line 2)",
     ]
+
+
+def test_an_endless_device_is_read_only_up_to_the_limit(capsys: pytest.CaptureFixture[str]) -> None:
+    if not Path("/dev/zero").exists():
+        pytest.skip("no /dev/zero here")
+    assert main(["standings", "/dev/zero"]) == 2
+    assert "/dev/zero:1:1: the file is 8,388,609 bytes or more; the limit is 8 MiB" in (
+        capsys.readouterr().err
+    )

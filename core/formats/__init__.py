@@ -60,7 +60,10 @@ def read_tournament(path: str | Path, *, played: bool = False) -> Tournament:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
             raise too_big(size, str(path))
-        data = path.read_bytes()
+        with path.open("rb") as file:  # a pipe or a device says size 0: read up to the limit
+            data = file.read(MAX_FILE_BYTES + 1)
+        if len(data) > MAX_FILE_BYTES:
+            raise too_big(len(data), str(path), more=" or more")
     except OSError as error:
         raise HarknessError(
             [Problem(f"cannot read the file: {error.strerror}", path=str(path))]

@@ -34,13 +34,13 @@ _BOMS = (
 _MIB = 1024 * 1024
 
 
-def too_big(size: int, path: str, unit: str = "bytes") -> HarknessError:
-    """The error for a file of ``size`` bytes (or characters) over
-    :data:`~core.limits.MAX_FILE_BYTES`."""
+def too_big(size: int, path: str, unit: str = "bytes", more: str = "") -> HarknessError:
+    """The error for a file of ``size`` bytes (or characters; ``more``: " or more" when the
+    rest was not read) over :data:`~core.limits.MAX_FILE_BYTES`."""
     return HarknessError(
         [
             Problem(
-                f"the file is {size:,} {unit}; the limit is {MAX_FILE_BYTES // _MIB} MiB "
+                f"the file is {size:,} {unit}{more}; the limit is {MAX_FILE_BYTES // _MIB} MiB "
                 f"({MAX_FILE_BYTES:,} {unit})",
                 path=path,
                 line=1,
