@@ -30,6 +30,7 @@ from bot.sheetlink.base import SheetOfAnotherServer, SheetView
 from bot.sheetlink.lease import SheetBusy
 from bot.sheetlink.reading import Reading
 from bot.store import Actor, DiscordUser, PlayerInfo, PlayerRef, TournamentInfo
+from bot.store.players import name_taken
 from core.names import markdown_safe as md
 from core.problems import HarknessError
 
@@ -163,10 +164,7 @@ class Players(Reading):
         elif by_name:  # a name is not an identity: claiming a player takes a TD
             number = by_name[0]
             raise UserError(
-                f"the Google Sheet of {info.name} already has a player called "
-                f"{players[number].name} (#{number}). If that is you, ask a TD to link you "
-                f"(/player link player:#{number}); otherwise join under another name "
-                "(the name option)"
+                name_taken(f"the Google Sheet of {info.name}", players[number].name, number)
             )
         else:
             player = await self.store.join(guild, info.name, who, name=name, rating=rating)

@@ -82,6 +82,16 @@ def matching(players: Sequence[PlayerInfo], typed: str, limit: int = 25) -> list
     return hits[:limit]
 
 
+def name_taken(where: str, name: str, number: int) -> str:
+    """Why a member's ``/join`` under a name ``where`` already has (player ``number``)
+    registers nobody: a name is not an identity, a TD says who a player is."""
+    return (
+        f"{where} already has a player called {name} (#{number}). If that is you, ask a TD "
+        f"to link you (/player link player:#{number}); otherwise join under another name "
+        "(the name option)"
+    )
+
+
 async def add_player(
     conn: AsyncConnection,
     info: TournamentInfo,
@@ -110,12 +120,7 @@ async def add_player(
     name = clean_name(name, "player")
     same = next((p for p in players if name_key(p.name) == name_key(name)), None)
     if own_name and same is not None and (discord_id is None or same.discord_id != discord_id):
-        raise StoreError(
-            f"there is already a player called {same.name} (#{same.number}) in {info.name}. "
-            f"If that is you, ask a TD to link you (/player link player:#{same.number}); "
-            "otherwise join under another name (the name option)",
-            "name-taken",
-        )
+        raise StoreError(name_taken(info.name, same.name, same.number), "name-taken")
     if rating is not None and not 0 <= rating <= 4000:
         raise StoreError(f"a rating is between 0 and 4000 (got {rating})", "bad-rating")
     for label, value, longest in (

@@ -16,9 +16,9 @@ async def test_join_with_a_taken_name_registers_nobody_and_says_why(club: Club) 
         taken = "#1 Carol Smith" if "carol" in name.casefold() else "#2 Alice"
         number = taken.split()[0]
         assert error.text == (
-            f"There is already a player called {taken.split(' ', 1)[1]} ({number}) in Club "
-            f"Night. If that is you, ask a TD to link you (/player link player:{number}); "
-            "otherwise join under another name (the name option)."
+            f"Club Night already has a player called {taken.split(' ', 1)[1]} ({number}). If "
+            f"that is you, ask a TD to link you (/player link player:{number}); otherwise "
+            "join under another name (the name option)."
         )
     players = await club.store.players(club.guild, "Club Night")
     assert [(p.name, p.discord_id) for p in players] == [
