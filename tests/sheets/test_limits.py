@@ -111,3 +111,26 @@ def test_a_sheet_over_the_limits_never_stops_the_watcher(
     assert all("characters long" in p.message for p in result.problems)
     assert len(result.problems) == len(rows) - 1
     assert not watcher.failures
+
+
+async def test_a_sheet_over_the_limits_never_stops_the_endpoint(
+    sheets_fake: SheetsFake, make_sheet: MakeSheet, client: SheetsClient
+) -> None:
+    from tests.sheets.test_serve import start
+
+    rows = seed_crosstable()
+    rows[1][0] = "1²"  # a digit int() refuses
+    rows[2][2] = "W2 " * 15_000  # a cell over the length limit
+    bad = make_sheet({"Results": rows}, title="Bad")
+    good = make_sheet({"Results": seed_crosstable()}, title="Good")
+    endpoint, runner = await start(client)
+    try:
+        for key in (bad, good):
+            assert (await endpoint.post({"spreadsheetId": key}))[0] == 202
+        await endpoint.queue.idle()
+    finally:
+        await runner.cleanup()
+    assert sorted(key for key, *_ in endpoint.runs) == sorted((bad, good))
+    assert sheets_fake.values(good, "Standings")
+    errors = sheets_fake.values(bad, "Errors")
+    assert any(row and row[0] == "Results!C3" and "characters long" in row[2] for row in errors)
