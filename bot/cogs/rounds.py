@@ -24,6 +24,7 @@ from bot.lookup import (
     player_autocomplete,
     tournament_autocomplete,
 )
+from bot.render import plain
 from bot.render_pairing import pairing_message
 from bot.respond import Interaction, defer, reply
 from bot.store import Store, TournamentInfo
@@ -180,5 +181,6 @@ class Rounds(commands.Cog):
         who = await actor(store, interaction)
         said = await store.request_bye(guild, found.name, who, round=round, kind=kind)
         await reply(
-            interaction, f"✅ Noted: {said}. The pairing of round {round} will leave you out."
+            interaction,
+            f"✅ Noted: {plain(said)}. The pairing of round {round} will leave you out.",
         )
