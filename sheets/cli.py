@@ -195,6 +195,7 @@ def _run_serve(
                     debounce=debounce,
                     max_wait=max_wait,
                     syncs_per_minute=pace,
+                    account=client.service_account_email,
                 )
             app = make_app(queue, secret, allowed, pair=lambda key: pair_answer(client, key))
             await serve(

@@ -4,8 +4,11 @@ With ``HARKNESS_DATABASE_URL`` naming a PostgreSQL database (the bot's), ``serve
 queue there instead of in memory (:class:`DurableSyncQueue`): a request is a row
 (:mod:`bot.store.syncjobs`: coalesced per spreadsheet and debounced), every ``serve``
 process on the database claims due rows one at a time, holds the spreadsheet's lease while
-it syncs (so a bot shard never writes it meanwhile: :mod:`bot.store.hold`), and a restart or
-a ``kill -9`` loses nothing (the row stays, its lease runs out, another worker takes it).
+it syncs (so a bot shard never writes it meanwhile: :mod:`bot.store.hold`), spends the sync's
+requests from its service account's per-minute budget, shared by every worker through the
+database (:mod:`sheets.budget`, :meth:`bot.store.Store.spend_quota`: a sync that does not fit
+waits for the minute to turn), and a restart or a ``kill -9`` loses nothing (the row stays,
+its lease runs out, another worker takes it).
 Without a database, or with SQLite, the in-memory :class:`sheets.serve.SyncQueue` of one
 process remains.
 
@@ -24,6 +27,7 @@ from collections.abc import AsyncIterator, Callable
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
+from sheets.budget import HOLD, READS_PER_MINUTE, SYNC_READS, SYNC_WRITES, WRITES_PER_MINUTE
 from sheets.sync import SyncResult
 
 if TYPE_CHECKING:
@@ -92,6 +96,11 @@ class DurableSyncQueue:
         lease: timedelta = timedelta(seconds=60),
         poll: float = 1.0,
         worker: str | None = None,
+        account: str | None = None,
+        reads_per_minute: int = READS_PER_MINUTE,
+        writes_per_minute: int = WRITES_PER_MINUTE,
+        quota_window: float = 60.0,
+        quota_hold: float = HOLD,
     ) -> None:
         from bot.store.hold import process_name
 
@@ -103,6 +112,10 @@ class DurableSyncQueue:
         self.lease = lease
         self.poll = poll
         self.worker = worker or process_name("harkness-sheets")
+        self.account = account
+        self.limits = (reads_per_minute, writes_per_minute)
+        self.quota_window = quota_window
+        self.quota_hold = quota_hold
         self.completed: deque[tuple[str, SyncResult | None]] = deque(maxlen=100)
         self.running: str | None = None
         self._wake = asyncio.Event()
@@ -174,6 +187,24 @@ class DurableSyncQueue:
         if not await self.store.take_sheet(sheet, self.worker, lease=self.lease):
             await self.store.sync_failed(sheet, self.worker, None, retry_in=BUSY_RETRY)
             return
+        if self.account is not None:
+            wait = await self.store.spend_quota(
+                self.account,
+                reads=SYNC_READS,
+                writes=SYNC_WRITES,
+                reads_limit=self.limits[0],
+                writes_limit=self.limits[1],
+                window=self.quota_window,
+                hold=self.quota_hold,
+            )
+            if wait:  # the account's minute is spent (by any worker): after it
+                await self.store.sync_failed(
+                    sheet, self.worker, None, retry_in=timedelta(seconds=wait)
+                )
+                with contextlib.suppress(Exception):
+                    await self.store.drop_sheet(sheet, self.worker)
+                await asyncio.sleep(wait)
+                return
         self.running = sheet
         renewal = asyncio.create_task(self._renew(sheet), name="harkness-sync-lease")
         result: SyncResult | None = None

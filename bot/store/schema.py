@@ -261,3 +261,13 @@ sync_jobs = Table(
     PrimaryKeyConstraint("spreadsheet_id"),
     Index(None, "due_at"),
 )
+
+# What each Google service account spent in the last minute, so that every worker process
+# spends from one budget (:mod:`bot.store.quota`): the request times, as JSON.
+quota_budget = Table(
+    "quota_budget",
+    metadata,
+    Column("account", String(320), nullable=False),
+    Column("uses", Text, nullable=False),
+    PrimaryKeyConstraint("account"),
+)

@@ -26,6 +26,7 @@ from bot.store import (
     pairings,
     players,
     queries,
+    quota,
     results,
     schema,
     syncjobs,
@@ -1084,6 +1085,27 @@ class Store:
         """Syncs asked for and not running, and when the next falls due."""
         now = self.clock()
         return await self._read(lambda conn: syncjobs.waiting(conn, now))
+
+    async def spend_quota(
+        self,
+        account: str,
+        *,
+        reads: int = 1,
+        writes: int = 1,
+        reads_limit: int = 60,
+        writes_limit: int = 60,
+        window: float = 60.0,
+        hold: float = 5.0,
+    ) -> float:
+        """Spend requests of a Google service account's per-minute budget, shared by every
+        process on the database: 0 when spent, else the seconds to wait (nothing spent).
+        The requests are made within ``hold`` seconds (:meth:`sheets.budget.Window.spend`)."""
+        now = self.clock()
+        return await self._write(
+            lambda conn: quota.spend(
+                conn, account, now, reads, writes, reads_limit, writes_limit, window, hold
+            )
+        )
 
     async def mark_written(self, item: OutboxItem | int, worker: str) -> bool:
         """Record that ``worker`` wrote a claimed item (False: its lease was lost)."""

@@ -8,6 +8,7 @@ import itertools
 import time
 from collections.abc import AsyncIterator, Callable
 from datetime import timedelta
+from typing import Any
 
 import aiohttp
 import pytest
@@ -36,8 +37,11 @@ async def database() -> AsyncIterator[str]:
 class Worker:
     """One ``serve`` process: its own store connection, queue and endpoint."""
 
-    def __init__(self, name: str, url: str, client: SheetsClient, runs: Runs) -> None:
+    def __init__(
+        self, name: str, url: str, client: SheetsClient, runs: Runs, **options: Any
+    ) -> None:
         self.name, self.url, self.client, self.runs = name, url, client, runs
+        self.options = options
         self.runner: web.AppRunner | None = None
         self.store: Store | None = None
         self.endpoint = ""
@@ -60,6 +64,7 @@ class Worker:
             lease=timedelta(seconds=4),
             poll=0.2,
             worker=self.name,
+            **self.options,
         )
         self.runner = web.AppRunner(make_app(self.queue, SECRET))
         await self.runner.setup()
@@ -138,6 +143,39 @@ async def test_a_request_outlives_the_worker_that_took_it(
         await second.stop()
     assert [(name, key) for name, key, *_ in runs] == [("worker-2", sheet)]
     assert sheets_fake.values(sheet, "Standings!C2") == [["Player A"]]
+
+
+async def test_workers_spend_one_budget_per_account_and_google_never_refuses(
+    database: str, client: SheetsClient, sheets_fake: SheetsFake, make_sheet: MakeSheet
+) -> None:
+    # Google's limits, with the minute shortened to 2 s so that the test sees it turn.
+    sheets_fake.enforce_quotas(reads_per_minute=4, writes_per_minute=4, window=2.0)
+    budget = {
+        "account": client.service_account_email,
+        "reads_per_minute": 4,
+        "writes_per_minute": 4,
+        "quota_window": 2.0,
+        "quota_hold": 0.5,
+    }
+    runs: Runs = []
+    workers = [Worker(f"worker-{n}", database, client, runs, **budget) for n in (1, 2)]
+    sheets = [make_sheet({"Results": seed_crosstable()}, title=f"Section {n}") for n in range(8)]
+    try:
+        for worker in workers:
+            await worker.start()
+        for n, sheet in enumerate(sheets):
+            await workers[n % 2].post(sheet)
+        await workers[0].queue.idle(timeout=30)
+        await workers[1].queue.idle(timeout=30)
+    finally:
+        for worker in workers:
+            await worker.stop()
+    assert sorted(key for _, key, *_ in runs) == sorted(sheets)
+    assert [c for c in sheets_fake.calls() if c.status == 429] == []
+    for kind in ("read", "write"):
+        assert sheets_fake.max_calls_in_any_minute(kind=kind, window=2.0) <= 4
+    for sheet in sheets:
+        assert sheets_fake.values(sheet, "Standings!C2") == [["Player A"]]
 
 
 async def test_without_postgresql_the_queue_stays_in_memory() -> None:

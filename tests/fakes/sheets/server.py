@@ -367,6 +367,7 @@ class SheetsFake:
         self._faults: list[_Fault] = []
         self._hooks: list[_Hook] = []
         self._quota: dict[str, int | None] = {"read": None, "write": None}
+        self._quota_window = 60.0
         self._authority = TokenAuthority(clock=lambda: self.clock())
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
@@ -774,26 +775,34 @@ class SheetsFake:
                 counts[minute] = counts.get(minute, 0) + 1
         return counts
 
-    def max_calls_in_any_minute(self, user: str | None = None, kind: str | None = None) -> int:
-        """The most quota-counted calls in any sliding 60-second window."""
+    def max_calls_in_any_minute(
+        self, user: str | None = None, kind: str | None = None, *, window: float = 60.0
+    ) -> int:
+        """The most quota-counted calls in any sliding 60-second (or ``window``) window."""
         times = sorted(call.at for call in self.calls(user=user, kind=kind) if call.counted)
         best, first = 0, 0
         for last, moment in enumerate(times):
-            while moment - times[first] >= 60:
+            while moment - times[first] >= window:
                 first += 1
             best = max(best, last - first + 1)
         return best
 
     def enforce_quotas(
-        self, reads_per_minute: int | None = 60, writes_per_minute: int | None = 60
+        self,
+        reads_per_minute: int | None = 60,
+        writes_per_minute: int | None = 60,
+        *,
+        window: float = 60.0,
     ) -> None:
         """Answer 429 RESOURCE_EXHAUSTED beyond Google's per-user, per-minute request quotas.
 
         Google's documented defaults are 60 read and 60 write requests per minute per user
-        (per project). Off until called; ``None`` turns a limit off. Windows slide over 60 s.
+        (per project). Off until called; ``None`` turns a limit off. Windows slide over 60 s
+        (``window`` shortens them, so that a test sees a "minute" pass in seconds).
         """
         with self._lock:
             self._quota = {"read": reads_per_minute, "write": writes_per_minute}
+            self._quota_window = window
 
     # ------------------------------------------------------------------ faults and hooks
 
@@ -982,7 +991,7 @@ class SheetsFake:
             if other.counted
             and other.user == call.user
             and other.kind == call.kind
-            and other.at > call.at - 60
+            and other.at > call.at - self._quota_window
         )
 
     def _token(self, method: str, body: bytes) -> _Reply:

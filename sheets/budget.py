@@ -1,0 +1,131 @@
+"""Google's per-minute quota as a budget, and how often to poll a sheet within it.
+
+Google Sheets allows each service account 60 read and 60 write requests in any minute
+(the documented per-user defaults). :class:`Window` counts the requests spent in the last
+``window`` seconds and says how long to wait before spending more; the durable sync queue
+keeps one per service account in the database, so every worker process spends from the same
+budget (:meth:`bot.store.Store.spend_quota`), and the simulation benchmark
+(``tests/bench/sync_sim.py``) runs the same arithmetic.
+
+:class:`PollPolicy` spreads the budget across sheets: a sheet whose add-on pushes its edits
+is polled rarely (``pushed``); one without is polled often while it is being edited and
+less and less as it stays unchanged (a quarter of the time since its last change, between
+``fastest`` and ``slowest``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+#: Google's documented per-minute, per-user defaults.
+READS_PER_MINUTE = 60
+WRITES_PER_MINUTE = 60
+#: How long after requests are spent they may be made (a sync's token fetch, a slow answer):
+#: they are counted in the window that long more.
+HOLD = 5.0
+#: What a sync may cost: one read of the whole sheet, and at most one batch of writes.
+SYNC_READS = 1
+SYNC_WRITES = 1
+
+
+@dataclass
+class Window:
+    """Requests spent in a sliding window: at most ``limit`` in any ``window`` seconds.
+
+    >>> w = Window(limit=2, window=60.0)
+    >>> w.spend(0.0), w.spend(10.0), w.spend(20.0)
+    (0.0, 0.0, 40.0)
+    >>> w.spend(60.0), w.spend(60.5)
+    (0.0, 9.5)
+    """
+
+    limit: int = READS_PER_MINUTE
+    window: float = 60.0
+    uses: list[float] = field(default_factory=list)
+
+    def _prune(self, now: float) -> None:
+        keep = now - self.window
+        while self.uses and self.uses[0] <= keep:
+            self.uses.pop(0)
+
+    def wait(self, now: float, cost: int = 1) -> float:
+        """Seconds from ``now`` until ``cost`` more requests fit (0: they fit now)."""
+        if cost > self.limit:
+            raise ValueError(f"{cost} requests never fit a budget of {self.limit}")
+        self._prune(now)
+        over = len(self.uses) + cost - self.limit
+        return 0.0 if over <= 0 else self.uses[over - 1] + self.window - now
+
+    def spend(self, now: float, cost: int = 1, hold: float = 0.0) -> float:
+        """Spend ``cost`` requests now if they fit (answers 0), else the wait (nothing spent).
+
+        The requests are made after they are spent, within ``hold`` seconds: they are
+        counted as made at ``now + hold``, so that they stay in the window as long as Google
+        counts them."""
+        wait = self.wait(now, cost)
+        if wait == 0.0:
+            self.uses.extend([now + hold] * cost)
+            self.uses.sort()
+        return wait
+
+
+@dataclass
+class Budget:
+    """A service account's read and write windows: a sync spends from both or neither."""
+
+    reads: Window = field(default_factory=lambda: Window(READS_PER_MINUTE))
+    writes: Window = field(default_factory=lambda: Window(WRITES_PER_MINUTE))
+
+    def spend(
+        self, now: float, reads: int = SYNC_READS, writes: int = SYNC_WRITES, hold: float = 0.0
+    ) -> float:
+        """Spend a sync's requests if both fit now (answers 0), else the wait."""
+        wait = max(self.reads.wait(now, reads), self.writes.wait(now, writes))
+        if wait == 0.0:
+            self.reads.spend(now, reads, hold)
+            self.writes.spend(now, writes, hold)
+        return wait
+
+    def to_json(self) -> dict[str, list[float]]:
+        return {"reads": list(self.reads.uses), "writes": list(self.writes.uses)}
+
+    @classmethod
+    def from_json(
+        cls,
+        data: dict[str, Iterable[float]],
+        reads_limit: int = READS_PER_MINUTE,
+        writes_limit: int = WRITES_PER_MINUTE,
+        *,
+        window: float = 60.0,
+    ) -> Budget:
+        return cls(
+            Window(reads_limit, window, sorted(float(t) for t in data.get("reads", ()))),
+            Window(writes_limit, window, sorted(float(t) for t in data.get("writes", ()))),
+        )
+
+
+@dataclass(frozen=True)
+class PollPolicy:
+    """How long until a sheet is polled again, from how long it has been unchanged.
+
+    >>> p = PollPolicy()
+    >>> p.interval(idle=0.0), p.interval(idle=20 * 60.0), p.interval(idle=6 * 3600.0)
+    (60.0, 300.0, 1800.0)
+    >>> p.interval(idle=0.0, pushed=True)
+    3600.0
+    """
+
+    fastest: float = 60.0
+    """A sheet that has just changed (its TD is typing results) is polled every minute."""
+    slowest: float = 1800.0
+    """A sheet unchanged for two hours or more is polled every half hour."""
+    pushed: float = 3600.0
+    """A sheet whose add-on asks for a sync on every edit is polled hourly, as a safety net."""
+    share: float = 0.25
+    """Between those, the interval is this share of the time since the last change."""
+
+    def interval(self, idle: float, *, pushed: bool = False) -> float:
+        if pushed:
+            return self.pushed
+        return min(self.slowest, max(self.fastest, idle * self.share))

@@ -1,0 +1,42 @@
+"""A service account's per-minute budget is spent through the database: processes spending
+at once never spend more than the limit in any window."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.store import Store
+from tests.store.conftest import Clock
+
+
+async def test_the_budget_refuses_what_does_not_fit_and_says_how_long_to_wait(
+    store: Store, clock: Clock
+):
+    spend = {"reads_limit": 3, "writes_limit": 2, "hold": 0.0}
+    assert await store.spend_quota("a@x", reads=1, writes=1, **spend) == 0
+    clock.advance(10)
+    assert await store.spend_quota("a@x", reads=1, writes=1, **spend) == 0
+    clock.advance(10)
+    assert await store.spend_quota("a@x", reads=1, writes=1, **spend) == 40  # writes are out
+    assert await store.spend_quota("b@x", reads=1, writes=1, **spend) == 0  # another account
+    assert await store.spend_quota("a@x", reads=1, writes=0, **spend) == 0
+    clock.advance(40)
+    assert await store.spend_quota("a@x", reads=1, writes=1, **spend) == 0
+
+
+async def test_processes_spending_at_once_stay_within_the_limit(
+    store: Store, db_url: str, clock: Clock
+):
+    others = [await Store.open(db_url, migrate=False, clock=store.clock) for _ in range(2)]
+    try:
+        waits = await asyncio.gather(
+            *(
+                s.spend_quota("a@x", reads=1, writes=1, reads_limit=10, writes_limit=10)
+                for _ in range(8)
+                for s in [store, *others]
+            )
+        )
+    finally:
+        for other in others:
+            await other.close()
+    assert sum(1 for wait in waits if wait == 0) == 10
