@@ -65,6 +65,9 @@ def name_problem(name: str) -> str | None:
 # matter only at the start of a line (headings, lists, subtext).
 _INLINE = re.compile(r"([\\*_~|`><@]|\](?=\())")
 _LINE_START = re.compile(r"^(\s*)(#{1,3}(?=\s)|-#(?=\s)|[-+](?=\s)|\d+(?=[.)]\s))", re.MULTILINE)
+#: What no name may hold (:func:`name_problem`) but text read from elsewhere (a sheet) might:
+#: shown as U+FFFD, so it can neither reorder nor hide what follows. Newlines and tabs stay.
+_HIDDEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029" + "".join(sorted(_BIDI)) + "]")
 #: Looks like a backtick and is as wide, but never opens or closes code.
 _CODE_TICK = "\u02cb"
 
@@ -73,7 +76,8 @@ def markdown_safe(text: str, *, in_code: bool = False) -> str:
     r"""``text`` as Discord shows it literally: each Markdown character (emphasis, code,
     spoilers, quotes), the ``]`` that would close a masked link's text, and each character
     that starts a mention, channel, role or timestamp (``<``, ``@``) backslash-escaped, and
-    a heading, list or subtext marker at the start of a line too. ``in_code=True`` is for
+    a heading, list or subtext marker at the start of a line too; control characters and
+    bidirectional overrides become U+FFFD (``�``). ``in_code=True`` is for
     text inside a code block, where backslashes show as they are and only a backtick could
     end the block: backticks become a look-alike.
 
@@ -81,9 +85,10 @@ def markdown_safe(text: str, *, in_code: bool = False) -> str:
     \*\*Bob\*\* [site\](https://x.y) \<\@80351110224678912\> \@everyone
     >>> print(markdown_safe("# Big") + " " + markdown_safe("Jean-Luc #2 [undone]"))
     \# Big Jean-Luc #2 [undone]
-    >>> markdown_safe("```x```", in_code=True)
-    'ˋˋˋxˋˋˋ'
+    >>> markdown_safe("```x```", in_code=True), markdown_safe("Ann\u202eyzal")
+    ('ˋˋˋxˋˋˋ', 'Ann�yzal')
     """
+    text = _HIDDEN.sub("\ufffd", text)
     if in_code:
         return text.replace("`", _CODE_TICK)
     return _LINE_START.sub(r"\1\\\2", _INLINE.sub(r"\\\1", text))

@@ -94,7 +94,9 @@ class Linking(Players):
             linked = await self.store.link_sheet(
                 guild, info.name, td, spreadsheet_id=sheet, url=url.strip(), guests=guests
             )
-            added = await self._add_sheet_players(guild, linked, found.players, matched, td)
+            added, refused = await self._add_sheet_players(
+                guild, linked, found.players, matched, td
+            )
         self._views.pop(sheet, None)
         lines = [
             f"🔗 **{md(linked.name)}** is kept in the Google Sheet “{md(snapshot.title)}” from now "
@@ -115,6 +117,11 @@ class Linking(Players):
             )
             + "."
         )
+        if refused:
+            lines.append(
+                "⚠️ Not registered here (fix the name on the sheet, then a TD adds them with "
+                "/player link): " + "; ".join(md(r) for r in refused[:10])
+            )
         strangers = [md(m.name) for m in members if m.key not in matched]
         if strangers:
             lines.append(
@@ -191,10 +198,12 @@ class Linking(Players):
         players: Mapping[int, PlayerRow],
         matched: Mapping[int, int],
         td: Actor,
-    ) -> list[str]:
-        """Register the sheet's players Discord does not know, so members can name them."""
+    ) -> tuple[list[str], list[str]]:
+        """Register the sheet's players Discord does not know, so members can name them.
+        Answers the names added, and why the others were not (``#5: …``)."""
         known = set(matched.values())
-        added = []
+        added: list[str] = []
+        refused: list[str] = []
         for number, player in sorted(players.items()):
             if number in known:
                 continue
@@ -209,7 +218,8 @@ class Linking(Players):
                     discord_id=value if value.isdigit() else None,
                 )
             except StoreError as error:
-                log.info("sheet player %s not added: %s", player.name, error.message)
+                log.info("sheet player #%d not added: %s", number, error.message)
+                refused.append(f"#{number}: {error.message}")  # the name may not be shown
                 continue
             added.append(player.name)
-        return added
+        return added, refused

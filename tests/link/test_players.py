@@ -134,3 +134,20 @@ async def test_player_link_without_a_member_unlinks(linked: LinkedClub) -> None:
     answer = await club.ok("td", "player link", {"player": "#4"})
     assert answer.text.splitlines()[0] == "🔗 #4 Dave is no longer linked to a Discord member."
     assert str(club.member("dave").id) not in str(club.tab("Discord players"))
+
+
+async def test_a_sheet_name_that_breaks_the_name_rules_is_not_registered_and_the_td_is_told(
+    club: LinkedClub,
+) -> None:
+    rows = [list(r) for r in RESULTS]
+    rows[4][1] = "Dave\u202eevaD"
+    await registering(club, rows)
+    linked = await club.link()
+    assert (
+        "⚠️ Not registered here (fix the name on the sheet, then a TD adds them with /player "
+        "link): #4: a player name cannot hold control characters (U+202E at character 5)"
+        in linked.text
+    )
+    assert "\u202e" not in linked.text
+    names = [p.name for p in await club.store.players(club.guild, "Club Night")]
+    assert names == ["Alice", "Bob", "Carol"]
