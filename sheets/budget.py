@@ -10,13 +10,14 @@ budget (:meth:`bot.store.Store.spend_quota`), and the simulation benchmark
 :class:`PollPolicy` spreads the budget across sheets: a sheet whose add-on pushes its edits
 is polled rarely (``pushed``); one without is polled often while it is being edited and
 less and less as it stays unchanged (a quarter of the time since its last change, between
-``fastest`` and ``slowest``).
+``fastest`` and ``slowest``), ``slowest`` being fitted to the sheets one service account
+serves (:meth:`PollPolicy.fitted`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 #: Google's documented per-minute, per-user defaults.
 READS_PER_MINUTE = 60
@@ -129,3 +130,24 @@ class PollPolicy:
         if pushed:
             return self.pushed
         return min(self.slowest, max(self.fastest, idle * self.share))
+
+    def fitted(
+        self, polled: int, pushed: int, reads_per_minute: float, reserve: float = 0.2
+    ) -> PollPolicy:
+        """This policy for one service account's ``polled`` sheets (no add-on) and
+        ``pushed`` sheets (add-on): the slowest poll is as fast as the reads a minute allow,
+        keeping ``reserve`` of them for pushed syncs and the bot's writes.
+
+        >>> p = PollPolicy()
+        >>> p.fitted(polled=250, pushed=0, reads_per_minute=60).slowest  # 250 sheets a key
+        312.5
+        >>> p.fitted(polled=20, pushed=0, reads_per_minute=60).slowest  # few: every minute
+        60.0
+        >>> p.fitted(polled=1000, pushed=0, reads_per_minute=60).slowest  # too many: slower
+        1250.0
+        """
+        spare = reads_per_minute * (1 - reserve) - pushed * 60.0 / self.pushed
+        if polled == 0:
+            return self
+        needed = polled * 60.0 / max(spare, 1e-9)
+        return replace(self, slowest=max(self.fastest, needed))
