@@ -14,17 +14,21 @@ The spreadsheets are listed in a TOML file::
 
 (``sheets = ["1AbC…", "https://…"]`` is accepted too.)
 
-Each sheet is polled every ``poll_interval`` seconds, give or take a random 10 % (jitter, so
-that sheets added together drift apart), and no faster than ``syncs_per_minute`` overall: a
-poll of an unchanged sheet costs one read request, and Google allows a service account 60 a
-minute. A sheet whose sync fails is logged and polled again later, backing off (doubling up to
-``16 × poll_interval``); the others carry on. Problems *in* a sheet are not failures: the sync
-writes them to that sheet's Errors tab, and the watcher logs them.
+A sheet that changed lately is polled every ``poll_interval`` seconds, one unchanged for a
+while less often (a quarter of the time since it last changed, up to half an hour, or up to
+what ``syncs_per_minute`` allows for this many sheets: :class:`sheets.budget.PollPolicy`),
+give or take a random 10 % (jitter, so that sheets added together drift apart), and no faster
+than ``syncs_per_minute`` overall: a poll of an unchanged sheet costs one read request, and
+Google allows a service account 60 a minute. A sheet whose sync fails is logged and polled
+again later, backing off (doubling up to ``16 × poll_interval``); the others carry on.
+Problems *in* a sheet are not failures: the sync writes them to that sheet's Errors tab, and
+the watcher logs them.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 import random
 import threading
 import time
@@ -34,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sheets.budget import PollPolicy
 from sheets.client import SheetsClient, SheetsError
 from sheets.sync import SyncResult, spreadsheet_id, sync
 
@@ -151,10 +156,19 @@ class Watcher:
     rng: random.Random = field(default_factory=random.Random)
     due: dict[str, float] = field(default_factory=dict)
     failures: dict[str, int] = field(default_factory=dict)
+    changed_at: dict[str, float] = field(default_factory=dict)
+    policy: PollPolicy | None = None
+    """How often each sheet is polled (default: every ``interval`` seconds while it is being
+    edited, less often as it stays unchanged, as slowly as ``syncs_per_minute`` requires
+    when there are many: :meth:`sheets.budget.PollPolicy.fitted`)."""
 
     def __post_init__(self) -> None:
         now = self.clock()
         count = len(self.config.sheets)
+        if self.policy is None:
+            self.policy = PollPolicy(
+                fastest=self.interval, slowest=max(self.interval, PollPolicy.slowest)
+            ).fitted(count, 0, self.config.syncs_per_minute)
         for position, sheet in enumerate(self.config.sheets):
             # Spread the first polls over one interval instead of starting them all at once.
             self.due[sheet.spreadsheet_id] = now + self.interval * position / max(count, 1)
@@ -191,7 +205,11 @@ class Watcher:
             outcome.error = f"{type(error).__name__}: {error}"
         if outcome.error is None:
             self.failures.pop(key, None)
-            wait = self.interval
+            now = self.clock()
+            if outcome.result is not None and outcome.result.changed:
+                self.changed_at[key] = now
+            assert self.policy is not None
+            wait = self.policy.interval(now - self.changed_at.get(key, -math.inf))
         else:
             failures = self.failures[key] = self.failures.get(key, 0) + 1
             wait = self.interval * min(2**failures, MAX_BACKOFF_FACTOR)
@@ -222,9 +240,11 @@ class Watcher:
     def run(self, stop: threading.Event) -> None:
         """Poll until ``stop`` is set, one sheet at a time, at most ``syncs_per_minute``."""
         logger.info(
-            "watching %d spreadsheets, polling each every %.0f s",
+            "watching %d spreadsheets, polling each every %.0f s while it changes, up to "
+            "every %.0f s when it does not",
             len(self.config.sheets),
             self.interval,
+            self.policy.slowest if self.policy else self.interval,
         )
         last_start: float | None = None
         while not stop.is_set():

@@ -159,3 +159,30 @@ def test_the_watcher_loop_keeps_to_its_sync_budget_and_stops_when_asked(
     assert len(starts) >= 4
     gaps = [b - a for a, b in itertools.pairwise(starts)]
     assert min(gaps) >= 60 / 300 - 0.01  # never more than 300 syncs a minute
+
+
+def test_a_sheet_is_polled_less_often_the_longer_it_stays_unchanged(
+    make_sheet: MakeSheet, client: SheetsClient
+) -> None:
+    sheet = WatchedSheet(make_sheet({"Results": seed_crosstable()}))
+    others = tuple(WatchedSheet(f"1Sheet{n:012d}") for n in range(399))
+    clock = Clock()
+    # 400 sheets at 50 syncs a minute (40 for polls): each at least every 10 minutes.
+    watcher = Watcher(client, WatchConfig((sheet, *others)), interval=60, clock=clock)
+    assert watcher.poll_one(sheet).result.changed  # the first sync writes the standings
+    assert 54 <= watcher.due[sheet.spreadsheet_id] - clock.now <= 66
+    clock.now += 20 * 60  # twenty minutes without an edit: polled every five minutes
+    assert not watcher.poll_one(sheet).result.changed
+    assert 270 <= watcher.due[sheet.spreadsheet_id] - clock.now <= 330
+    clock.now += 6 * 3600  # idle for hours: as rarely as the budget of 400 sheets needs
+    watcher.poll_one(sheet)
+    assert 540 <= watcher.due[sheet.spreadsheet_id] - clock.now <= 660
+
+
+def test_many_sheets_are_polled_as_slowly_as_the_budget_requires(client: SheetsClient) -> None:
+    config = WatchConfig(
+        tuple(WatchedSheet(f"1Sheet{n:012d}") for n in range(2000)), syncs_per_minute=50
+    )
+    watcher = Watcher(client, config, interval=60)
+    assert watcher.policy is not None
+    assert watcher.policy.slowest == 2000 * 60 / (50 * 0.8)  # 50 minutes: 40 polls a minute
