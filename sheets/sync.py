@@ -40,6 +40,7 @@ from core.model import Tournament
 from core.problems import HarknessError
 from core.profiles import Profile
 from core.standings import standings_after
+from sheets.batches import MAX_REQUEST_BYTES, batches
 from sheets.client import SheetsClient, SheetsRequestError
 from sheets.layout import SETTINGS_TAB, Role
 from sheets.problems import SheetProblem
@@ -443,11 +444,14 @@ def sync(
     now: datetime | None = None,
     rng: random.Random | None = None,
     snapshot: Snapshot | None = None,
+    request_limit: int = MAX_REQUEST_BYTES,
 ) -> SyncResult:
     """Sync one spreadsheet: read it, rank it with ``core``, write its output tabs.
 
     ``snapshot`` is a read the caller has just made (the Discord bot reads the sheet for its
-    own answers): the sync then starts from it instead of reading again.
+    own answers): the sync then starts from it instead of reading again. The write is one
+    ``batchUpdate`` when it fits in ``request_limit`` bytes, else as few as needed, the
+    Standings tab last and whole (:mod:`sheets.batches`).
 
     Raises :class:`~sheets.client.SheetsError` when Google cannot be reached, refuses the
     service account, or rejects the write; problems *in* the sheet are not errors: they are
@@ -473,7 +477,8 @@ def sync(
                 f"{label}: {decision.summary}",
             )
         try:
-            client.http_client.batch_update(key, {"requests": decision.plan.requests})
+            for requests in batches(decision.plan, request_limit):
+                client.http_client.batch_update(key, {"requests": requests})
         except SheetsRequestError as error:
             # Google applies a batchUpdate atomically: nothing was written. The usual cause is
             # the sheet changing meanwhile (a tab of the same name added); read it again once.

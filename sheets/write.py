@@ -57,17 +57,42 @@ FILLS: dict[str, dict[str, Any]] = {
         "textFormat": {"bold": True},
     },
 }
+#: The ``harkness.tab`` marker of a Standings tab being written in several requests, before
+#: it takes the Standings tab's place (:mod:`sheets.batches`).
+STAGING_MARKER = "standings-staging"
 CELL_FIELDS = "userEnteredValue,userEnteredFormat,note"
 """What ``updateCells`` replaces in every cell of an output tab: value, format and note."""
 
 
 @dataclass
+class TabWrite:
+    """The requests that write one output tab, and what :mod:`sheets.batches` needs to write
+    it another way when it is too large for one request (a staging tab)."""
+
+    content: TabContent
+    existing: Tab | None
+    grid: dict[str, int]
+    requests: list[Request]
+
+
+@dataclass
 class Plan:
-    """The requests of one write, and the tabs it refused to touch (with why)."""
+    """The requests of one write, and the tabs it refused to touch (with why).
+
+    ``requests`` is every request in order; ``setup`` (the settings tab, a staging tab left
+    over), ``tabs`` (one :class:`TabWrite` per output tab) and ``last`` (the input hash and
+    the time of the check) are the same requests in their parts, for
+    :func:`sheets.batches.batches` to split a write too large for one request.
+    """
 
     requests: list[Request] = field(default_factory=list)
     refused: list[SheetProblem] = field(default_factory=list)
     written: list[str] = field(default_factory=list)
+    setup: list[Request] = field(default_factory=list)
+    tabs: list[TabWrite] = field(default_factory=list)
+    last: list[Request] = field(default_factory=list)
+    spare_sheet_id: int = 0
+    """A sheet id no tab uses, for a staging tab."""
 
 
 def cell_data(cell: OutCell) -> dict[str, Any]:
@@ -224,29 +249,36 @@ def plan(
     rng = rng or random.Random()
     result = Plan()
     taken = set(snapshot.sheet_ids)
+    # A staging tab left by a write that stopped half-way (see sheets.batches) goes first.
+    result.setup += [
+        {"deleteSheet": {"sheetId": tab.sheet_id}}
+        for tab in snapshot.tabs
+        if tab.marker == STAGING_MARKER
+    ]
     if create_settings and snapshot.tab(SETTINGS_TAB) is None:
         sheet_id = new_sheet_id(taken, rng)
         taken.add(sheet_id)
         rows = default_rows()
         grid = _grid(len(rows) + 10, len(rows[0]), 1)
-        result.requests.append(add_sheet_request(sheet_id, SETTINGS_TAB, grid))
+        result.setup.append(add_sheet_request(sheet_id, SETTINGS_TAB, grid))
         header = [OutCell(v, header=True) for v in rows[0]]
         body = [[OutCell(v or None) for v in row] for row in rows[1:]]
-        result.requests.append(_cells_request(sheet_id, [header, *body], grid))
+        result.setup.append(_cells_request(sheet_id, [header, *body], grid))
     for content in contents:
         tab = snapshot.tab(content.title)
         grid = _grid(len(content.rows), content.width, 1)
+        requests: list[Request] = []
         if tab is None:
             sheet_id = new_sheet_id(taken, rng)
             taken.add(sheet_id)
-            result.requests += [
+            requests += [
                 add_sheet_request(sheet_id, content.title, grid),
                 mark_request(sheet_id, content.role.value),
                 protect_request(sheet_id),
             ]
         elif tab.role is content.role:
             sheet_id = tab.sheet_id
-            result.requests.append(
+            requests.append(
                 {
                     "updateSheetProperties": {
                         "properties": {"sheetId": sheet_id, "gridProperties": grid},
@@ -255,21 +287,35 @@ def plan(
                 }
             )
             if not tab.protected:
-                result.requests.append(protect_request(sheet_id))
+                requests.append(protect_request(sheet_id))
         else:
             cell = setting_cells.get(content.role.value, SETTINGS_TAB)
             result.refused.append(refusal(tab.title, content.role, cell))
             continue
-        result.requests.append(_cells_request(sheet_id, content.rows, grid))
-        result.requests += width_requests(sheet_id, content.widths, grid["columnCount"])
+        requests += tab_cells_requests(sheet_id, content, grid)
+        result.tabs.append(TabWrite(content, tab, grid, requests))
         result.written.append(content.title)
     if input_hash is not None:
-        result.requests.append(
+        result.last.append(
             _metadata_request(snapshot.input_hash_metadata_id, INPUT_HASH_METADATA_KEY, input_hash)
         )
     if checked is not None:
-        result.requests.append(_checked_request(snapshot, checked))
+        result.last.append(_checked_request(snapshot, checked))
+    result.spare_sheet_id = new_sheet_id(taken, rng)
+    result.requests = [
+        *result.setup,
+        *[request for write in result.tabs for request in write.requests],
+        *result.last,
+    ]
     return result
+
+
+def tab_cells_requests(sheet_id: int, content: TabContent, grid: dict[str, int]) -> list[Request]:
+    """Every cell of a tab (one ``updateCells`` over the whole grid), then column widths."""
+    return [
+        _cells_request(sheet_id, content.rows, grid),
+        *width_requests(sheet_id, content.widths, grid["columnCount"]),
+    ]
 
 
 def check_plan(snapshot: Snapshot, errors: Tab, text: str, now: datetime) -> Plan:
