@@ -22,6 +22,7 @@ from fractions import Fraction
 
 from core.model import EntryKind, Player, RoundEntry, Tournament
 from core.numbers import display, half_points
+from core.players import find
 from core.problems import HarknessError, Problem
 from core.profiles import Profile
 from core.standings import UNPLAYED, Standing, Standings
@@ -149,41 +150,36 @@ def points(score: Fraction) -> str:
 
 
 def find_player(tournament: Tournament, query: str) -> Player:
-    """The player a person means: a starting number, or a name matched case-insensitively
-    (exactly, then by prefix, then by substring).
+    """The player a person means, by :func:`core.players.find` (a starting number, or a
+    name: exact, then prefix, then substring).
 
     An unknown or ambiguous name raises :class:`HarknessError` listing the candidates.
     """
-    text = query.strip()
-    if text.lstrip("#").isdigit():
-        number = int(text.lstrip("#"))
-        for p in tournament.players:
-            if p.id == number:
-                return p
+    found = find(tournament.players, query, number=lambda p: p.id, name=lambda p: p.name)
+    if found.match is not None:
+        return found.match
+    if found.how == "number":
         last = max((p.id for p in tournament), default=0)
         raise HarknessError(
             [
                 Problem(
-                    f"PLAYER {query!r}: there is no player {number}; starting numbers run 1–{last}"
+                    f"PLAYER {query!r}: there is no player {found.digits}; starting numbers "
+                    f"run 1–{last}"
                 )
             ]
         )
-    key = text.casefold()
-    for match in (lambda n: n == key, lambda n: n.startswith(key), lambda n: key in n):
-        found = [p for p in tournament.players if match(p.name.casefold())]
-        if len(found) == 1:
-            return found[0]
-        if found:
-            names = ", ".join(f"{p.name} (#{p.id})" for p in found[:10])
-            more = f" and {len(found) - 10} more" if len(found) > 10 else ""
-            raise HarknessError(
-                [
-                    Problem(
-                        f"PLAYER {query!r} matches {len(found)} players: "
-                        f"{names}{more}; give more of the name or the number"
-                    )
-                ]
-            )
+    if found.ambiguous:
+        names = ", ".join(f"{p.name} (#{p.id})" for p in found.matches[:10])
+        more = f" and {len(found.matches) - 10} more" if len(found.matches) > 10 else ""
+        raise HarknessError(
+            [
+                Problem(
+                    f"PLAYER {query!r} matches {len(found.matches)} players: "
+                    f"{names}{more}; give more of the name or the number"
+                )
+            ]
+        )
+    text = query.strip()
     close = difflib.get_close_matches(text, [p.name for p in tournament.players], n=5, cutoff=0.5)
     hint = (
         f"; did you mean {', '.join(close)}?"

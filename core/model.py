@@ -34,6 +34,28 @@ class Colour(Enum):
     def opposite(self) -> Colour:
         return Colour.BLACK if self is Colour.WHITE else Colour.WHITE
 
+    @classmethod
+    def parse(cls, text: str) -> Colour | None:
+        """``w`` / ``white`` / ``b`` / ``black`` in any case; None for anything else.
+
+        >>> Colour.parse(" White"), Colour.parse("b"), Colour.parse("red")
+        (<Colour.WHITE: 'w'>, <Colour.BLACK: 'b'>, None)
+        """
+        return _COLOUR_WORDS.get(text.strip().lower())
+
+
+def colours_agree(a: Colour | None, b: Colour | None) -> bool:
+    """Two reports of one game agree on colour when they say the same or one left it out."""
+    return a is None or b is None or a is b
+
+
+_COLOUR_WORDS = {
+    "w": Colour.WHITE,
+    "white": Colour.WHITE,
+    "b": Colour.BLACK,
+    "black": Colour.BLACK,
+}
+
 
 class EntryKind(Enum):
     """What happened to one player in one round (core/RULEBOOK.md, "Round entries").
@@ -94,6 +116,20 @@ MIRROR: dict[EntryKind, EntryKind] = {
     EntryKind.FORFEIT_WIN: EntryKind.FORFEIT_LOSS,
     EntryKind.FORFEIT_LOSS: EntryKind.FORFEIT_WIN,
 }
+
+
+def mirrored(
+    kind: EntryKind, colour: Colour | None, double: bool = False
+) -> tuple[EntryKind, Colour | None]:
+    """The other side of a game or forfeit: its result (:data:`MIRROR`; a ``double``
+    forfeit is a forfeit loss on both sides) and colour.
+
+    >>> mirrored(EntryKind.WIN, Colour.WHITE)
+    (<EntryKind.LOSS: 'loss'>, <Colour.BLACK: 'b'>)
+    >>> mirrored(EntryKind.FORFEIT_LOSS, None, double=True)
+    (<EntryKind.FORFEIT_LOSS: 'forfeit loss'>, None)
+    """
+    return kind if double else MIRROR[kind], colour.opposite if colour is not None else None
 
 
 def mirrors(kind: EntryKind, other: EntryKind) -> bool:
@@ -173,6 +209,25 @@ class RoundEntry(NamedTuple):
     @property
     def played(self) -> bool:
         return self.kind.played
+
+    def mirror(self, player: int, double: bool = False) -> RoundEntry:
+        """The entry ``player``'s opponent has in this game or forfeit (:func:`mirrored`;
+        a ``double`` forfeit is a forfeit loss on both sides).
+
+        >>> str(RoundEntry.win(9, Colour.WHITE).mirror(4))
+        'L4 (b)'
+        """
+        kind, colour = mirrored(self.kind, self.colour, double)
+        return RoundEntry(kind, player, colour)
+
+    def agrees(self, other: RoundEntry) -> bool:
+        """Two reports of one player's round agree: the same result and opponent, and
+        :func:`colours_agree`."""
+        return (
+            self.kind is other.kind
+            and self.opponent == other.opponent
+            and colours_agree(self.colour, other.colour)
+        )
 
     def __str__(self) -> str:
         """The crosstable notation (core/RULEBOOK.md): ``W9 (w)``, ``X4``, ``H``, ``-``."""

@@ -39,6 +39,16 @@ def tidy(name: str) -> str:
     return " ".join(name.split())
 
 
+def name_key(name: str) -> str:
+    """A name (of a player, a tournament, a column) as compared: spaces collapsed (non-breaking
+    ones too), case folded. The one key every front door compares names by.
+
+    >>> name_key("  Spring\u00a0  OPEN ")
+    'spring open'
+    """
+    return " ".join(name.split()).casefold()
+
+
 def name_problem(name: str) -> str | None:
     """What is wrong with ``name`` as a player's name, or None. Spaces are tidied first
     (:func:`tidy`), so tabs and newlines are not problems; other control characters are.

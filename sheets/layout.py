@@ -30,8 +30,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from core.model import EntryKind
-
 SETTINGS_TAB = "Harkness"
 """The settings tab: the worker creates it with defaults; the TD edits it."""
 
@@ -110,7 +108,7 @@ _DISCORD_WORDS = frozenset({"discord"})
 _ROUND_WORDS = frozenset({"round", "rd", "rnd"})
 _WHITE_WORDS = frozenset({"white"})
 _BLACK_WORDS = frozenset({"black"})
-_RESULT_WORDS = frozenset({"result", "res", "score"})
+_RESULT_HEADINGS = frozenset({"result", "res", "score"})
 HEADER_SEARCH_ROWS = 5
 """How many rows from the top are searched for a header row (a title row may come first)."""
 
@@ -161,7 +159,7 @@ def detect_results_header(row: Sequence[str]) -> CrosstableColumns | GameListCol
     """
     keys = [_key(cell) for cell in row]
     white, black = _find(keys, _WHITE_WORDS), _find(keys, _BLACK_WORDS)
-    round_column, result = _find(keys, _ROUND_WORDS), _find(keys, _RESULT_WORDS)
+    round_column, result = _find(keys, _ROUND_WORDS), _find(keys, _RESULT_HEADINGS)
     if white is not None and black is not None and round_column is not None and result is not None:
         return GameListColumns(round_column, white, black, result)
     number, name = _find(keys, _NUMBER_WORDS), _find(keys, _NAME_WORDS)
@@ -204,57 +202,8 @@ PLAYERS_HEADER_HINT = "'#, Name, Rating (optional)'"
 
 # ---------------------------------------------------------------- game-list results
 
-#: Game results, as (White's entry kind, Black's entry kind). Keys are lower case, no spaces.
-GAME_RESULTS: dict[str, tuple[EntryKind, EntryKind]] = {
-    "1-0": (EntryKind.WIN, EntryKind.LOSS),
-    "0-1": (EntryKind.LOSS, EntryKind.WIN),
-    "½-½": (EntryKind.DRAW, EntryKind.DRAW),
-    "1/2-1/2": (EntryKind.DRAW, EntryKind.DRAW),
-    "0.5-0.5": (EntryKind.DRAW, EntryKind.DRAW),
-    "=-=": (EntryKind.DRAW, EntryKind.DRAW),
-    "1f-0f": (EntryKind.FORFEIT_WIN, EntryKind.FORFEIT_LOSS),
-    "0f-1f": (EntryKind.FORFEIT_LOSS, EntryKind.FORFEIT_WIN),
-    "+-": (EntryKind.FORFEIT_WIN, EntryKind.FORFEIT_LOSS),
-    "-+": (EntryKind.FORFEIT_LOSS, EntryKind.FORFEIT_WIN),
-    "+/-": (EntryKind.FORFEIT_WIN, EntryKind.FORFEIT_LOSS),
-    "-/+": (EntryKind.FORFEIT_LOSS, EntryKind.FORFEIT_WIN),
-    # A double forfeit: neither came, a forfeit loss for both (TRF-16 '-' on both sides).
-    "0f-0f": (EntryKind.FORFEIT_LOSS, EntryKind.FORFEIT_LOSS),
-    "--": (EntryKind.FORFEIT_LOSS, EntryKind.FORFEIT_LOSS),
-    "-/-": (EntryKind.FORFEIT_LOSS, EntryKind.FORFEIT_LOSS),
-}
 GAME_RESULT_HINT = "'1-0', '0-1', '½-½' (or '1/2-1/2'), '1F-0F', '0F-1F' or '0F-0F' (neither came)"
 
-#: The results of a bye row (one player, no opponent), by the player's points.
-BYE_RESULTS: dict[str, EntryKind] = {
-    "1": EntryKind.FULL_BYE,
-    "b": EntryKind.FULL_BYE,
-    "bye": EntryKind.FULL_BYE,
-    "1-0": EntryKind.FULL_BYE,
-    "0-1": EntryKind.FULL_BYE,
-    "+": EntryKind.FULL_BYE,
-    "1f-0f": EntryKind.FULL_BYE,
-    "0f-1f": EntryKind.FULL_BYE,
-    "½": EntryKind.HALF_BYE,
-    "0.5": EntryKind.HALF_BYE,
-    "1/2": EntryKind.HALF_BYE,
-    "h": EntryKind.HALF_BYE,
-    "½-½": EntryKind.HALF_BYE,
-    "1/2-1/2": EntryKind.HALF_BYE,
-    "0": EntryKind.ZERO_BYE,
-    "u": EntryKind.ZERO_BYE,
-    "0-0": EntryKind.ZERO_BYE,
-    "": EntryKind.ZERO_BYE,
-}
 BYE_RESULT_HINT = "'B' or '1' (full-point bye), 'H' or '½' (half-point bye), 'U' or '0'"
 #: What the opponent cell of a bye row may say.
 BYE_OPPONENT_WORDS = frozenset({"", "bye", "-", "—", "–"})
-
-
-def result_key(text: str) -> str:
-    """A result cell's text as looked up in :data:`GAME_RESULTS` and :data:`BYE_RESULTS`.
-
-    >>> result_key(" 1F - 0F "), result_key("½ - ½"), result_key("BYE")
-    ('1f-0f', '½-½', 'bye')
-    """
-    return "".join(clean(text).lower().replace("–", "-").replace("—", "-").split())

@@ -33,16 +33,16 @@ from dataclasses import dataclass, field
 from core.formats.crosstable import cell_hint, parse_cell, trailing_withdrawal
 from core.limits import MAX_CELL_CHARS, MAX_PLAYERS, MAX_RATING, MAX_ROUNDS, whole_number
 from core.model import Colour, EntryKind, Player, RoundEntry, Tournament
+from core.players import Roster
 from core.points import points_disagreement
 from core.problems import HarknessError, Problem
+from core.results import bye_result, score_result
 from sheets.layout import (
     BYE_OPPONENT_WORDS,
     BYE_RESULT_HINT,
-    BYE_RESULTS,
     CROSSTABLE_HEADER_HINT,
     GAME_LIST_HEADER_HINT,
     GAME_RESULT_HINT,
-    GAME_RESULTS,
     HEADER_SEARCH_ROWS,
     PLAYERS_HEADER_HINT,
     CrosstableColumns,
@@ -52,7 +52,6 @@ from sheets.layout import (
     clean,
     detect_players_header,
     detect_results_header,
-    result_key,
     round_numbers,
 )
 from sheets.problems import SheetProblem
@@ -397,30 +396,21 @@ def read_players(
     return players
 
 
-class _Names:
-    """Find a player by starting number (``5``, ``#5``) or by name (ignoring case)."""
-
-    def __init__(self, players: Mapping[int, PlayerRow]) -> None:
-        self.players = players
-        self.by_name: dict[str, list[int]] = {}
-        for p in players.values():
-            self.by_name.setdefault(" ".join(p.name.casefold().split()), []).append(p.id)
-
-    def find(self, text: str) -> int | str:
-        """The starting number ``text`` means, or what is wrong with it."""
-        digits = text.lstrip("#").strip()
-        if digits.isascii() and digits.isdecimal():
-            number = whole_number(digits, MAX_PLAYERS) or 0
-            return number if number in self.players else f"there is no player {digits}"
-        found = self.by_name.get(" ".join(text.casefold().split()), [])
-        if len(found) == 1:
-            return found[0]
-        if found:
-            return (
-                f"{len(found)} players are called {text!r} (#"
-                f"{', #'.join(map(str, found))}): write the starting number instead"
-            )
-        return "there is no player of that name in the players tab"
+def _find(roster: Roster[PlayerRow], text: str) -> int | str:
+    """The starting number a game list's cell means (a number, or a name exactly: a TD's
+    cell must say whom it means), or what is wrong with it."""
+    found = roster.find(text, partial=False)
+    if found.match is not None:
+        return found.match.id
+    if found.how == "number":
+        return f"there is no player {found.digits}"
+    if found.ambiguous:
+        numbers = ", #".join(str(p.id) for p in found.matches)
+        return (
+            f"{len(found.matches)} players are called {text!r} (#{numbers}): write the "
+            "starting number instead"
+        )
+    return "there is no player of that name in the players tab"
 
 
 def read_game_list(
@@ -435,7 +425,7 @@ def read_game_list(
     grid = ResultGrid("game list", 0)
     problems = grid.problems
     grid.players = read_players(tabs, settings, problems)
-    names = _Names(grid.players)
+    names = Roster(grid.players.values(), number=lambda p: p.id, name=lambda p: p.name)
     seen: dict[tuple[int, int], int] = {}
     last_round = 0
     for r in range(header_row + 1, len(rows)):
@@ -464,7 +454,7 @@ def read_game_list(
             if text.lower() in BYE_OPPONENT_WORDS:
                 sides.append(None)
                 continue
-            found = names.find(text)
+            found = _find(names, text)
             if isinstance(found, str):
                 problems.append(SheetProblem(found, a1(title, r, column), text))
                 sides.append(-1)
@@ -508,8 +498,8 @@ def read_game_list(
         if white is None or black is None:
             player = white if white is not None else black
             assert player is not None
-            bye = BYE_RESULTS.get(result_key(result_text))
-            if bye is None or not result_text:
+            bye = bye_result(result_text)
+            if bye is None:
                 message = ("no result: write " if not result_text else "not a bye result; ") + (
                     f"expected {BYE_RESULT_HINT}"
                 )
@@ -520,8 +510,8 @@ def read_game_list(
                 RoundEntry(bye), result_cell, result_text
             )
             continue
-        kinds = GAME_RESULTS.get(result_key(result_text))
-        if kinds is None:
+        score = score_result(result_text)
+        if score is None:
             message = ("no result yet" if not result_text else "not a game result") + (
                 f"; expected {GAME_RESULT_HINT}"
             )
@@ -529,8 +519,8 @@ def read_game_list(
             grid.unreadable.update({(white, round_number), (black, round_number)})
             continue
         for player, opponent, kind, colour in (
-            (white, black, kinds[0], Colour.WHITE),
-            (black, white, kinds[1], Colour.BLACK),
+            (white, black, score.first, Colour.WHITE),
+            (black, white, score.second, Colour.BLACK),
         ):
             entry = RoundEntry(kind, opponent, colour if kind.played else None)
             grid.entries[(player, round_number)] = Sourced(entry, result_cell, result_text)

@@ -17,6 +17,7 @@ from bot.lookup import RUNNING_FIRST, bot_store, pick_tournament
 from bot.respond import Interaction, defer, reply
 from bot.sheetlink import NOT_SET_UP, SheetLinks, links_of
 from bot.store import Actor, Outcome, PlayerInfo, StoreError, TournamentInfo
+from core.players import find
 
 
 def _links(interaction: Interaction) -> SheetLinks:
@@ -99,19 +100,14 @@ async def _add_from_sheet(
     """Register the sheet's player ``player`` (not known in Discord yet) as ``member_id``."""
     view = await links.view(guild, info)
     rows = view.input.players
-    text = " ".join(player.strip().lstrip("#").casefold().split())
-    found = (
-        [n for n, row in rows.items() if text == str(n)]
-        or [n for n, row in rows.items() if " ".join(row.name.casefold().split()) == text]
-        or [n for n, row in rows.items() if text and text in row.name.casefold()]
-    )
-    if len(found) != 1:
+    found = find(rows.values(), player, number=lambda row: row.id, name=lambda row: row.name)
+    row = found.match
+    if row is None:
         raise UserError(
-            f"{info.name} has no player called {player!r}, here or on its sheet"
-            if not found
-            else f"{player!r} could be several players on the sheet: give the name in full"
+            f"{player!r} could be several players on the sheet: give the name in full"
+            if found.ambiguous
+            else f"{info.name} has no player called {player!r}, here or on its sheet"
         )
-    row = rows[found[0]]
     return await links.store.add_player(
         guild, info.name, row.name, actor=who, rating=row.rating, discord_id=member_id
     )

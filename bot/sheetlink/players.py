@@ -32,6 +32,7 @@ from bot.sheetlink.reading import Reading
 from bot.store import Actor, DiscordUser, PlayerInfo, PlayerRef, TournamentInfo
 from bot.store.players import name_taken
 from core.names import markdown_safe as md
+from core.names import name_key
 from core.problems import HarknessError
 
 log = logging.getLogger("harkness.bot")
@@ -138,19 +139,18 @@ class Players(Reading):
             # The store refuses a second registration, and says as whom they are registered.
             await self.store.join(guild, info.name, who, name=name, rating=rating)
         players = view.input.players
-        wanted = " ".join((name or who.label).casefold().split())
+        wanted = name_key(name or who.label)
         by_discord = [
             n for n, p in players.items() if names_member(discord_of(p), who.user, username)
         ]
-        by_name = [n for n, p in players.items() if " ".join(p.name.casefold().split()) == wanted]
+        by_name = [n for n, p in players.items() if name_key(p.name) == wanted]
         if by_discord:  # the sheet's editors say who this member is
             number = by_discord[0]
             sheet_name = players[number].name
             free = [
                 p
                 for p in registered
-                if p.discord_id is None
-                and " ".join(p.name.casefold().split()) == " ".join(sheet_name.casefold().split())
+                if p.discord_id is None and name_key(p.name) == name_key(sheet_name)
             ]
             if free:  # the sheet's player is registered already (by the TD): it is them
                 player = await self.store.link_player(

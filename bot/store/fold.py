@@ -45,7 +45,7 @@ from bot.store.model import (
     TournamentInfo,
     TournamentStatus,
 )
-from core.model import MIRROR, Colour, EntryKind, Player, RoundEntry, Tournament
+from core.model import Colour, EntryKind, Player, RoundEntry, Tournament, colours_agree, mirrored
 from core.problems import HarknessError
 
 Pair = tuple[int, int]
@@ -65,7 +65,7 @@ class Claim(NamedTuple):
         return (
             self.result is other.result
             and self.double == other.double
-            and (self.colour is None or other.colour is None or self.colour is other.colour)
+            and colours_agree(self.colour, other.colour)
         )
 
 
@@ -118,12 +118,7 @@ def _side(
 ) -> tuple[EntryKind, Colour | None]:
     if player == low:
         return result, colour
-    return _mirror(result, double), colour.opposite if colour else None
-
-
-def _mirror(result: EntryKind, double: bool) -> EntryKind:
-    """The other side's result: a double forfeit is a forfeit loss on both sides."""
-    return result if double else MIRROR[result]
+    return mirrored(result, colour, double)
 
 
 class ByeState(NamedTuple):
@@ -282,9 +277,8 @@ def _normalised(e: Event) -> tuple[Pair, Claim]:
     assert e.player is not None and e.opponent is not None and e.result is not None
     if e.player < e.opponent:
         return (e.player, e.opponent), Claim(e.player, e.result, e.colour, e.seq, e.double)
-    colour = e.colour.opposite if e.colour else None
-    mirrored = _mirror(e.result, e.double)
-    return (e.opponent, e.player), Claim(e.player, mirrored, colour, e.seq, e.double)
+    result, colour = mirrored(e.result, e.colour, e.double)
+    return (e.opponent, e.player), Claim(e.player, result, colour, e.seq, e.double)
 
 
 def _apply(r: _Round, e: Event) -> None:

@@ -1,8 +1,8 @@
 """Finding players by what a member types, and registering them.
 
 A player is named by starting number (``12`` or ``"#12"``), by name (case and spacing
-ignored, or a unique part of it), by a Discord mention (``"<@80351110224678912>"``), or by
-:class:`DiscordUser` (a member's id, as the bot has it).
+ignored, or a unique start or part of it: :func:`core.players.find`), by a Discord mention
+(``"<@80351110224678912>"``), or by :class:`DiscordUser` (a member's id, as the bot has it).
 """
 
 from __future__ import annotations
@@ -19,9 +19,10 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from bot.store import schema
 from bot.store.errors import StoreError
 from bot.store.model import Actor, PlayerInfo, TournamentInfo, TournamentStatus
-from bot.store.queries import Conflict, clean_name, name_key, next_number, player_info
+from bot.store.queries import Conflict, clean_name, next_number, player_info
+from core.names import name_key
+from core.players import find
 
-_NUMBER = re.compile(r"^#?\s*(\d{1,6})$")
 _MENTION = re.compile(r"^<@!?(\d+)>$")
 
 
@@ -56,20 +57,16 @@ def resolve(players: Sequence[PlayerInfo], ref: PlayerRef, tournament: str) -> P
     mention = _MENTION.match(text)
     if mention:
         return resolve(players, DiscordUser(mention.group(1)), tournament)
-    number = _NUMBER.match(text)
-    if number:
-        return resolve(players, int(number.group(1)), tournament)
-    key = name_key(text)
-    found = [p for p in players if name_key(p.name) == key] or [
-        p for p in players if key and key in name_key(p.name)
-    ]
-    if len(found) == 1:
-        return found[0]
-    if not found:
+    named = find(players, text, number=lambda p: p.number, name=lambda p: p.name)
+    if named.how == "number" and named.number is not None:
+        return resolve(players, named.number, tournament)
+    if named.match is not None:
+        return named.match
+    if not named.matches:
         raise StoreError(f"{tournament} has no player called {text!r}", "unknown-player")
-    names = ", ".join(p.label for p in found[:5])
+    names = ", ".join(p.label for p in named.matches[:5])
     raise StoreError(
-        f"{text!r} could be {names}: give the starting number (e.g. #{found[0].number})",
+        f"{text!r} could be {names}: give the starting number (e.g. #{named.matches[0].number})",
         "ambiguous-player",
     )
 

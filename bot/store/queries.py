@@ -32,7 +32,7 @@ from bot.store.model import (
     TournamentStatus,
 )
 from core.model import Colour, EntryKind
-from core.names import NAME_MAX, name_problem, tidy
+from core.names import NAME_MAX, name_key, name_problem, tidy
 
 NAME_LENGTH = NAME_MAX
 
@@ -41,18 +41,13 @@ class Conflict(Exception):
     """Another writer got there first (a unique key was taken): run the transaction again."""
 
 
-def name_key(name: str) -> str:
-    """A name as compared: spaces collapsed, case folded.
-
-    >>> name_key("  Spring   OPEN ")
-    'spring open'
-    """
-    return " ".join(name.split()).casefold()
-
-
 def clean_name(name: str, what: str) -> str:
     """A name with its spaces tidied, or a :class:`StoreError` if it breaks one of the rules
-    of :func:`core.names.name_problem` (empty, too long, control characters)."""
+    of :func:`core.names.name_problem` (empty, too long, control characters).
+
+    >>> clean_name("  Spring   Open ", "tournament")
+    'Spring Open'
+    """
     text = tidy(name)
     if not text:
         raise StoreError(f"give the {what} a name", "bad-name")

@@ -21,7 +21,6 @@ from bot.store import outbox
 from bot.store.errors import StoreError
 from bot.store.fold import ByeState, Folded, GameState, fold
 from bot.store.model import (
-    DOUBLE_FORFEIT,
     Actor,
     Event,
     EventKind,
@@ -33,70 +32,30 @@ from bot.store.players import PlayerRef, resolve
 from bot.store.queries import Loaded, append_event
 from bot.store.views import EventView, GameView, Outcome
 from core.model import BYES, WITH_OPPONENT, Colour, EntryKind
-
-#: What a member may type for a result, from their own side.
-RESULT_WORDS = {
-    "win": EntryKind.WIN,
-    "w": EntryKind.WIN,
-    "1": EntryKind.WIN,
-    "1-0": EntryKind.WIN,
-    "draw": EntryKind.DRAW,
-    "d": EntryKind.DRAW,
-    "½": EntryKind.DRAW,
-    "=": EntryKind.DRAW,
-    "½-½": EntryKind.DRAW,
-    "0.5": EntryKind.DRAW,
-    "loss": EntryKind.LOSS,
-    "l": EntryKind.LOSS,
-    "0": EntryKind.LOSS,
-    "0-1": EntryKind.LOSS,
-    "forfeit win": EntryKind.FORFEIT_WIN,
-    "x": EntryKind.FORFEIT_WIN,
-    "+": EntryKind.FORFEIT_WIN,
-    "forfeit loss": EntryKind.FORFEIT_LOSS,
-    "f": EntryKind.FORFEIT_LOSS,
-    "-": EntryKind.FORFEIT_LOSS,
-}
-BYE_WORDS = {
-    "full": EntryKind.FULL_BYE,
-    "b": EntryKind.FULL_BYE,
-    "full-point bye": EntryKind.FULL_BYE,
-    "pairing": EntryKind.PAIRING_BYE,
-    "pairing-allocated bye": EntryKind.PAIRING_BYE,
-    "half": EntryKind.HALF_BYE,
-    "h": EntryKind.HALF_BYE,
-    "half-point bye": EntryKind.HALF_BYE,
-    "zero": EntryKind.ZERO_BYE,
-    "u": EntryKind.ZERO_BYE,
-    "zero-point bye": EntryKind.ZERO_BYE,
-}
-
-
-#: What a TD may type for a double forfeit (neither player came: a forfeit loss for both).
-DOUBLE_FORFEIT_WORDS = frozenset({DOUBLE_FORFEIT, "double", "0f-0f", "-/-", "--"})
+from core.results import bye_result, is_double_forfeit, side_result
 
 
 def set_result_of(result: EntryKind | str) -> tuple[EntryKind, bool]:
     """A TD's result for a game, from the first player's side, and whether it is a double
-    forfeit (then the result is the forfeit loss both players get).
+    forfeit (:func:`core.results.is_double_forfeit`; then the result is the forfeit loss
+    both players get).
 
     >>> set_result_of("Double forfeit"), set_result_of("win")
     ((<EntryKind.FORFEIT_LOSS: 'forfeit loss'>, True), (<EntryKind.WIN: 'win'>, False))
     """
-    if isinstance(result, str) and "".join(result.lower().split()) in {
-        "".join(w.split()) for w in DOUBLE_FORFEIT_WORDS
-    }:
+    if isinstance(result, str) and is_double_forfeit(result):
         return EntryKind.FORFEIT_LOSS, True
     return game_result(result), False
 
 
 def game_result(result: EntryKind | str) -> EntryKind:
-    """A game's result from the reporter's side: ``win``, ``draw``, ``loss``, a forfeit.
+    """A game's result from the reporter's side: ``win``, ``draw``, ``loss``, a forfeit, or
+    a score from that side (:func:`core.results.side_result`).
 
     >>> game_result("Draw"), game_result(EntryKind.FORFEIT_WIN).value
     (<EntryKind.DRAW: 'draw'>, 'forfeit win')
     """
-    kind = result if isinstance(result, EntryKind) else RESULT_WORDS.get(result.strip().lower())
+    kind = result if isinstance(result, EntryKind) else side_result(result)
     if kind is None or kind not in WITH_OPPONENT:
         raise StoreError(
             f"a game's result is win, draw or loss (or forfeit win / forfeit "
@@ -107,8 +66,9 @@ def game_result(result: EntryKind | str) -> EntryKind:
 
 
 def bye_kind(kind: EntryKind | str) -> EntryKind:
-    """A bye: ``full``, ``half``, ``zero`` or ``pairing`` (pairing-allocated, a full point)."""
-    found = kind if isinstance(kind, EntryKind) else BYE_WORDS.get(kind.strip().lower())
+    """A bye: ``full``, ``half``, ``zero`` or ``pairing`` (pairing-allocated, a full point),
+    in any spelling :func:`core.results.bye_result` reads."""
+    found = kind if isinstance(kind, EntryKind) else bye_result(kind)
     if found is None or found not in BYES:
         raise StoreError(
             "a bye is full (1 point), half (½), zero (0) or pairing "
@@ -119,12 +79,13 @@ def bye_kind(kind: EntryKind | str) -> EntryKind:
 
 
 def colour_of(colour: Colour | str | None) -> Colour | None:
+    """A colour as typed (:meth:`core.model.Colour.parse`); the store's refusal otherwise."""
     if colour is None or isinstance(colour, Colour):
         return colour
-    key = colour.strip().lower()[:1]
-    if key not in ("w", "b"):
+    found = Colour.parse(colour)
+    if found is None:
         raise StoreError(f"a colour is white or black, not {colour!r}", "bad-colour")
-    return Colour(key)
+    return found
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,11 +45,12 @@ from bot.store.model import (
 )
 from bot.store.pairings import RoundDraft
 from bot.store.players import PlayerRef
-from bot.store.queries import Conflict, clean_name, name_key
+from bot.store.queries import Conflict, clean_name
 from bot.store.results import Change
 from bot.store.views import EventView, GameView, OutboxItem, Outcome, StandingsView, TournamentState
 from core.limits import shorten
 from core.model import Colour, EntryKind, as_played
+from core.names import name_key
 from core.pairing import PairingRequest, RoundPairing
 from core.problems import HarknessError, Problem
 from core.standings import standings_after

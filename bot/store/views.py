@@ -3,6 +3,13 @@ a tournament's state and its standings, and sheet writes still to do.
 
 Players appear as :class:`PlayerInfo` (starting number, name, Discord id), results from a
 named player's side, so a front end can word a message without further look-ups.
+
+>>> from bot.store.model import ResultStatus
+>>> ann, bob = PlayerInfo(1, 1, "Ann"), PlayerInfo(2, 2, "Bob")
+>>> game = GameView(3, bob, ann, EntryKind.LOSS, None, ResultStatus.PROVISIONAL, (), None,
+...                 False, True, False)
+>>> game.describe()
+'round 3: #2 Bob 0-1 #1 Ann (provisional)'
 """
 
 from __future__ import annotations
@@ -14,29 +21,9 @@ from typing import Any
 
 from bot.store.fold import ByeState, Folded, GameState
 from bot.store.model import Event, EventKind, PlayerInfo, ResultStatus, TournamentInfo
-from core.model import Colour, EntryKind, RoundEntry, Tournament
+from core.model import Colour, EntryKind, Tournament
+from core.results import score_text
 from core.standings import Standings
-
-_SCORE = {
-    EntryKind.WIN: "1-0",
-    EntryKind.DRAW: "½-½",
-    EntryKind.LOSS: "0-1",
-    EntryKind.FORFEIT_WIN: "+/-",
-    EntryKind.FORFEIT_LOSS: "-/+",
-}
-
-
-def score_text(result: EntryKind, double: bool = False) -> str:
-    """A result as a score, from the first-named player's side (``-/-``: a double forfeit).
-
-    >>> score_text(EntryKind.WIN), score_text(EntryKind.DRAW), score_text(EntryKind.FORFEIT_LOSS)
-    ('1-0', '½-½', '-/+')
-    >>> score_text(EntryKind.FORFEIT_LOSS, double=True)
-    '-/-'
-    """
-    if double:
-        return "-/-"
-    return _SCORE.get(result, RoundEntry(result).__str__() or result.value)
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,6 +42,7 @@ from core.model import Colour, EntryKind, Player, RoundEntry, Tournament
 from core.names import csv_unsafe, write_csv
 from core.numbers import UNDEFINED_TEXT, half_points
 from core.problems import HarknessError, Problem
+from core.results import side_result
 from core.standings import Standings
 from core.tiebreaks import tiebreaks_of
 
@@ -54,13 +55,6 @@ _GAME = re.compile(
     r"([wdl½=])\s*(\d{1,4})(?:\s*\(\s*([wb])\s*\)|\s*([wb]))?", re.IGNORECASE | re.ASCII
 )
 _FORFEIT = re.compile(r"([xf+])\s*(\d{1,4})", re.IGNORECASE | re.ASCII)
-_GAME_KINDS = {
-    "w": EntryKind.WIN,
-    "d": EntryKind.DRAW,
-    "l": EntryKind.LOSS,
-    "½": EntryKind.DRAW,
-    "=": EntryKind.DRAW,
-}
 _BYES = {
     "b": EntryKind.FULL_BYE,
     "h": EntryKind.HALF_BYE,
@@ -68,7 +62,6 @@ _BYES = {
     "-": EntryKind.WITHDRAWN,
     "": EntryKind.ABSENT,
 }
-_COLOURS = {"w": Colour.WHITE, "b": Colour.BLACK}
 #: What each separator writes, as an error message names it.
 _FORMAT_NAMES = {"  ": "aligned text", "\t": "tab-separated text", ",": "CSV"}
 #: Crosstable headings of the US Chess tiebreaks, as MD Chess's published crosstables print them.
@@ -123,11 +116,12 @@ RoundEntry(kind=<EntryKind.HALF_BYE: 'half-point bye'>, opponent=None, colour=No
     m = _GAME.fullmatch(text)
     if m:
         colour = (m.group(3) or m.group(4) or "").lower()
-        return RoundEntry(_GAME_KINDS[m.group(1).lower()], int(m.group(2)), _COLOURS.get(colour))
+        kind = side_result(m.group(1))
+        return RoundEntry(kind, int(m.group(2)), Colour.parse(colour)) if kind else None
     m = _FORFEIT.fullmatch(text)
     if m:
-        kind = EntryKind.FORFEIT_LOSS if m.group(1).lower() == "f" else EntryKind.FORFEIT_WIN
-        return RoundEntry(kind, int(m.group(2)))
+        kind = side_result(m.group(1))
+        return RoundEntry(kind, int(m.group(2))) if kind else None
     return None
 
 

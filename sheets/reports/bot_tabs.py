@@ -9,6 +9,7 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from core.names import name_key
 from sheets.layout import clean
 from sheets.read import Rows
 from sheets.snapshot import Snapshot, Tab
@@ -33,11 +34,6 @@ BOT_TAB_PROTECTION = (
 
 class TabTaken(Exception):
     """A tab has the name of one of the bot's tabs but is not the bot's."""
-
-
-def name_key(name: str) -> str:
-    """A name or column heading as the bot's tabs compare them: case and spacing ignored."""
-    return " ".join(clean(name).casefold().split())
 
 
 def header_columns(header: Sequence[str], wanted: Sequence[str]) -> dict[str, int] | None:

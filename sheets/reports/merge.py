@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from core.model import BYES, MIRROR, Colour, EntryKind, RoundEntry
-from sheets.layout import BYE_RESULTS, GAME_RESULTS, result_key
+from core.model import Colour, EntryKind, RoundEntry
+from core.results import bye_result, score_result, score_text
 from sheets.problems import SheetProblem
 from sheets.read import ResultGrid, Rows, Sourced, with_entry
 from sheets.reports.players import label, merge_discord_ids, resolve
@@ -40,19 +40,6 @@ class _Claim:
     row: ReportRow
 
 
-#: A double forfeit's two sides (``0F-0F``, ``-/-``): a forfeit loss for each.
-_DOUBLE_FORFEIT = (EntryKind.FORFEIT_LOSS, EntryKind.FORFEIT_LOSS)
-
-
-def _score(kind: EntryKind) -> str:
-    half = kind.half_points
-    return (
-        {2: "1-0", 1: "½-½", 0: "0-1"}[half]
-        if kind.played
-        else ("+/-" if kind is EntryKind.FORFEIT_WIN else "-/+")
-    )
-
-
 def _how(row: ReportRow) -> str:
     """How a result became final in Discord: ``confirmed by Bob``, ``set by Tess (TD)``."""
     by = row.confirmed_by
@@ -71,32 +58,10 @@ def _words(grid: ResultGrid, r: int, p: int, claim: _Claim) -> str:
     if entry.opponent is None:
         what = f"{who}: {entry.kind.value}"
     else:
-        double = GAME_RESULTS.get(result_key(claim.row.result or "")) == _DOUBLE_FORFEIT
-        score = "-/-" if double else _score(entry.kind)
-        what = f"{who} {score} {label(grid.players[entry.opponent])}"
+        score = score_result(claim.row.result or "")
+        double = score is not None and score.double
+        what = f"{who} {score_text(entry.kind, double)} {label(grid.players[entry.opponent])}"
     return f"round {r}: {what} ({_how(claim.row)})"
-
-
-def _agrees(typed: RoundEntry, reported: RoundEntry) -> bool:
-    return (
-        typed.kind is reported.kind
-        and typed.opponent == reported.opponent
-        and (typed.colour is None or reported.colour is None or typed.colour is reported.colour)
-    )
-
-
-def _colour(text: str) -> Colour | None:
-    return {"white": Colour.WHITE, "w": Colour.WHITE, "black": Colour.BLACK, "b": Colour.BLACK}.get(
-        text
-    )
-
-
-def _bye_kind(text: str) -> EntryKind | None:
-    try:
-        kind = EntryKind(text.strip().lower())
-    except ValueError:
-        return BYE_RESULTS.get(result_key(text)) if text else None
-    return kind if kind in BYES else None
 
 
 def _fold(
@@ -133,26 +98,24 @@ def _fold(
             skip(row, p)
             continue
         if row.action in _GAME_ACTIONS:
-            kinds = GAME_RESULTS.get(result_key(row.result))
+            score = score_result(row.result)
             q = resolve(row.opponent, grid.players)
-            if kinds is None:
+            if score is None:
                 skip(row, "not a game result")
             elif isinstance(q, str):
                 skip(row, q)
             elif q == p:
                 skip(row, "a player cannot play themselves")
             else:
-                colour = _colour(row.colour)
-                mine = RoundEntry(kinds[0], q, colour if kinds[0].played else None)
-                theirs = RoundEntry(
-                    kinds[1], p, colour.opposite if colour and kinds[1].played else None
-                )
+                colour = Colour.parse(row.colour)
+                mine = RoundEntry(score.first, q, colour if score.first.played else None)
+                theirs = mine.mirror(p, double=score.double)
                 drop(p, r)
                 drop(q, r)
                 state[(p, r)] = _Claim(mine, row)
                 state[(q, r)] = _Claim(theirs, row)
         elif row.action == "bye":
-            kind = _bye_kind(row.result)
+            kind = bye_result(row.result)
             if kind is None:
                 skip(row, "not a bye")
             else:
@@ -177,9 +140,7 @@ def _typed_by_opponent(grid: ResultGrid) -> dict[tuple[int, int], list[tuple[int
 def _implied(other: int, sourced: Sourced) -> RoundEntry:
     """What ``other``'s cell says of the round of the player it names (the mirror of the
     game, against ``other``)."""
-    entry = sourced.entry
-    colour = entry.colour.opposite if entry.colour is not None else None
-    return RoundEntry(MIRROR[entry.kind], other, colour)
+    return sourced.entry.mirror(other)
 
 
 def merge_reports(
@@ -257,10 +218,10 @@ def _clash(
     """The TD's cell (and its text) that disagrees with the report, if any."""
     for x, side in sides:
         own = typed.get((x, r))
-        if own is not None and not _agrees(own.entry, side.entry):
+        if own is not None and not own.entry.agrees(side.entry):
             return own.cell, own.text
         for other, sourced in by_opponent.get((x, r), ()):
-            if not _agrees(_implied(other, sourced), side.entry):
+            if not _implied(other, sourced).agrees(side.entry):
                 return sourced.cell, sourced.text
     return None
 

@@ -10,6 +10,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from core.names import name_key
 from sheets.layout import clean
 from sheets.read import PlayerRow, ResultGrid, Rows
 from sheets.reports.bot_tabs import (
@@ -17,7 +18,6 @@ from sheets.reports.bot_tabs import (
     PLAYERS_TAB,
     Request,
     header_columns,
-    name_key,
     row_data,
     same_rows,
     tab_requests,

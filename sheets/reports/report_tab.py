@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from core.names import name_key
 from sheets.layout import a1, clean
 from sheets.problems import SheetProblem
 from sheets.read import Rows
@@ -19,7 +20,6 @@ from sheets.reports.bot_tabs import (
     Request,
     bot_tab,
     header_columns,
-    name_key,
     row_data,
     tab_requests,
 )

@@ -199,3 +199,15 @@ async def test_players_are_named_by_number_name_or_mention(club: Club):
     for ref in (2, "#2", "bob", "<@902>"):
         said = await club.store.report(GUILD, club.name, ANN, round=1, opponent=ref, result="draw")
         assert said.game.opponent.name == "Bob"
+
+
+async def test_every_spelling_of_a_draw_a_sheet_accepts_is_accepted_in_discord(club: Club):
+    """One table of result words (core.results): ``1/2-1/2`` is a draw in both front doors."""
+    said = await club.report(ANN, 1, BOB, "1/2-1/2")
+    assert said.game is not None and said.game.score == "½-½"
+
+
+async def test_a_name_is_found_by_the_one_ranking_a_unique_start_before_a_part(club: Club):
+    """``an`` is Ann (the only name starting so), as in ``/why``, though ``Dan`` holds it."""
+    said = await club.store.report(GUILD, club.name, BOB, round=1, opponent="an", result="loss")
+    assert said.game is not None and said.game.opponent.name == "Ann"
