@@ -24,7 +24,7 @@ from core.model import EntryKind, Player, RoundEntry, Tournament
 from core.numbers import display, half_points
 from core.players import find
 from core.problems import HarknessError, Problem
-from core.profiles import Profile
+from core.profiles import Family, Profile
 from core.standings import UNPLAYED, Standing, Standings
 from core.tiebreaks import Tiebreak, tiebreaks_of
 from core.tiebreaks.uscf import cumulative_subtraction
@@ -362,7 +362,7 @@ def _round_reason(
 ) -> str:
     code = tb.code
     tournament = standings.tournament
-    if standings.profile.family == "uscf" and code in _ADJUSTED_SCORE_CODES:
+    if standings.profile.family is Family.USCF and code in _ADJUSTED_SCORE_CODES:
         if not entry.played:
             if code == "SB":
                 return "not played: counts nothing"
@@ -382,7 +382,7 @@ def _round_reason(
             }[entry.kind]
             return f"{base}; {share}"
         return base
-    if standings.profile.family == "fide" and entry.played and code in _FIDE_OPPONENT_SCORE:
+    if standings.profile.family is Family.FIDE and entry.played and code in _FIDE_OPPONENT_SCORE:
         opponent = tournament.player(entry.opponent or 0)
         return f"{opponent.name} scored {display(Fraction(opponent.half_points, 2))}"
     if code == "CUM":
@@ -426,7 +426,7 @@ def _cumulative_variant(profile: Profile, player: Player) -> str:
     """Which Cumulative the profile uses, said where it matters to this player (they had a
     half-point bye): SwissSys takes ½ off for it, US Chess 34E3 only full points."""
     halves = [r for r, e in enumerate(player.entries, start=1) if e.kind is EntryKind.HALF_BYE]
-    if not halves or profile.family != "uscf":
+    if not halves or profile.family is not Family.USCF:
         return ""
     byes = f"half-point bye{'s' if len(halves) > 1 else ''} in {_rounds(halves)}"
     if profile.cumulative_half_bye:
@@ -485,7 +485,7 @@ def _notes(
                 "All your points came from rounds you did not play, so a player on the "
                 "same score who scored in play finishes ahead of you (US Chess 34E)."
             )
-        elif profile.family == "uscf":
+        elif profile.family is Family.USCF:
             notes.append(
                 "All your points came from rounds you did not play; "
                 f"{profile.label} has no all-unplayed pre-check (as SwissSys), so the "

@@ -19,10 +19,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from typing import Any
 
 from core.dates import read_date
 from core.problems import HarknessError, Problem
+
+
+class Family(StrEnum):
+    """A rule family: which treatment of unplayed rounds applies, and which tiebreak codes
+    mean what (:func:`core.tiebreaks.tiebreaks_of`)."""
+
+    USCF = "uscf"
+    """US Chess Rule 34E and the US programs' variants."""
+    FIDE = "fide"
+    """FIDE Handbook C.07."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,20 +49,23 @@ class Profile:
     - ``sb_doubled``: show Sonneborn-Berger doubled, 2 × beaten + 1 × drawn (WinTD).
     - ``median_last_when_short``: in a section of 1 or 2 rounds Modified Median moves from
       its place to last (MD Chess's published crosstables).
-    - ``family``: ``"uscf"`` or ``"fide"``: which unplayed-round treatment applies.
+    - ``family``: :class:`Family`: which unplayed-round treatment applies.
     - ``round_robin_tiebreaks``: the order for a round robin, where it differs (FIDE).
     """
 
     name: str
     description: str
     tiebreaks: tuple[str, ...]
-    family: str = "uscf"
+    family: Family = Family.USCF
     unplayed_points_rule: bool = True
     cumulative_half_bye: bool = False
     sb_doubled: bool = False
     median_last_when_short: bool = False
     fide_version: str = ""
     round_robin_tiebreaks: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "family", Family(self.family))  # "fide" is Family.FIDE
 
     def order(self, rounds: int, round_robin: bool = False) -> tuple[str, ...]:
         """The tiebreak order that applies to a section of ``rounds`` rounds (a round robin
@@ -73,7 +87,7 @@ class Profile:
     def variants(self) -> tuple[str, ...]:
         """In words, how this profile treats what US programs differ on: the Cumulative of
         half-point byes and the all-unplayed pre-check (empty for the FIDE family)."""
-        if self.family != "uscf":
+        if self.family is not Family.USCF:
             return ()
         return tuple(option.words(getattr(self, option.field)) for option in OPTIONS)
 
@@ -139,7 +153,7 @@ def yes_no(text: str) -> bool | None:
 def changed_options(profile: Profile) -> dict[str, bool]:
     """The options on which ``profile`` differs from the named profile it came from."""
     base = PROFILES.get(profile.name)
-    if base is None or profile.family != "uscf":
+    if base is None or profile.family is not Family.USCF:
         return {}
     return {
         o.key: getattr(profile, o.field)
@@ -203,7 +217,7 @@ def with_options(profile: Profile, options: Mapping[str, bool] | None) -> Profil
                 for k in unknown
             ]
         )
-    if profile.family != "uscf":
+    if profile.family is not Family.USCF:
         raise HarknessError(
             [
                 Problem(
@@ -267,7 +281,7 @@ PROFILES: dict[str, Profile] = {
             "Sonneborn-Berger, direct encounter, games won, games with Black; a dummy "
             "opponent with the player's own score for their unplayed rounds",
             FIDE_SWISS_ORDER,
-            family="fide",
+            family=Family.FIDE,
             unplayed_points_rule=False,
             fide_version="2024-08",
             round_robin_tiebreaks=FIDE_ROUND_ROBIN_ORDER,
@@ -277,18 +291,13 @@ PROFILES: dict[str, Profile] = {
             "FIDE C.07 as in force from 1 March 2026: as fide-2024, with the dummy opponent "
             "capped at half the maximum score (at the opponent's score after a forfeit)",
             FIDE_SWISS_ORDER,
-            family="fide",
+            family=Family.FIDE,
             unplayed_points_rule=False,
             fide_version="2026",
             round_robin_tiebreaks=FIDE_ROUND_ROBIN_ORDER,
         ),
     )
 }
-
-
-def register(profile: Profile) -> None:
-    """Add a profile (the FIDE family registers its own)."""
-    PROFILES[profile.name] = profile
 
 
 def names() -> list[str]:
@@ -298,8 +307,6 @@ def names() -> list[str]:
     >>> names()[-3:]
     ['fide', 'fide-2024', 'fide-2026']
     """
-    from core.tiebreaks import tiebreaks_of  # noqa: F401  (registers the FIDE profiles)
-
     found = list(PROFILES)
     first_fide = next((i for i, n in enumerate(found) if n.startswith("fide-")), len(found))
     return [*found[:first_fide], "fide", *found[first_fide:]]
@@ -326,7 +333,8 @@ def resolve(
 def with_tiebreaks(profile: Profile, codes: str | None) -> Profile:
     """``profile`` with the TD's own order of tiebreak codes (a comma list, any case);
     every option of the profile is kept. None keeps the profile's order."""
-    # The tiebreak modules import this one and register their families' profiles.
+    # The tiebreaks read profiles (one-way: core.tiebreaks imports this module), so the codes
+    # a family knows are looked up when a TD's order is checked, not at import.
     from core.tiebreaks import tiebreaks_of
 
     if codes is None:

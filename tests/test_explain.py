@@ -249,3 +249,22 @@ def test_a_points_column_that_disagrees_is_a_note_of_the_players_explanation() -
         "results add up to 1; the results are used."
     )
     assert not any("points column" in n for n in explain(standings, 2).notes)
+
+
+def test_a_fide_explanation_quotes_no_us_chess_rule() -> None:
+    """Under a FIDE profile no explanation quotes US Chess 34E (the all-unplayed pre-check
+    is US Chess's), even for a player whose every point came from unplayed rounds and who
+    finishes first."""
+    from core.formats.crosstable import read_crosstable
+
+    t = read_crosstable(
+        "#\tName\tRd 1\tRd 2\n1\tAnn\tB\tX2\n2\tBob\tL3 (w)\tF1\n3\tCy\tW2 (b)\tU\n"
+    )
+    for profile in ("fide-2024", "fide-2026"):
+        standings = compute_standings(t, profile)
+        assert standings.rows[0].player.name == "Ann"
+        for row in standings.rows:
+            text = render_explanation(explain(standings, row.player.id), "text")
+            assert "US Chess" not in text and "34E" not in text, text
+    us = compute_standings(t, "uscf")
+    assert "US Chess 34E" in render_explanation(explain(us, 1), "text")

@@ -11,7 +11,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-import core.tiebreaks  # noqa: F401  (registers the FIDE profiles before the choices are built)
 from bot import render
 from bot.checks import actor, guild_of, in_servers, require_manager, td_actor
 from bot.cogs import sheets

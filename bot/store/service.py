@@ -72,7 +72,6 @@ def utc_now() -> datetime:
 def check_rules(profile: str, tiebreaks: str | None) -> tuple[str, str | None]:
     """A profile name and tiebreak order, checked with core and tidied (``"mm, solk"`` →
     ``"MM,SOLK"``); ``fide`` means the FIDE text in force at the tournament's start."""
-    import core.tiebreaks  # noqa: F401  (registers every family's profiles)
     from core.profiles import PROFILES, names, resolve_for
 
     name = profile.strip().lower()

@@ -1,44 +1,33 @@
 """Every tiebreak Harkness knows, by code (core/RULEBOOK.md).
 
 Codes are looked up per rule family, because the same code can mean different rules: US
-Chess ``SB`` and FIDE ``SB`` treat unplayed rounds differently. ``REGISTRIES["uscf"][code]``
+Chess ``SB`` and FIDE ``SB`` treat unplayed rounds differently. ``tiebreaks_of(family)[code]``
 is a :class:`~core.tiebreaks.base.Tiebreak`: its name in words, the rule it implements, and
-the function that computes it for a whole section. ``REGISTRY`` is the US Chess family.
+the function that computes it for a whole section. Each family is a constant tuple
+(``USCF_TIEBREAKS`` here, ``TIEBREAKS`` in :mod:`core.tiebreaks.fide`); importing a module
+registers nothing.
 """
 
 from __future__ import annotations
 
+import importlib
+from functools import cache
+
+from core.profiles import Family
 from core.tiebreaks import uscf
 from core.tiebreaks.base import Breakdown, Column, Section, Tiebreak
 
 __all__ = [
-    "REGISTRIES",
-    "REGISTRY",
+    "USCF_TIEBREAKS",
     "Breakdown",
     "Column",
     "Section",
     "Tiebreak",
-    "register",
     "tiebreaks_of",
 ]
 
-REGISTRIES: dict[str, dict[str, Tiebreak]] = {"uscf": {}}
-REGISTRY = REGISTRIES["uscf"]
-
-
-def register(tiebreak: Tiebreak, family: str = "uscf") -> None:
-    """Make a tiebreak available by its code within a rule family."""
-    REGISTRIES.setdefault(family, {})[tiebreak.code] = tiebreak
-
-
-def tiebreaks_of(family: str) -> dict[str, Tiebreak]:
-    """The tiebreaks of a rule family (``"uscf"`` or ``"fide"``), by code."""
-    if family not in REGISTRIES:
-        load_families()
-    return REGISTRIES[family]
-
-
-for _tb in (
+#: The US Chess family (Rule 34E and the tiebreaks US programs print).
+USCF_TIEBREAKS = (
     Tiebreak("MM", "Modified Median", "US Chess 34E1", uscf.modified_median),
     Tiebreak("SOLK", "Solkoff", "US Chess 34E2", uscf.solkoff),
     Tiebreak("CUM", "Cumulative", "US Chess 34E3", uscf.cumulative),
@@ -63,18 +52,23 @@ for _tb in (
     ),
     Tiebreak("PERF", "Performance rating", "US Chess 34E", uscf.performance_rating, digits=0),
     Tiebreak("COIN", "Coin flip", "US Chess 34E", uscf.coin_flip),
-):
-    register(_tb)
+)
+
+#: The module holding each other family's ``TIEBREAKS``, imported on first use, so the US
+#: Chess command line does not pay for the FIDE modules. Importing it changes nothing.
+_FAMILY_MODULES = {Family.FIDE: "core.tiebreaks.fide"}
 
 
-#: Rule families loaded on first use (importing a family registers its tiebreaks and
-#: profiles), so the US Chess command line does not pay for the FIDE modules.
-_LAZY_FAMILIES = {"fide": "core.tiebreaks.fide"}
+@cache
+def tiebreaks_of(family: Family | str) -> dict[str, Tiebreak]:
+    """The tiebreaks of a rule family (:class:`~core.profiles.Family`), by code.
 
-
-def load_families() -> None:
-    """Import every rule family not loaded yet (their profiles become known)."""
-    import importlib
-
-    for module in _LAZY_FAMILIES.values():
-        importlib.import_module(module)
+    >>> list(tiebreaks_of(Family.USCF))[:4], tiebreaks_of("fide")["BH"].name
+    (['MM', 'SOLK', 'CUM', 'OCUM'], 'Buchholz')
+    """
+    family = Family(family)
+    if family is Family.USCF:
+        found: tuple[Tiebreak, ...] = USCF_TIEBREAKS
+    else:
+        found = importlib.import_module(_FAMILY_MODULES[family]).TIEBREAKS
+    return {tiebreak.code: tiebreak for tiebreak in found}

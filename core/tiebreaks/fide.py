@@ -18,7 +18,6 @@ and works one of FIDE's published exercises.
 
 from __future__ import annotations
 
-from core.tiebreaks import register
 from core.tiebreaks.base import Tiebreak
 from core.tiebreaks.fide_buchholz import (
     average_of_opponents_buchholz,
@@ -52,9 +51,7 @@ from core.tiebreaks.fide_results import (
     wins_with_black,
 )
 
-FAMILY = "fide"
-
-TIEBREAKS = (
+TIEBREAKS: tuple[Tiebreak, ...] = (
     Tiebreak("BH", "Buchholz", "C.07 8.1, 16", buchholz),
     Tiebreak("BH/C1", "Buchholz Cut-1", "C.07 8.1, 14.1, 16.5", buchholz_cut1),
     Tiebreak("BH/C2", "Buchholz Cut-2", "C.07 8.1, 14.2, 16.5", buchholz_cut2),
@@ -110,6 +107,3 @@ TIEBREAKS = (
         digits=0,
     ),
 )
-
-for _tiebreak in TIEBREAKS:
-    register(_tiebreak, FAMILY)
