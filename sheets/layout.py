@@ -39,6 +39,10 @@ TAB_METADATA_KEY = "harkness.tab"
 INPUT_HASH_METADATA_KEY = "harkness.inputHash"
 """Spreadsheet-level developer metadata key holding the hash of the last input synced."""
 
+OUTPUT_METADATA_KEY = "harkness.outputHash"
+"""Spreadsheet-level developer metadata key holding what the worker's tabs show
+(:mod:`sheets.output`), so that an edit inside them is found and replaced."""
+
 CHECKED_METADATA_KEY = "harkness.checkedAt"
 """Spreadsheet-level developer metadata key holding when the worker last showed a check on
 the sheet (ISO 8601, UTC); see :data:`sheets.sync.CHECK_STAMP_EVERY`."""

@@ -20,7 +20,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sheets.layout import CHECKED_METADATA_KEY, INPUT_HASH_METADATA_KEY, TAB_METADATA_KEY, Role
+from sheets.layout import (
+    CHECKED_METADATA_KEY,
+    INPUT_HASH_METADATA_KEY,
+    OUTPUT_METADATA_KEY,
+    TAB_METADATA_KEY,
+    Role,
+)
 from sheets.read import Rows
 
 READ_FIELDS = (
@@ -76,6 +82,9 @@ class Snapshot:
     checked_at: datetime | None = None
     """When a sync last found nothing to write (see :data:`CHECKED_METADATA_KEY`)."""
     checked_metadata_id: int | None = None
+    output_hash: str | None = None
+    """What the worker's tabs showed when it last wrote or looked (:mod:`sheets.output`)."""
+    output_hash_metadata_id: int | None = None
 
     def tab(self, title: str) -> Tab | None:
         """The tab with this title (exact, then ignoring case, as Sheets matches titles)."""
@@ -170,8 +179,13 @@ def parse_snapshot(document: Mapping[str, Any]) -> Snapshot:
     hash_id: int | None = None
     checked_at: datetime | None = None
     checked_id: int | None = None
+    output_hash: str | None = None
+    output_id: int | None = None
     for item in document.get("developerMetadata") or []:
         key = item.get("metadataKey")
+        if key == OUTPUT_METADATA_KEY and output_id is None:
+            output_hash = str(item.get("metadataValue") or "")
+            output_id = int(item["metadataId"])
         if key == INPUT_HASH_METADATA_KEY and hash_id is None:
             input_hash = item.get("metadataValue")
             hash_id = int(item["metadataId"])
@@ -188,6 +202,8 @@ def parse_snapshot(document: Mapping[str, Any]) -> Snapshot:
         time_zone=str(properties.get("timeZone") or ""),
         checked_at=checked_at,
         checked_metadata_id=checked_id,
+        output_hash=output_hash,
+        output_hash_metadata_id=output_id,
     )
 
 

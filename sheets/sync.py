@@ -3,12 +3,14 @@
 1. **Read** everything in one ``spreadsheets.get`` (:mod:`sheets.snapshot`).
 2. **Decide** (:func:`decide`, no I/O): read the settings and the results (merged with the
    Discord bot's reports, :mod:`sheets.reports`) into a ``core`` tournament, hash the
-   input, and stop there if the hash stored in the sheet is the same and every output tab is
-   in place (writing at most the Errors tab's "Last checked" cell, every
-   :data:`CHECK_STAMP_EVERY`). Otherwise rank with ``core``, lay out the Standings,
+   input, and stop there if the hash stored in the sheet is the same, every output tab is
+   in place and shows what was written (:mod:`sheets.output`: a TD's edit inside one is
+   replaced), writing at most the Errors tab's "Last checked" cell, every
+   :data:`CHECK_STAMP_EVERY`. Otherwise rank with ``core``, lay out the Standings,
    Breakdown and Errors tabs, and plan the write.
 3. **Write** everything in one ``spreadsheets.batchUpdate`` (:mod:`sheets.write`), with the
-   new hash in it, atomically.
+   new hash in it, atomically; a write over 2 MB in as few as needed, the Standings tab
+   last and whole (:mod:`sheets.batches`).
 
 Only the worker's own tabs are written, so a TD edit made between the read and the write
 is never overwritten. It is not missed either: the hash stored is the hash of what was
@@ -29,7 +31,7 @@ import logging
 import random
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
 from gspread.exceptions import NoValidUrlKeyFound
@@ -43,6 +45,7 @@ from core.standings import standings_after
 from sheets.batches import MAX_REQUEST_BYTES, batches
 from sheets.client import SheetsClient, SheetsRequestError
 from sheets.layout import SETTINGS_TAB, Role
+from sheets.output import HEALED, SEEN, Stored, read_digest, verdict, written_digest
 from sheets.problems import SheetProblem
 from sheets.read import (
     PlayerRow,
@@ -66,7 +69,7 @@ from sheets.tabs import (
     standings_tab,
     synced_at,
 )
-from sheets.write import Plan, check_plan, foreign, plan, refusal
+from sheets.write import Plan, check_plan, foreign, output_request, plan, refusal
 
 logger = logging.getLogger(__name__)
 report = logging.getLogger(f"{__name__}.report")
@@ -264,8 +267,17 @@ def decide(
     in_place = settings_tab is not None and all(
         snapshot.tab(titles[role]) is not None for role in expected
     )
+    healing = False
     if snapshot.input_hash == digest and in_place:
-        return _unchanged(snapshot, titles[Role.ERRORS], [*problems, *notices], now)
+        stored = Stored.parse(snapshot.output_hash)
+        roles = stored.roles if stored is not None else tuple(expected)
+        seen = read_digest(snapshot, titles, roles)
+        action = verdict(stored, seen)
+        if action != "heal":
+            record = str(Stored(SEEN, roles, seen)) if action == "record" else None
+            return _unchanged(snapshot, titles[Role.ERRORS], [*problems, *notices], now, record)
+        healing = True  # someone edited the worker's tabs: they are written again
+        logger.info("%s: a Harkness tab was edited; writing it again", snapshot.spreadsheet_id)
     contents: list[TabContent] = []
     footer: list[str] = []
     stamp = f"{synced_at(now, zone)}, when something last changed"
@@ -323,14 +335,17 @@ def decide(
     contents.append(
         errors_tab(settings.errors_tab, [*problems, *notices], status, checked_at(now, zone))
     )
+    ours = [c for c in contents if c.role not in others]
+    output = written_digest(ours)
     write = plan(
         snapshot,
-        [c for c in contents if c.role not in others],
+        ours,
         digest,
         setting_cells,
         create_settings=settings_tab is None,
         rng=rng,
         checked=now,
+        output=str(replace(output, state=HEALED) if healing else output),
     )
     summary = _status(
         cells, refused, publish, settings, [], f"listed below and on the {settings.errors_tab} tab"
@@ -347,9 +362,14 @@ minute), and a sheet polled often is not written at every poll."""
 
 
 def _unchanged(
-    snapshot: Snapshot, errors_title: str, problems: list[SheetProblem], now: datetime
+    snapshot: Snapshot,
+    errors_title: str,
+    problems: list[SheetProblem],
+    now: datetime,
+    record: str | None = None,
 ) -> Decision:
-    """Nothing to rank again; at most the "Last checked" cell to bring up to date."""
+    """Nothing to rank again; at most the "Last checked" cell to bring up to date, and what
+    the worker's tabs show to ``record`` (:mod:`sheets.output`)."""
     summary = "unchanged since the last sync"
     if problems:
         summary += (
@@ -359,8 +379,10 @@ def _unchanged(
     errors = snapshot.tab(errors_title)
     due = checked is None or not now - CHECK_STAMP_EVERY < checked <= now
     if not due or errors is None or errors.role is not Role.ERRORS:
-        return Decision(None, problems, False, summary)
-    stamp = check_plan(snapshot, errors, checked_at(now, snapshot.time_zone), now)
+        if record is None:
+            return Decision(None, problems, False, summary)
+        return Decision(Plan([output_request(snapshot, record)]), problems, False, summary, True)
+    stamp = check_plan(snapshot, errors, checked_at(now, snapshot.time_zone), now, record)
     return Decision(stamp, problems, False, summary, stamp_only=True)
 
 

@@ -29,6 +29,7 @@ from typing import Any
 from sheets.layout import (
     CHECKED_METADATA_KEY,
     INPUT_HASH_METADATA_KEY,
+    OUTPUT_METADATA_KEY,
     PROTECTION_DESCRIPTION,
     SETTINGS_TAB,
     TAB_METADATA_KEY,
@@ -238,6 +239,7 @@ def plan(
     create_settings: bool = False,
     rng: random.Random | None = None,
     checked: datetime | None = None,
+    output: str | None = None,
 ) -> Plan:
     """The requests that write ``contents`` (and the hash) over what ``snapshot`` saw.
 
@@ -301,6 +303,8 @@ def plan(
         )
     if checked is not None:
         result.last.append(_checked_request(snapshot, checked))
+    if output is not None:
+        result.last.append(output_request(snapshot, output))
     result.spare_sheet_id = new_sheet_id(taken, rng)
     result.requests = [
         *result.setup,
@@ -318,9 +322,17 @@ def tab_cells_requests(sheet_id: int, content: TabContent, grid: dict[str, int])
     ]
 
 
-def check_plan(snapshot: Snapshot, errors: Tab, text: str, now: datetime) -> Plan:
+def output_request(snapshot: Snapshot, output: str) -> Request:
+    """Store what the worker's tabs show (:mod:`sheets.output`)."""
+    return _metadata_request(snapshot.output_hash_metadata_id, OUTPUT_METADATA_KEY, output)
+
+
+def check_plan(
+    snapshot: Snapshot, errors: Tab, text: str, now: datetime, output: str | None = None
+) -> Plan:
     """The write of a sync that found nothing changed: only the "Last checked" cell of the
-    worker's Errors tab (:data:`sheets.tabs.CHECKED_CELL`), and the time it shows."""
+    worker's Errors tab (:data:`sheets.tabs.CHECKED_CELL`), and the time it shows; with
+    ``output``, also what the worker's tabs show (:mod:`sheets.output`)."""
     row, column = CHECKED_CELL
     cell = {
         "updateCells": {
@@ -330,6 +342,8 @@ def check_plan(snapshot: Snapshot, errors: Tab, text: str, now: datetime) -> Pla
         }
     }
     requests = [cell, _checked_request(snapshot, now)]
+    if output is not None:
+        requests.append(output_request(snapshot, output))
     if errors.column_count <= column:  # a tab written before the cell existed
         grid = {"columnCount": column + 1}
         requests.insert(

@@ -722,6 +722,14 @@ class SheetsFake:
                 ]
             )
 
+    def delete_developer_metadata(self, spreadsheet_id: str, key: str) -> None:
+        """Remove every developer metadata entry with this key (a sheet as an older version
+        of a program left it)."""
+        with self._lock:
+            entries = self._get(spreadsheet_id).developer_metadata
+            for metadata_id in [i for i, m in entries.items() if m["metadataKey"] == key]:
+                del entries[metadata_id]
+
     def recorded_requests(self, spreadsheet_id: str) -> list[Json]:
         """``batchUpdate`` requests accepted but not modelled (borders, merges, resizes...)."""
         with self._lock:
