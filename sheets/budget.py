@@ -30,6 +30,17 @@ SYNC_READS = 1
 SYNC_WRITES = 1
 
 
+@dataclass(frozen=True)
+class Quota:
+    """A service account's per-minute limits (Google's defaults unless an operator's
+    project has others); ``window`` is 60 s but for tests, which see a "minute" pass in a few
+    seconds."""
+
+    reads_per_minute: int = READS_PER_MINUTE
+    writes_per_minute: int = WRITES_PER_MINUTE
+    window: float = 60.0
+
+
 @dataclass
 class Window:
     """Requests spent in a sliding window: at most ``limit`` in any ``window`` seconds.

@@ -26,6 +26,11 @@
                                     share it, and a restart loses nothing (:mod:`sheets.jobs`);
                                     unset or SQLite: in memory, one process
 =================================  ==========================================================
+
+``HARKNESS_SHEETS_READS_PER_MINUTE`` and ``HARKNESS_SHEETS_WRITES_PER_MINUTE`` are the service
+account's requests a minute (default 60 each, Google's): with a database, every process (bot
+shards, ``serve`` workers) spends from one budget per account (:mod:`sheets.budget`).
+``HARKNESS_SHEETS_QUOTA_WINDOW`` shortens the quota's minute, for tests only.
 """
 
 from __future__ import annotations
@@ -35,6 +40,8 @@ from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from sheets.budget import Quota
 
 GOOGLE_SHEETS_API_BASE = "https://sheets.googleapis.com"
 """Where gspread sends its requests unless told otherwise."""
@@ -81,6 +88,15 @@ class SheetsSettings(BaseSettings):
     )
     host: str = Field(default="127.0.0.1", description="Address the endpoint listens on.")
     port: int = Field(default=8080, ge=0, le=65535, description="Port the endpoint listens on.")
+    reads_per_minute: int = Field(
+        default=60, ge=1, le=100_000, description="The service account's reads a minute."
+    )
+    writes_per_minute: int = Field(
+        default=60, ge=1, le=100_000, description="The service account's writes a minute."
+    )
+    quota_window: float = Field(
+        default=60.0, gt=0, le=60.0, description="The quota's window in seconds (tests only)."
+    )
     database_url: str | None = Field(
         default=None,
         validation_alias="HARKNESS_DATABASE_URL",
@@ -92,6 +108,12 @@ class SheetsSettings(BaseSettings):
     max_wait: float = Field(
         default=30.0, ge=0, description="Longest wait after a sheet's first edit before it syncs."
     )
+
+    @property
+    def quota(self) -> Quota:
+        """The service account's per-minute limits, spent by every process through the
+        database (:mod:`sheets.budget`)."""
+        return Quota(self.reads_per_minute, self.writes_per_minute, self.quota_window)
 
     @field_validator("api_base")
     @classmethod

@@ -36,6 +36,7 @@ from bot.sheetlink.api import (
 from bot.sheetlink.lease import Held, holding, process_name
 from bot.store import Store, sheet_of_another_server
 from core.standings import Standings
+from sheets.budget import Quota
 
 log = logging.getLogger("harkness.bot")
 T = TypeVar("T")
@@ -119,6 +120,7 @@ class LinkBase:
         self._owners: dict[str, str] = {}
         self.worker = process_name()
         self.lease = timedelta(seconds=settings.sheets_lease)
+        self.quota = Quota()
 
     @classmethod
     def from_environment(cls, bot: discord.Client, store: Store, settings: BotSettings) -> Self:
@@ -153,7 +155,9 @@ class LinkBase:
                 "sees why in the log",
             )
         log.info("Google Sheets is on, as service account %s", client.service_account_email)
-        return cls(bot, store, settings, client, timeout=sheets_settings.timeout)
+        link = cls(bot, store, settings, client, timeout=sheets_settings.timeout)
+        link.quota = sheets_settings.quota
+        return link
 
     @property
     def available(self) -> bool:

@@ -83,6 +83,10 @@ def _running(pid: int) -> bool:
 
 
 WRITTEN = "📗 Written to the Google Sheet (its Discord reports tab); its Standings tab is updated."
+#: What writing a sheet's results costs of the service account's per-minute quota, spent
+#: before it starts (:meth:`bot.store.Store.spend_quota`): the read before and after, the
+#: append, and the Standings the sync after it may write.
+WRITE_READS, WRITE_WRITES = 2, 2
 #: When results of a spreadsheet another bot process is writing are looked at again.
 BUSY_RETRY = timedelta(seconds=2)
 
@@ -274,6 +278,18 @@ class Outbox(Players):
         info = await self.store.tournament(guild, name)
         if info.sheet is None or info.sheet.spreadsheet_id != sheet:
             await self._give_back(batch, "the tournament is no longer linked to this sheet")
+            return
+        wait = await self.store.spend_quota(
+            client.service_account_email,
+            reads=WRITE_READS,
+            writes=WRITE_WRITES,
+            reads_limit=self.quota.reads_per_minute,
+            writes_limit=self.quota.writes_per_minute,
+            window=self.quota.window,
+        )
+        if wait:  # the account's minute is spent (by any process on the database): after it
+            await self.store.postpone_writes(batch, self.worker, retry_in=timedelta(seconds=wait))
+            self._due_in(wait)
             return
         try:
             snapshot = await asyncio.to_thread(read_snapshot, client, sheet)
