@@ -13,7 +13,8 @@ Start-up (``setup_hook``): open the store if not given, set up the link to
 Google Sheets (:mod:`bot.sheetlink`, on when ``GOOGLE_APPLICATION_CREDENTIALS`` is set) and
 start writing queued results to linked sheets, add the cogs, listen for the persistent
 buttons, and sync the slash commands: to ``HARKNESS_DEV_GUILD`` only (instant, for
-development) or globally.
+development) or globally (by shard 0 alone when the bot runs as several shards:
+``HARKNESS_SHARD_ID`` and ``HARKNESS_SHARD_COUNT``, one process each, on one PostgreSQL).
 """
 
 from __future__ import annotations
@@ -96,6 +97,8 @@ class HarknessBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions(
                 everyone=False, roles=False, users=True, replied_user=False
             ),
+            shard_id=settings.shard_id,
+            shard_count=settings.shard_count,
         )
         self.settings = settings
         self.store: Store | None = store
@@ -116,7 +119,8 @@ class HarknessBot(commands.Bot):
         for cog in COGS:
             await self.add_cog(cog(self))
         views.register(self)
-        await self.sync_commands()
+        if not self.settings.shard_id:  # one shard registers the commands for all
+            await self.sync_commands()
         if self.settings.health_file is not None:
             self._heartbeat = asyncio.create_task(
                 self._beat(self.settings.health_file), name="harkness-heartbeat"

@@ -14,6 +14,10 @@
 ``HARKNESS_LOG_LEVEL``     ``INFO`` by default
 ``HARKNESS_HEALTH_FILE``   a file the bot touches every 30 s while connected (for
                            ``python -m bot.health``, the container healthcheck)
+``HARKNESS_SHARD_ID``      with ``HARKNESS_SHARD_COUNT``: run as Discord shard ``ID`` of
+``HARKNESS_SHARD_COUNT``   ``COUNT`` (one process per shard, ``0`` … ``COUNT - 1``, every one on
+                           the same PostgreSQL database; Discord requires sharding from 2,500
+                           servers). Unset: one process, every server
 ========================  =====================================================================
 
 Tournaments linked to a Google Sheet also use the Sheets worker's settings
@@ -30,6 +34,10 @@ and these:
                                    (default 30; a new result is written at once)
 ``HARKNESS_SHEETS_ANSWER_WAIT``    seconds a command waits for its result to reach the sheet
                                    before telling the member it is pending (default 8)
+``HARKNESS_SHEETS_SYNC_JOBS``      ``1``: after writing results to a sheet, leave its sync (the
+                                   Standings tab) to the ``harkness-sheets serve`` workers on
+                                   the same PostgreSQL database, as a job (coalesced: a burst of
+                                   results is one sync); default: the bot syncs it itself
 ``HARKNESS_SHEETS_LEASE``          seconds a bot process holds the results and the spreadsheet it
                                    is writing, renewed while it writes: a process that dies
                                    mid-write frees them within this time (default 60)
@@ -45,7 +53,14 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
+from pydantic import (
+    AliasChoices,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.store.engine import database_url
@@ -117,6 +132,19 @@ class BotSettings(BaseSettings):
         validation_alias=AliasChoices("HARKNESS_LOG_LEVEL", "log_level"),
         description="Python logging level name.",
     )
+    shard_id: int | None = Field(
+        default=None,
+        ge=0,
+        validation_alias=AliasChoices("HARKNESS_SHARD_ID", "shard_id"),
+        description="This process's Discord shard (with HARKNESS_SHARD_COUNT).",
+    )
+    shard_count: int | None = Field(
+        default=None,
+        ge=1,
+        le=10_000,
+        validation_alias=AliasChoices("HARKNESS_SHARD_COUNT", "shard_count"),
+        description="How many shards the bot runs as, one process each.",
+    )
     sheets_refresh: float = Field(
         default=5.0,
         ge=0,
@@ -147,12 +175,45 @@ class BotSettings(BaseSettings):
         validation_alias=AliasChoices("HARKNESS_SHEETS_LEASE", "sheets_lease"),
         description="Seconds a process holds results or a sheet it is writing (renewed).",
     )
+    sheets_sync_jobs: bool = Field(
+        default=False,
+        validation_alias=AliasChoices("HARKNESS_SHEETS_SYNC_JOBS", "sheets_sync_jobs"),
+        description="Leave the sync after a result to harkness-sheets serve workers.",
+    )
     sheets_answer_wait: float = Field(
         default=8.0,
         ge=0,
         validation_alias=AliasChoices("HARKNESS_SHEETS_ANSWER_WAIT", "sheets_answer_wait"),
         description="Seconds a command waits for its result to reach the sheet.",
     )
+
+    @model_validator(mode="after")
+    def _one_shard_of_many(self) -> BotSettings:
+        if (self.shard_id is None) != (self.shard_count is None):
+            raise ValueError(
+                "HARKNESS_SHARD_ID and HARKNESS_SHARD_COUNT go together: set both or neither"
+            )
+        if self.shard_id is not None and self.shard_count is not None:
+            if self.shard_id >= self.shard_count:
+                raise ValueError(
+                    f"HARKNESS_SHARD_ID must be below HARKNESS_SHARD_COUNT ({self.shard_count}): "
+                    f"shards are numbered from 0, not {self.shard_id}"
+                )
+            if not self._on_postgresql():
+                raise ValueError(
+                    "several shards share their work through PostgreSQL: set "
+                    "HARKNESS_DATABASE_URL=postgresql://user@host/database"
+                )
+        if self.sheets_sync_jobs and not self._on_postgresql():
+            raise ValueError(
+                "HARKNESS_SHEETS_SYNC_JOBS needs the workers' PostgreSQL database in "
+                "HARKNESS_DATABASE_URL"
+            )
+        return self
+
+    def _on_postgresql(self) -> bool:
+        url = self.database_url
+        return url is not None and database_url(url).get_backend_name() == "postgresql"
 
     @field_validator("discord_token", mode="before")
     @classmethod

@@ -121,6 +121,8 @@ class LinkBase:
         self.worker = process_name()
         self.lease = timedelta(seconds=settings.sheets_lease)
         self.quota = Quota()
+        self.sync_jobs = settings.sheets_sync_jobs
+        self.sync_debounce = timedelta(seconds=5)
 
     @classmethod
     def from_environment(cls, bot: discord.Client, store: Store, settings: BotSettings) -> Self:
@@ -157,6 +159,7 @@ class LinkBase:
         log.info("Google Sheets is on, as service account %s", client.service_account_email)
         link = cls(bot, store, settings, client, timeout=sheets_settings.timeout)
         link.quota = sheets_settings.quota
+        link.sync_debounce = timedelta(seconds=sheets_settings.debounce)
         return link
 
     @property

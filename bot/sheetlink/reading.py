@@ -80,7 +80,8 @@ class Reading(Conflicts):
 
     async def _adopt(self, guild: str, info: TournamentInfo, snapshot: Snapshot) -> SheetView:
         """Make ``snapshot`` the sheet's current view, sync the sheet from it (the worker's
-        write, only when its input changed), and tell the TD of new conflicts. Called with
+        write, only when its input changed; or a sync job for the workers, with
+        ``HARKNESS_SHEETS_SYNC_JOBS``), and tell the TD of new conflicts. Called with
         the sheet's lock held. A sheet the server may not use is neither shown nor written."""
         client = self._client()
         sheet = snapshot.spreadsheet_id or (info.sheet.spreadsheet_id if info.sheet else "")
@@ -88,7 +89,12 @@ class Reading(Conflicts):
         await self._check_use(guild, sheet, view.input.settings.discord_servers)
         self._views[sheet] = view
         try:
-            await asyncio.to_thread(sync, client, sheet, snapshot=snapshot)
+            if self.sync_jobs:  # a harkness-sheets serve worker syncs it (coalesced)
+                await self.store.request_sync(
+                    sheet, reason="results from Discord", debounce=self.sync_debounce
+                )
+            else:
+                await asyncio.to_thread(sync, client, sheet, snapshot=snapshot)
         except SheetsError as error:
             log.warning(
                 "could not update the output tabs of the sheet of %s: %s",

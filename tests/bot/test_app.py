@@ -12,9 +12,10 @@ import time
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
 from bot.app import EXIT_BAD_SETTINGS, main
-from bot.settings import BotSettings
+from bot.settings import BotSettings, settings_problem
 from bot.sole import sole_bot
 from bot.store.engine import database_url
 from tests.fakes.discord_api import DiscordFake
@@ -29,6 +30,9 @@ def _clear(monkeypatch: pytest.MonkeyPatch) -> None:
         "HARKNESS_DEV_GUILD",
         "DISCORD_API_BASE",
         "DISCORD_GATEWAY_URL",
+        "HARKNESS_SHARD_ID",
+        "HARKNESS_SHARD_COUNT",
+        "HARKNESS_SHEETS_SYNC_JOBS",
     ):
         monkeypatch.delenv(name, raising=False)
 
@@ -306,3 +310,44 @@ async def test_help_prints_the_usage_and_does_not_start_the_bot(
     status, _, stderr = await _exit_of(env, "--no-such-option")
     assert status == 2 and "unrecognized arguments: --no-such-option" in stderr
     assert discord_fake.requests == []
+
+
+def test_shards_are_configured_by_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    _clear(monkeypatch)
+    monkeypatch.setenv("DISCORD_TOKEN", "a.secret.token")
+    monkeypatch.setenv("HARKNESS_DATABASE_URL", "postgresql://harkness@db/harkness")
+    monkeypatch.setenv("HARKNESS_SHARD_ID", "1")
+    monkeypatch.setenv("HARKNESS_SHARD_COUNT", "2")
+    settings = BotSettings()
+    assert (settings.shard_id, settings.shard_count) == (1, 2)
+    from bot.app import HarknessBot
+
+    bot = HarknessBot(settings)
+    assert (bot.shard_id, bot.shard_count) == (1, 2)
+
+
+@pytest.mark.parametrize(
+    ("env", "said"),
+    [
+        ({"HARKNESS_SHARD_ID": "0"}, "go together"),
+        ({"HARKNESS_SHARD_ID": "2", "HARKNESS_SHARD_COUNT": "2"}, "numbered from 0"),
+        (
+            {"HARKNESS_SHARD_ID": "0", "HARKNESS_SHARD_COUNT": "2", "HARKNESS_DATABASE_URL": ""},
+            "through PostgreSQL",
+        ),
+        (
+            {"HARKNESS_SHEETS_SYNC_JOBS": "1", "HARKNESS_DATABASE_URL": "sqlite:///x.db"},
+            "PostgreSQL database",
+        ),
+    ],
+)
+def test_shards_without_their_partner_or_postgresql_are_refused(
+    monkeypatch: pytest.MonkeyPatch, env: dict[str, str], said: str
+) -> None:
+    _clear(monkeypatch)
+    monkeypatch.setenv("HARKNESS_DATABASE_URL", "postgresql://harkness@db/harkness")
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    with pytest.raises(ValidationError) as refused:
+        BotSettings()
+    assert said in settings_problem(refused.value)

@@ -333,6 +333,25 @@ class DiscordFake:
 
         return await self.wait_for(probe, timeout, "a bot to connect to the gateway")
 
+    async def wait_until_shards_ready(self, count: int, timeout: float = 10.0) -> None:
+        """Wait until a bot's ``count`` shards are each connected and have received READY
+        and the GUILD_CREATEs of their guilds."""
+
+        def probe() -> bool | None:
+            ready = set()
+            for session in self.gateway.sessions.values():
+                owned = sum(1 for g in self.world.guilds if session.owns(g))
+                if (
+                    not session.invalidated
+                    and session.connected
+                    and session.shard[1] == count
+                    and session.seq >= 1 + owned
+                ):
+                    ready.add(session.shard[0])
+            return True if len(ready) == count else None
+
+        await self.wait_for(probe, timeout, f"{count} shards to connect to the gateway")
+
     # ----------------------------------------------------------------- violations
 
     def record_violation(
@@ -670,11 +689,12 @@ class DiscordFake:
         focused_option_type: int | None = None,
         locale: str = "en-US",
     ) -> InteractionRecord:
-        """Send INTERACTION_CREATE to the bot; the 3-second clock starts on delivery."""
-        session = self.gateway.session
+        """Send INTERACTION_CREATE to the bot (to the shard of the channel's guild); the
+        3-second clock starts on delivery."""
+        user, member, channel = self._actor(who, channel)
+        session = self.gateway.session_for(channel.guild.id if channel.guild else None)
         if session is None or not session.connected:
             raise FakeUsageError("no bot is connected to the fake gateway (start one with run_bot)")
-        user, member, channel = self._actor(who, channel)
         interaction_id = self.world.ids.next()
         token = f"fake-interaction.{secrets.token_urlsafe(48)}"
         payload = self._interaction_payload(
@@ -977,11 +997,15 @@ class DiscordFake:
         return {
             "v": API_VERSION,
             "user": user,
-            "guilds": [{"id": str(g.id), "unavailable": True} for g in self.world.guilds.values()],
+            "guilds": [
+                {"id": str(g.id), "unavailable": True}
+                for g in self.world.guilds.values()
+                if session.owns(g.id)
+            ],
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": self.gateway_url,
-            "shard": [0, 1],
+            "shard": list(session.shard),
             "application": {"id": str(self.application_id), "flags": self.application_flags},
             "private_channels": [],
             "relationships": [],
@@ -1008,6 +1032,8 @@ class DiscordFake:
         """GUILD_CREATE for each guild; without GUILD_MEMBERS only the bot's own member."""
         payloads = []
         for guild in self.world.guilds.values():
+            if not session.owns(guild.id):
+                continue
             if session.intents & Intent.GUILD_MEMBERS:
                 members = list(guild.members.values())
             else:

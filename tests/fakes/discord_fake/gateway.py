@@ -41,6 +41,8 @@ CLOSE_AUTHENTICATION_FAILED = 4004
 CLOSE_ALREADY_AUTHENTICATED = 4005
 CLOSE_INVALID_SEQ = 4007
 CLOSE_INVALID_SHARD = 4010
+#: The most shards the fake accepts (Discord's own limit is far higher).
+MAX_SHARDS = 64
 CLOSE_INVALID_API_VERSION = 4012
 CLOSE_INVALID_INTENTS = 4013
 CLOSE_DISALLOWED_INTENTS = 4014
@@ -138,9 +140,10 @@ class GatewayConnection:
 class GatewaySession:
     """A gateway session: its sequence numbers and every event dispatched in it."""
 
-    def __init__(self, session_id: str, intents: int) -> None:
+    def __init__(self, session_id: str, intents: int, shard: tuple[int, int] = (0, 1)) -> None:
         self.id = session_id
         self.intents = intents
+        self.shard = shard
         self.seq = 0
         self.events: list[tuple[int, JSON]] = []
         self.connection: GatewayConnection | None = None
@@ -148,6 +151,12 @@ class GatewaySession:
         self.invalidated = False
         self.presence: JSON | None = None
         self._delivered: dict[int, tuple[asyncio.Future[None], Callable[[], None] | None]] = {}
+
+    def owns(self, guild_id: int) -> bool:
+        """Whether this session's shard receives ``guild_id``'s events: Discord's formula,
+        ``shard_id = (guild_id >> 22) % num_shards``."""
+        shard_id, count = self.shard
+        return (guild_id >> 22) % count == shard_id
 
     @property
     def connected(self) -> bool:
@@ -207,6 +216,14 @@ class GatewayServer:
     def session(self) -> GatewaySession | None:
         """The newest live session (the bot's), if any."""
         live = [s for s in self.sessions.values() if not s.invalidated]
+        return live[-1] if live else None
+
+    def session_for(self, guild_id: int | None) -> GatewaySession | None:
+        """The newest live session of the shard that receives ``guild_id``'s events (of
+        any shard for a DM, ``None``)."""
+        if guild_id is None:
+            return self.session
+        live = [s for s in self.sessions.values() if not s.invalidated and s.owns(guild_id)]
         return live[-1] if live else None
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
@@ -290,12 +307,17 @@ class GatewayServer:
         if intents & PRIVILEGED_INTENTS & ~self.host.allowed_privileged_intents:
             await connection.close(CLOSE_DISALLOWED_INTENTS, "Disallowed intent(s).")
             return
-        shard = data.get("shard")
-        if shard is not None and list(shard) != [0, 1]:
+        shard = data.get("shard", [0, 1])
+        if (
+            not isinstance(shard, list)
+            or len(shard) != 2
+            or not all(isinstance(n, int) for n in shard)
+            or not 0 <= shard[0] < shard[1] <= MAX_SHARDS
+        ):
             await connection.close(CLOSE_INVALID_SHARD, "Invalid shard.")
             return
         self.identifies += 1
-        session = GatewaySession(secrets.token_hex(16), intents)
+        session = GatewaySession(secrets.token_hex(16), intents, (shard[0], shard[1]))
         self.sessions[session.id] = session
         session.attach(connection, after_seq=0)
         session.dispatch("READY", self.host.ready_payload(session))
