@@ -118,6 +118,23 @@ class Explanation:
     after_round: int | None = None
 
     @property
+    def alone(self) -> bool:
+        """Nobody else has the player's score: no tiebreak was needed for their place."""
+        return len(self.score_group) == 1
+
+    @property
+    def reason(self) -> str:
+        """The short why of the place: the decisive comparison with the player above in
+        the score group (or below, for the group's first), else why no tiebreak was needed,
+        else the headline."""
+        above = [c for c in self.comparisons if c.above]
+        if above:
+            return above[0].sentence
+        if self.comparisons:
+            return self.comparisons[0].sentence
+        return alone_sentence(self.player.score) if self.alone else self.headline
+
+    @property
     def headline(self) -> str:
         """``Player C: 3rd place, 3 points of 4.``"""
         shared = " (shared)" if "-" in self.player.place else ""
@@ -219,6 +236,12 @@ def explain(standings: Standings, player_id: int, after_round: int | None = None
         notes=tuple(_notes(standings, row, group, registry)),
         after_round=after_round,
     )
+
+
+def alone_sentence(score: Fraction) -> str:
+    """Why a player alone on their score needed no tiebreak."""
+    scored = half_points(int(score * 2))
+    return f"Nobody else scored {scored}, so no tiebreak was needed for your place."
 
 
 def _ref(row: Standing) -> PlayerRef:
@@ -504,10 +527,7 @@ def _notes(
                 f"{standings.breakdown(code, row.player_index).note}."
             )
     if len(group) == 1:
-        notes.append(
-            f"Nobody else scored {half_points(row.half_points)}, so no tiebreak was "
-            "needed for your place."
-        )
+        notes.append(alone_sentence(row.score))
     notes += [
         f"The file says otherwise about your score: {w.message}."
         for w in standings.tournament.warnings

@@ -8,6 +8,10 @@ error at a time.
 club.txt:7:23: there is no player 99
 >>> print(Problem("both sides must agree", player=3, round=2))
 player 3, round 2: both sides must agree
+>>> p = Problem("--tiebreaks: 'X' is given twice", code="code-twice", field="tiebreaks",
+...             value="X", detail="'X' is given twice")
+>>> p.field, p.detail
+('tiebreaks', "'X' is given twice")
 """
 
 from __future__ import annotations
@@ -33,6 +37,15 @@ class Problem:
     other: int | None = None
     """The other player of a game whose two sides disagree: their entry in ``round`` is
     the other half of the problem (not part of the location)."""
+    code: str | None = None
+    """What is wrong, for a front door to word (``"unknown-code"``, ``"unknown-profile"``…)."""
+    field: str | None = None
+    """The setting that is wrong (``"rules"``, ``"tiebreaks"``, ``"options"``)."""
+    value: str | None = None
+    """The value given for it (the unknown code, profile name or option key)."""
+    detail: str | None = None
+    """The message without naming the setting, for a front door that names it its own way
+    (a sheet's cell, a slash command's option); :attr:`message` is the command line's."""
 
     @property
     def where(self) -> str:

@@ -180,16 +180,45 @@ def parse_options(text: str | None) -> dict[str, bool]:
         key = key.strip().lower()
         on = yes_no(value)
         if key not in OPTION_BY_KEY:
-            problems.append(
-                Problem(f"option {key!r}: unknown; the options are {', '.join(OPTION_BY_KEY)}")
-            )
+            problems.append(_unknown_option(key))
         elif on is None:
-            problems.append(Problem(f"option {key}: answer yes or no (got {value.strip()!r})"))
+            detail = f"answer yes or no (got {value.strip()!r})"
+            problems.append(
+                Problem(
+                    f"option {key}: {detail}",
+                    code="not-yes-no",
+                    field="options",
+                    value=key,
+                    detail=detail,
+                )
+            )
         else:
             options[key] = on
     if problems:
         raise HarknessError(problems)
     return options
+
+
+#: Why a FIDE profile takes no option.
+_FIDE_OPTIONS = "(FIDE C.07 art. 16 decides unplayed rounds)"
+
+
+def _unknown_option(key: str) -> Problem:
+    detail = f"unknown; the options are {', '.join(OPTION_BY_KEY)}"
+    return Problem(
+        f"option {key!r}: {detail}",
+        code="unknown-option",
+        field="options",
+        value=key,
+        detail=detail,
+    )
+
+
+def _order_problem(code: str, detail: str, value: str | None = None) -> Problem:
+    """A problem with a TD's tiebreak order (``--tiebreaks`` on the command line)."""
+    return Problem(
+        f"--tiebreaks: {detail}", code=code, field="tiebreaks", value=value, detail=detail
+    )
 
 
 def format_options(options: Mapping[str, bool]) -> str:
@@ -211,18 +240,17 @@ def with_options(profile: Profile, options: Mapping[str, bool] | None) -> Profil
         return profile
     unknown = [k for k in options if k not in OPTION_BY_KEY]
     if unknown:
-        raise HarknessError(
-            [
-                Problem(f"option {k!r}: unknown; the options are {', '.join(OPTION_BY_KEY)}")
-                for k in unknown
-            ]
-        )
+        raise HarknessError([_unknown_option(k) for k in unknown])
     if profile.family is not Family.USCF:
         raise HarknessError(
             [
                 Problem(
                     f"option {k}: only for the US Chess profiles, not --rules {profile.name} "
-                    "(FIDE C.07 art. 16 decides unplayed rounds)"
+                    f"{_FIDE_OPTIONS}",
+                    code="option-not-for-profile",
+                    field="options",
+                    value=k,
+                    detail=f"only for the US Chess profiles, not {profile.name} {_FIDE_OPTIONS}",
                 )
                 for k in options
             ]
@@ -324,8 +352,17 @@ def resolve(
     key = name.strip().lower()
     profile = PROFILES.get(key)
     if profile is None:
+        detail = f"unknown profile; choose one of {', '.join(names())}"
         raise HarknessError(
-            [Problem(f"--rules {name!r}: unknown profile; choose one of {', '.join(names())}")]
+            [
+                Problem(
+                    f"--rules {name!r}: {detail}",
+                    code="unknown-profile",
+                    field="rules",
+                    value=name,
+                    detail=detail,
+                )
+            ]
         )
     return with_options(with_tiebreaks(profile, codes), options)
 
@@ -344,20 +381,26 @@ def with_tiebreaks(profile: Profile, codes: str | None) -> Profile:
     problems = [
         Problem(
             f"--tiebreaks: unknown code {c!r} for --rules {profile.name}; "
-            f"known codes: {', '.join(known)}"
+            f"known codes: {', '.join(known)}",
+            code="unknown-code",
+            field="tiebreaks",
+            value=c,
+            detail=f"unknown code {c!r}; the codes of {profile.name} are {', '.join(known)}",
         )
         for c in order
         if c not in known
     ]
     problems += [
-        Problem(f"--tiebreaks: {c!r} is given twice")
+        _order_problem("code-twice", f"{c!r} is given twice", c)
         for c in sorted(set(order))
         if order.count(c) > 1
     ]
     if "COIN" in order and order[-1] != "COIN":
-        problems.append(Problem("--tiebreaks: COIN (a coin flip) can only be the last tiebreak"))
+        problems.append(
+            _order_problem("coin-not-last", "COIN (a coin flip) can only be the last tiebreak")
+        )
     if not order:
-        problems.append(Problem("--tiebreaks: give at least one code, e.g. MM,SOLK,CUM"))
+        problems.append(_order_problem("no-codes", "give at least one code, e.g. MM,SOLK,CUM"))
     if problems:
         raise HarknessError(problems)
     return replace(profile, tiebreaks=order, round_robin_tiebreaks=())

@@ -250,7 +250,6 @@ def read_settings(
 
 
 _SERVER_ID = re.compile(r"\d{17,20}")
-_CLI_PREFIX = re.compile(r"^--(?:rules|tiebreaks)(?: '[^']*')?: ")
 
 
 def _check_profile(settings: SheetSettings) -> list[SheetProblem]:
@@ -259,14 +258,12 @@ def _check_profile(settings: SheetSettings) -> list[SheetProblem]:
     except HarknessError as error:
         problems = []
         for p in error.problems:
-            name = "tiebreaks" if p.message.startswith("--tiebreaks") else "rules"
-            for key, option_field in _OPTION_FIELD.items():
-                if p.message.startswith(f"option {key}:"):
-                    name = option_field
+            name = "tiebreaks" if p.field == "tiebreaks" else "rules"
+            if p.field == "options" and p.value in _OPTION_FIELD:
+                name = _OPTION_FIELD[p.value]
             value = getattr(settings, name)
             text = ("Yes" if value else "No") if isinstance(value, bool) else value
-            message = _CLI_PREFIX.sub("", p.message).replace("--rules ", "rules ")
-            problems.append(SheetProblem(message, settings.where(name), text))
+            problems.append(SheetProblem(p.detail or p.message, settings.where(name), text))
         return problems
     return []
 

@@ -96,17 +96,6 @@ def _header(titles: Sequence[str], notes: Sequence[str | None] = ()) -> list[Out
     return [OutCell(t, n, header=True) for t, n in zip(titles, notes, strict=True)]
 
 
-def why(e: Explanation) -> str:
-    """The short "why" of a player's place: the decisive comparison with the player above in
-    their score group (or below, for the group's first), else why no tiebreak was needed."""
-    above = [c for c in e.comparisons if c.above]
-    if above:
-        return above[0].sentence
-    if e.comparisons:
-        return e.comparisons[0].sentence
-    return next((n for n in e.notes if n.startswith("Nobody else")), e.headline)
-
-
 def explanations(standings: Standings) -> dict[int, Explanation]:
     """Every player's explanation, by starting number."""
     return {row.player.id: explain(standings, row.player.id) for row in standings.rows}
@@ -140,7 +129,7 @@ def standings_tab(
             OutCell(row.player.id),
             OutCell(name),
             *(_shown(n) for n in numbers),
-            _text(why(explained[row.player.id]), wrap=True),
+            _text(explained[row.player.id].reason, wrap=True),
         ]
         if group is not None:
             cells = [

@@ -268,3 +268,26 @@ def test_a_fide_explanation_quotes_no_us_chess_rule() -> None:
             assert "US Chess" not in text and "34E" not in text, text
     us = compute_standings(t, "uscf")
     assert "US Chess 34E" in render_explanation(explain(us, 1), "text")
+
+
+def test_the_short_reason_is_answered_by_core_not_read_back_from_its_notes(
+    seed: Standings,
+) -> None:
+    """The sheet's "why" column is :attr:`Explanation.reason`: the decisive comparison, or
+    for a player alone on their score the sentence saying no tiebreak was needed."""
+    for row in seed.rows:
+        e = explain(seed, row.player.id)
+        if e.alone:
+            assert e.reason.startswith("Nobody else scored") and e.reason in e.notes
+        else:
+            assert e.reason in [c.sentence for c in e.comparisons]
+
+
+def test_a_rules_problem_carries_its_code_field_and_value() -> None:
+    from core.profiles import resolve
+
+    with pytest.raises(HarknessError) as raised:
+        resolve("uscf", "MM,XYZ,MM")
+    found = {(p.code, p.field, p.value) for p in raised.value.problems}
+    assert found == {("unknown-code", "tiebreaks", "XYZ"), ("code-twice", "tiebreaks", "MM")}
+    assert all(p.detail and "--" not in p.detail for p in raised.value.problems)

@@ -85,10 +85,7 @@ def check_rules(profile: str, tiebreaks: str | None) -> tuple[str, str | None]:
     try:
         resolved = resolve_for("", name, tiebreaks)
     except HarknessError as error:
-        text = "; ".join(
-            p.message.replace("--tiebreaks: ", "").replace("--rules ", "profile ")
-            for p in error.problems
-        )
+        text = "; ".join(_rules_problem(p, name) for p in error.problems)
         raise StoreError(f"tiebreaks: {text}", "bad-tiebreaks") from None
     return name, ",".join(resolved.tiebreaks) if tiebreaks is not None else None
 
@@ -105,11 +102,25 @@ def check_options(
     try:
         resolved = resolve_for("", profile, tiebreaks, options)
     except HarknessError as error:
-        text = "; ".join(p.message.replace("--rules ", "profile ") for p in error.problems)
+        text = "; ".join(_rules_problem(p, profile) for p in error.problems)
         raise StoreError(text, "bad-options") from None
     # Only what differs from the profile is kept: an option set to the profile's own is no
     # option at all (the tournament follows the profile).
     return format_options(changed_options(resolved)) or None
+
+
+def _rules_problem(problem: Problem, profile: str) -> str:
+    """Core's problem with a tournament's rules, in the bot's words (the options of the
+    slash commands are ``profile``, ``tiebreaks`` and one per option)."""
+    if problem.code == "unknown-code":
+        from core.profiles import resolve_for
+        from core.tiebreaks import tiebreaks_of
+
+        known = ", ".join(tiebreaks_of(resolve_for("", profile).family))
+        return f"unknown code {problem.value!r} for profile {profile}; known codes: {known}"
+    if problem.field == "options" and problem.detail:
+        return f"option {problem.value}: {problem.detail}"
+    return problem.detail or problem.message
 
 
 def _check_rounds(rounds: int) -> int:
