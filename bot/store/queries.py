@@ -165,6 +165,20 @@ async def load_events(conn: AsyncConnection, guild: str, tournament: int) -> lis
     return [event_of(row) for row in rows]
 
 
+async def last_event(conn: AsyncConnection, guild: str, tournament: int) -> tuple[int, int]:
+    """How many events the tournament's log has, and the last one's seq (0 if none): what
+    changes with every event, read without reading the log."""
+    e = schema.events
+    row = (
+        await conn.execute(
+            select(func.count(), func.coalesce(func.max(e.c.seq), 0)).where(
+                e.c.guild_id == guild, e.c.tournament_id == tournament
+            )
+        )
+    ).one()
+    return int(row[0]), int(row[1])
+
+
 @dataclass(frozen=True, slots=True)
 class Loaded:
     """A tournament with its players, its whole log, and the fold of the log."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, TypeVar
@@ -138,6 +139,10 @@ def sheet_of_another_server(guild: str) -> str:
     )
 
 
+STANDINGS_CACHED = 64
+"""How many tournaments' standings :meth:`Store.standings` keeps (each a few MB at most)."""
+
+
 class Store:
     """The tournament store (see the :mod:`bot.store` docstring for a tour).
 
@@ -149,6 +154,10 @@ class Store:
     def __init__(self, engine: AsyncEngine, clock: Callable[[], datetime] = utc_now) -> None:
         self.engine = engine
         self.clock = clock
+        #: Standings computed, by (guild, tournament id, after_round): with what they were
+        #: computed from (see :meth:`standings`), most recently used last.
+        self._standings: OrderedDict[tuple[str, int, int | None], tuple[object, StandingsView]]
+        self._standings = OrderedDict()
 
     @classmethod
     async def open(
@@ -745,9 +754,36 @@ class Store:
         self, guild: str, tournament: str, *, after_round: int | None = None
     ) -> StandingsView:
         """Standings under the tournament's rules, after the last round with results (or
-        ``after_round``); provisional results count and are marked, disputed ones wait."""
-        state = await self.state(guild, tournament)
-        return await off_loop(standings_of, state, after_round, what="computing the standings")
+        ``after_round``); provisional results count and are marked, disputed ones wait.
+
+        Kept per tournament until its log has a new event, its settings or players change,
+        or the day changes (a profile may depend on the date): answering again then reads the
+        settings, the players and the log's last event, not the whole log
+        (:data:`STANDINGS_CACHED` tournaments are kept)."""
+
+        async def version(conn: AsyncConnection) -> tuple[TournamentInfo, object]:
+            info = await queries.find_tournament(conn, guild, tournament)
+            players = tuple(await queries.load_players(conn, guild, info.id))
+            last = await queries.last_event(conn, guild, info.id)
+            return info, (info, players, last, date.today())
+
+        info, stamp = await self._read(version)
+        key = (guild, info.id, after_round)
+        cached = self._standings.get(key)
+        if cached is not None and cached[0] == stamp:
+            self._standings.move_to_end(key)
+            return cached[1]
+        loaded = await self._read(lambda conn: queries.load(conn, guild, tournament))
+        state = TournamentState.of(loaded.info, loaded.players, loaded.folded)
+        view = await off_loop(standings_of, state, after_round, what="computing the standings")
+        last = (len(loaded.events), loaded.events[-1].seq if loaded.events else 0)
+        self._standings[(guild, loaded.info.id, after_round)] = (
+            (loaded.info, loaded.players, last, date.today()),
+            view,
+        )
+        while len(self._standings) > STANDINGS_CACHED:
+            self._standings.popitem(last=False)
+        return view
 
     async def history(
         self,

@@ -13,7 +13,8 @@ runs:
 - ``Store.standings`` end to end on a SQLite file (reading the 10,000 rows as well), and on
   PostgreSQL when ``HARKNESS_TEST_POSTGRES_URL`` (or ``--postgres URL``) names a server.
 
-Goal (issue 5): fold and standings under 100 ms for 500 × 9 with 10,000 events.
+Goals: fold and standings ≤ 100 ms for 500 × 9 with 10,000 events; ``Store.standings``
+of the same ≤ 50 ms when nothing changed since it last answered (kept per last event).
 """
 
 from __future__ import annotations
@@ -134,8 +135,9 @@ async def best_of_async(runs: int, action: Callable[[], Any]) -> tuple[float, fl
 
 async def through_store(
     url: str, t: Tournament, log: list[Event], runs: int
-) -> tuple[float, float]:
-    """``Store.standings`` on a tournament whose log is ``log``."""
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    """``Store.standings`` on a tournament whose log is ``log``: computed (the log read and
+    folded), and kept (nothing changed since the last answer)."""
     store = await Store.open(url)
     td = Actor("td", "Bench TD", td=True)
     try:
@@ -191,7 +193,14 @@ async def through_store(
         await store.set_status("bench", name, TournamentStatus.RUNNING, td)
         view = await store.standings("bench", name)
         assert view.state.tournament.players == t.players, "the store folded another event"
-        return await best_of_async(runs, lambda: store.standings("bench", name))
+
+        async def computed() -> object:
+            store._standings.clear()  # as after a new event
+            return await store.standings("bench", name)
+
+        cold = await best_of_async(runs, computed)
+        warm = await best_of_async(runs, lambda: store.standings("bench", name))
+        return cold, warm
     finally:
         await store.close()
 
@@ -221,28 +230,29 @@ def main() -> None:
         ("standings alone (core)", best_of(options.runs, lambda: compute_standings(t, "uscf"))),
         ("fold + standings", best_of(options.runs, fold_and_standings)),
     ]
+    goals: list[tuple[str, float]] = []
     with tempfile.TemporaryDirectory() as folder:
         url = f"sqlite:///{Path(folder) / 'bench.db'}"
-        rows.append(
-            (
-                "Store.standings, SQLite (wall)",
-                asyncio.run(through_store(url, t, log, options.runs)),
-            )
-        )
+        cold, warm = asyncio.run(through_store(url, t, log, options.runs))
+        rows += [("Store.standings, SQLite (wall)", cold), ("… kept, SQLite (wall)", warm)]
+        goals.append(("SQLite", warm[0]))
     if options.postgres:
-        rows.append(
-            (
-                "Store.standings, PostgreSQL (wall)",
-                asyncio.run(through_store(options.postgres, t, log, options.runs)),
-            )
-        )
+        cold, warm = asyncio.run(through_store(options.postgres, t, log, options.runs))
+        rows += [("Store.standings, PostgreSQL", cold), ("… kept, PostgreSQL (wall)", warm)]
+        goals.append(("PostgreSQL", warm[0]))
     else:
         print("(PostgreSQL skipped: set HARKNESS_TEST_POSTGRES_URL or pass --postgres URL)")
     for label, (best, median) in rows:
-        print(f"  {label:<30} best {best * 1000:7.1f} ms   median {median * 1000:7.1f} ms")
+        print(f"  {label:<34} best {best * 1000:7.1f} ms   median {median * 1000:7.1f} ms")
     fold_best = rows[2][1][0]
-    verdict = "meets" if fold_best < 0.1 else "MISSES"
-    print(f"goal: fold + standings under 100 ms: {verdict} ({fold_best * 1000:.1f} ms)")
+    verdict = "ok" if fold_best < 0.1 else "MISSED"
+    print(f"goal: fold + standings ≤ 100 ms: {fold_best * 1000:.1f} ms {verdict}")
+    for database, best in goals:
+        verdict = "ok" if best <= 0.05 else "MISSED"
+        print(
+            f"goal: Store.standings, 500 × 9 with {EVENTS:,} events, kept until the next "
+            f"event, {database}: {best * 1000:.1f} ms (≤ 50 ms) {verdict}"
+        )
 
 
 if __name__ == "__main__":

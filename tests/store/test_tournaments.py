@@ -244,3 +244,23 @@ async def test_standings_of_a_tournament_without_results_say_so(club: Club):
     with pytest.raises(StoreError) as error:
         await club.store.standings(GUILD, club.name)
     assert str(error.value) == "Club Night has no results yet"
+
+
+async def test_standings_are_kept_until_the_log_the_players_or_the_rules_change(club: Club):
+    """Asked again with nothing changed, the standings are the ones computed before (the log
+    is not read again); a new event, a new player or other rules compute them again."""
+    await club.report(ANN, 1, BOB, "win")
+    first = await club.store.standings(GUILD, club.name)
+    assert await club.store.standings(GUILD, club.name) is first
+    await club.store.set_result(GUILD, club.name, TD, round=1, player=3, opponent=4, result="draw")
+    second = await club.store.standings(GUILD, club.name)
+    assert second is not first
+    assert [str(r.score) for r in second.standings.rows] != [
+        str(r.score) for r in first.standings.rows
+    ]
+    assert await club.store.standings(GUILD, club.name) is second
+    await club.store.set_rules(GUILD, club.name, TD, profile="mca")
+    third = await club.store.standings(GUILD, club.name)
+    assert third is not second and third.standings.profile.name == "mca"
+    await club.store.add_player(GUILD, club.name, "Eve", actor=TD)
+    assert await club.store.standings(GUILD, club.name) is not third
