@@ -491,15 +491,34 @@ class SheetsClient(gspread.Client):
 
     def open_spreadsheet(self, key_or_url: str) -> gspread.Spreadsheet:
         """Open a spreadsheet by ID or by its browser URL (one ``spreadsheets.get`` call)."""
-        key = key_or_url.strip()
-        if "/" in key:
-            try:
-                key = extract_id_from_url(key)
-            except gspread.exceptions.NoValidUrlKeyFound:
-                raise SheetsRequestError(
-                    f"{key_or_url!r} is not a Google Sheets URL or spreadsheet ID"
-                ) from None
-        return self.open_by_key(key)
+        return self.open_by_key(spreadsheet_id(key_or_url))
+
+
+#: A spreadsheet ID as Google makes them (letters, digits, ``-`` and ``_``).
+_ID = re.compile(r"^[A-Za-z0-9_-]{10,200}$")
+
+
+def is_spreadsheet_id(text: str) -> bool:
+    """Whether ``text`` has the shape of a spreadsheet ID."""
+    return bool(_ID.match(text))
+
+
+def spreadsheet_id(key_or_url: str) -> str:
+    """The spreadsheet ID in a browser URL, or the ID itself; the one reading of a sheet's
+    address for the worker, the endpoint and the bot.
+
+    >>> spreadsheet_id("https://docs.google.com/spreadsheets/d/1AbC-dEf_0123456789/edit#gid=0")
+    '1AbC-dEf_0123456789'
+    """
+    text = key_or_url.strip()
+    if "/" in text:
+        try:
+            text = extract_id_from_url(text)
+        except gspread.exceptions.NoValidUrlKeyFound:
+            raise SheetsRequestError(f"{key_or_url!r} is not a Google Sheets URL") from None
+    if not is_spreadsheet_id(text):
+        raise SheetsRequestError(f"{key_or_url!r} is not a spreadsheet ID or URL")
+    return text
 
 
 def load_credentials(path: str) -> service_account.Credentials:

@@ -28,11 +28,11 @@ from core.pairing import PairingRequest, RoundPairing, pair_round, prepare
 from core.pairing.engine import engine_version
 from core.pairing.render import SYSTEM, board_rows
 from core.problems import HarknessError
-from sheets.client import SheetsClient
+from sheets.client import SheetsClient, spreadsheet_id
 from sheets.layout import Role
 from sheets.problems import SheetProblem
 from sheets.snapshot import Snapshot
-from sheets.sync import read_input, read_snapshot, spreadsheet_id
+from sheets.sync import read_input, read_snapshot
 from sheets.tabs import OutCell, TabContent, synced_at
 from sheets.write import Plan, foreign, plan
 

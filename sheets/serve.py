@@ -28,7 +28,6 @@ import asyncio
 import contextlib
 import hmac
 import logging
-import re
 import time
 from collections import deque
 from collections.abc import Callable, Collection
@@ -37,12 +36,12 @@ from typing import Any, Protocol
 
 from aiohttp import web
 
+from sheets.client import is_spreadsheet_id
 from sheets.sync import SyncResult
 
 logger = logging.getLogger(__name__)
 
 SECRET_HEADER = "X-Harkness-Secret"
-_ID = re.compile(r"^[A-Za-z0-9_-]{10,200}$")
 
 #: The shortest shared secret ``serve`` accepts, and how many different characters it needs
 #: (``secrets.token_urlsafe(32)`` gives 43 characters of 64 kinds).
@@ -319,7 +318,7 @@ def make_app(
         except ValueError:
             body = None
         key = body.get("spreadsheetId") if isinstance(body, dict) else None
-        if not isinstance(key, str) or not _ID.match(key):
+        if not isinstance(key, str) or not is_spreadsheet_id(key):
             return (
                 None,
                 None,

@@ -29,21 +29,18 @@ import hashlib
 import json
 import logging
 import random
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
-from gspread.exceptions import NoValidUrlKeyFound
 from gspread.http_client import ParamsType
-from gspread.utils import extract_id_from_url
 
 from core.model import Tournament
 from core.problems import HarknessError
 from core.profiles import Profile
 from core.standings import standings_after
 from sheets.batches import MAX_REQUEST_BYTES, batches
-from sheets.client import SheetsClient, SheetsRequestError
+from sheets.client import SheetsClient, SheetsRequestError, spreadsheet_id
 from sheets.layout import SETTINGS_TAB, Role
 from sheets.output import HEALED, SEEN, Stored, read_digest, verdict, written_digest
 from sheets.problems import SheetProblem
@@ -78,25 +75,6 @@ and ``serve``; ``harkness-sheets sync`` prints the same itself and silences this
 
 FORMAT_VERSION = "harkness-sheets/1"
 """Part of the input hash: a new version of the output tabs' layout makes every sheet sync."""
-
-_ID = re.compile(r"^[A-Za-z0-9_-]{10,200}$")
-
-
-def spreadsheet_id(key_or_url: str) -> str:
-    """The spreadsheet ID in a browser URL, or the ID itself.
-
-    >>> spreadsheet_id("https://docs.google.com/spreadsheets/d/1AbC-dEf_0123456789/edit#gid=0")
-    '1AbC-dEf_0123456789'
-    """
-    text = key_or_url.strip()
-    if "/" in text:
-        try:
-            text = extract_id_from_url(text)
-        except NoValidUrlKeyFound:
-            raise SheetsRequestError(f"{key_or_url!r} is not a Google Sheets URL") from None
-    if not _ID.match(text):
-        raise SheetsRequestError(f"{key_or_url!r} is not a spreadsheet ID or URL")
-    return text
 
 
 @dataclass(frozen=True)

@@ -39,8 +39,8 @@ from pathlib import Path
 from typing import Any
 
 from sheets.budget import PollPolicy
-from sheets.client import SheetsClient, SheetsError
-from sheets.sync import SyncResult, spreadsheet_id, sync
+from sheets.client import SheetsClient, SheetsError, spreadsheet_id
+from sheets.sync import SyncResult, sync
 
 logger = logging.getLogger(__name__)
 

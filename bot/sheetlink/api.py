@@ -22,6 +22,7 @@ try:
         SheetsTimeoutError,
         SheetsUnavailableError,
         open_client,
+        spreadsheet_id,
     )
     from sheets.read import PlayerRow
     from sheets.reports import (
@@ -45,7 +46,7 @@ try:
     )
     from sheets.settings import SheetsSettings
     from sheets.snapshot import Snapshot
-    from sheets.sync import SheetInput, read_input, read_snapshot, spreadsheet_id, sync
+    from sheets.sync import SheetInput, read_input, read_snapshot, sync
 except ImportError as missing:  # pragma: no cover - the test environment has the extra
     SHEETS_MISSING = str(missing)
     if not TYPE_CHECKING:
