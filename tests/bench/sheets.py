@@ -1,4 +1,5 @@
-"""Speed and size of a Sheets sync (run by hand: ``python tests/bench/sheets.py``; not a test).
+"""Speed and size of a Sheets sync (run by hand: ``python tests/bench/sheets.py [SIZES]``,
+SIZES a comma list of section sizes, default 300,1000,2000,5000; not a test).
 
 A 300-player, 9-round Swiss (with byes, forfeits and withdrawals) is put in the loopback
 Sheets fake, once as a crosstable and once as a game list with a players tab, and synced by
@@ -12,6 +13,9 @@ prints the wall time of:
 with the API calls each made, the bytes of the read's answer and of the write's request
 (Google recommends at most 2 MB a request), and the in-process time of the part between the
 read and the write (reading the cells, ``core``, laying out the tabs).
+
+Then, per section size (the size classes), the requests a sync makes and the size of each
+write: Google recommends at most 2 MB a request; one read and one write up to 300 players.
 """
 
 from __future__ import annotations
@@ -147,16 +151,57 @@ def bench(
     )
 
 
+def size_classes(fake: SheetsFake, settings: SheetsSettings, email: str, sizes: list[int]) -> None:
+    """For each section size (9 rounds, crosstable layout): the requests of the first sync
+    (which writes every tab) and of a sync after one game was corrected, with the size of
+    each write (at most 2 MB each; one write up to 300 players)."""
+    client = open_client(settings)
+    print("requests per sync, by section size (9 rounds, crosstable; each write ≤ 2 MB):")
+    for players in sizes:
+        t = random_swiss(players, ROUNDS, seed=7)
+        sheet_id = fake.create_spreadsheet(
+            f"{players} x {ROUNDS}", {"Results": crosstable_rows(t)}, shared_with=[email]
+        )
+        for label in ("first sync", "one game corrected"):
+            if label != "first sync":
+                r, white, black = a_game(t)
+                letter = chr(ord("A") + 2 + 1 + r - 1)
+                fake.set_values(sheet_id, f"Results!{letter}{white + 1}", [[f"L{black} (w)"]])
+                fake.set_values(sheet_id, f"Results!{letter}{black + 1}", [[f"W{white} (b)"]])
+            fake.reset_calls()
+            seconds, result = timed(lambda s=sheet_id: sync(client, s))
+            assert result.published and not result.problems, result.summary
+            calls = fake.calls(sheet_id)
+            reads = sum(c.operation == Op.GET for c in calls)
+            writes = [c.size for c in calls if c.operation == Op.BATCH_UPDATE]
+            assert all(c.status == 200 for c in calls)
+            sizes_mb = " ".join(f"{w / 1e6:.2f}" for w in writes)
+            verdict = (
+                "ok"
+                if max(writes) <= 2_000_000 and (players > 300 or len(writes) == 1)
+                else "MISSED"
+            )
+            print(
+                f"  {players:>5} players, {label:<18} {reads} read + {len(writes):>2} writes, "
+                f"{sum(writes) / 1e6:5.2f} MB: [{sizes_mb}] MB  {verdict}  "
+                f"({seconds:.1f} s with the fake)"
+            )
+
+
 def main() -> None:
     t = random_swiss(PLAYERS, ROUNDS, seed=7)
+    sizes = [
+        int(n) for n in (sys.argv[1] if len(sys.argv) > 1 else "300,1000,2000,5000").split(",")
+    ]
     print(f"python {sys.version.split()[0]}; Sheets fake on 127.0.0.1")
     with SheetsFake() as fake, tempfile.TemporaryDirectory() as folder:
         key = generate_service_account(fake, Path(folder))
         settings = SheetsSettings(
-            google_application_credentials=key.path, api_base=fake.base_url, timeout=60
+            google_application_credentials=key.path, api_base=fake.base_url, timeout=300
         )
         for layout in ("crosstable", "game list"):
             bench(fake, settings, key.email, layout, t)
+        size_classes(fake, settings, key.email, sizes)
 
 
 if __name__ == "__main__":
