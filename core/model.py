@@ -102,6 +102,9 @@ WITH_OPPONENT = PLAYED | FORFEITS
 BYES = frozenset(
     {EntryKind.FULL_BYE, EntryKind.PAIRING_BYE, EntryKind.HALF_BYE, EntryKind.ZERO_BYE}
 )
+#: Rounds won without playing: a full-point or pairing-allocated bye, a forfeit win (US
+#: Chess 34E3 takes them off Cumulative; FIDE C.07 16.2.1-16.2.2: unplayed, not voluntary).
+UNPLAYED_WINS = frozenset({EntryKind.FULL_BYE, EntryKind.PAIRING_BYE, EntryKind.FORFEIT_WIN})
 # Plain attributes, not properties: the tiebreaks read them for every entry of a section.
 for _kind in EntryKind:
     _kind.half_points = HALF_POINTS[_kind]

@@ -14,11 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
+from core.model import FORFEITS, PLAYED
 from core.numbers import half_points
 from core.tiebreaks.base import Breakdown, Column, Section
 from core.tiebreaks.fide_unplayed import (
-    FORFEITS,
-    GAMES,
     FideView,
     build_fore_view,
     build_view,
@@ -38,7 +37,7 @@ class Contributions:
 
 def contributions(view: FideView, i: int) -> Contributions:
     """The opponents' scores of player ``i``, round by round (C.07 8.1, 15.2, 16.3, 16.4)."""
-    games = FORFEITS | GAMES if view.round_robin else GAMES
+    games = FORFEITS | PLAYED if view.round_robin else PLAYED
     adjusted = view.adjusted
     if games.issuperset(view.kinds[i]):  # every round a game: most players of a Swiss
         drawn = view.drawn

@@ -42,27 +42,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from core.model import EntryKind, is_round_robin
+from core.model import FORFEITS, PLAYED, UNPLAYED_WINS, EntryKind, is_round_robin
 from core.numbers import half_points
 from core.tiebreaks.base import Section
 
 TEXT_2024 = "2024-08"
 TEXT_2026 = "2026"
 
-GAMES = frozenset({EntryKind.WIN, EntryKind.DRAW, EntryKind.LOSS})
-FORFEITS = frozenset({EntryKind.FORFEIT_WIN, EntryKind.FORFEIT_LOSS})
-#: Unplayed rounds worth a win, which the player did not choose (16.2.1, 16.2.2).
-NOT_VOLUNTARY = frozenset({EntryKind.FULL_BYE, EntryKind.PAIRING_BYE, EntryKind.FORFEIT_WIN})
-_WORDS = {
-    EntryKind.FULL_BYE: "full-point bye",
-    EntryKind.PAIRING_BYE: "pairing-allocated bye",
-    EntryKind.HALF_BYE: "half-point bye",
-    EntryKind.ZERO_BYE: "zero-point bye",
-    EntryKind.ABSENT: "absent",
-    EntryKind.WITHDRAWN: "withdrawn",
-}
-_NOT_VUR = GAMES | NOT_VOLUNTARY
-_LAST_ROUND_DRAW = {k: EntryKind.DRAW for k in GAMES | FORFEITS}
+#: Not a voluntarily unplayed round: a game, or a round won without playing that the
+#: player did not choose (16.2.1, 16.2.2).
+_NOT_VUR = PLAYED | UNPLAYED_WINS
+_LAST_ROUND_DRAW = {k: EntryKind.DRAW for k in PLAYED | FORFEITS}
 
 
 def text_of(section: Section) -> str:
@@ -76,7 +66,7 @@ def describe(kind: EntryKind, opponent_id: int | None = None) -> str:
         return f"forfeit win against {opponent_id}"
     if kind is EntryKind.FORFEIT_LOSS:
         return f"forfeit loss against {opponent_id}"
-    return _WORDS.get(kind, str(kind.value))
+    return str(kind.value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +95,7 @@ class FideView:
         """True when round ``r+1`` counts as a game against ``paired[i][r]``: a game played,
         or in a round robin also a forfeit (15.2)."""
         kind = self.kinds[i][r]
-        return kind in GAMES or (self.round_robin and kind in FORFEITS)
+        return kind in PLAYED or (self.round_robin and kind in FORFEITS)
 
     def points(self, i: int, r: int) -> int:
         """What the player scored in round ``r+1``, in half-points."""
@@ -118,7 +108,7 @@ class FideView:
     def category(self, i: int, r: int) -> str:
         """The 16.2 category of an unplayed round of a Swiss ("" for a game)."""
         kind = self.kinds[i][r]
-        if kind in GAMES:
+        if kind in PLAYED:
             return ""
         if kind in (EntryKind.FULL_BYE, EntryKind.PAIRING_BYE):
             return "16.2.1"

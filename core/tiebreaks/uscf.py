@@ -12,11 +12,9 @@ from collections.abc import Sequence
 from fractions import Fraction
 from itertools import accumulate
 
-from core.model import Colour, EntryKind
+from core.model import UNPLAYED_WINS, Colour, EntryKind
 from core.profiles import Profile
 from core.tiebreaks.base import Breakdown, Column, Section
-
-_UNPLAYED_WIN = (EntryKind.FULL_BYE, EntryKind.PAIRING_BYE, EntryKind.FORFEIT_WIN)
 
 
 def median_cuts(own_half_points: int, rounds: int, *, modified: bool) -> tuple[int, int, str]:
@@ -124,7 +122,7 @@ def cumulative_subtraction(profile: Profile) -> dict[EntryKind, int]:
     >>> EntryKind.HALF_BYE in cumulative_subtraction(PROFILES["uscf"])
     False
     """
-    subtract = dict.fromkeys(_UNPLAYED_WIN, 2)
+    subtract = dict.fromkeys(UNPLAYED_WINS, 2)
     if profile.cumulative_half_bye:
         subtract[EntryKind.HALF_BYE] = 1
     return subtract
