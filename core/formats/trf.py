@@ -387,14 +387,21 @@ def _read_player(
         for start in range(FIRST_ROUND - 3, len(line), ROUND_WIDTH)
     ]
     found = [cache.get(block) for block in blocks]
-    entries = (
-        cast(list[RoundEntry], found)
-        if None not in found
-        else [
-            entry or _read_new_block(block, number, player_id, r, reading, cache, opponents)
-            for r, (block, entry) in enumerate(zip(blocks, found, strict=True), start=1)
-        ]
-    )
+    if None in found:
+        suffix, opponent_of = _GAME_SUFFIX.get, opponents.get
+        for r, entry in enumerate(found):
+            if entry is not None:
+                continue
+            block = blocks[r]
+            # A game as aligned as it should be, against an opponent field read before:
+            # inline, as about half the blocks of a large section are new.
+            game, opponent = suffix(block[6:]), opponent_of(block[2:6])
+            if game is not None and opponent and block.startswith("  "):
+                entry = cache[block] = _new_entry(RoundEntry, (game[0], opponent, game[1]))
+            else:
+                entry = _read_new_block(block, number, player_id, r + 1, reading, cache, opponents)
+            found[r] = entry
+    entries = cast(list[RoundEntry], found)
     reading.points[player_id] = (line[80:84].strip(), number)
     reading.players.append(
         new_player(

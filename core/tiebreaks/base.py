@@ -46,6 +46,26 @@ class Breakdown(NamedTuple):
     round_notes: tuple[str, ...] = ()
 
 
+def breakdown(
+    units: Units | None,
+    per_round: tuple[Units | None, ...],
+    dropped: tuple[int, ...],
+    adjustment: Units,
+    note: str,
+    round_notes: tuple[str, ...] = (),
+) -> Breakdown:
+    """``Breakdown(...)`` with every field given, without the named tuple's own ``__new__``
+    (a Python function): a 5,000-player section builds one per player and tiebreak.
+
+    >>> breakdown(3, (1, 2), (), 0, "sum") == Breakdown(3, (1, 2), (), 0, "sum")
+    True
+    """
+    return _new_tuple(Breakdown, (units, per_round, dropped, adjustment, note, round_notes))
+
+
+_new_tuple = tuple.__new__
+
+
 @dataclass(frozen=True, slots=True)
 class Column:
     """One tiebreak for every player of a section, in the tournament's player order."""

@@ -16,7 +16,7 @@ from fractions import Fraction
 
 from core.model import FORFEITS, PLAYED
 from core.numbers import half_points
-from core.tiebreaks.base import Breakdown, Column, Section
+from core.tiebreaks.base import Breakdown, Column, Section, breakdown
 from core.tiebreaks.fide_unplayed import (
     FideView,
     build_fore_view,
@@ -104,7 +104,7 @@ def _buchholz(
         removed = cut(c.scores, [s or 0 for s in c.scores], c.vurs, low, high)
         kept = _kept(c.scores, removed.rounds)
         note = name + (f"; {modifier} (C.07 14): {removed.note}" if modifier else "")
-        breakdowns.append(Breakdown(kept, c.scores, removed.rounds, 0, note, c.notes))
+        breakdowns.append(breakdown(kept, c.scores, removed.rounds, 0, note, c.notes))
     return Column(code, 2, tuple(breakdowns))
 
 
@@ -214,7 +214,7 @@ def _sonneborn_berger(section: Section, code: str, low: int) -> Column:
                 "; Cut-1 (C.07 14.1): the least significant value is the contribution of "
                 f"the opponent with the lowest score; {removed.note}"
             )
-        breakdowns.append(Breakdown(kept, values, removed.rounds, 0, note, c.notes))
+        breakdowns.append(breakdown(kept, values, removed.rounds, 0, note, c.notes))
     return Column(code, 4, tuple(breakdowns))
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from core.model import Colour, EntryKind
 from core.numbers import half_points
-from core.tiebreaks.base import Breakdown, Column, Section
+from core.tiebreaks.base import Breakdown, Column, Section, breakdown
 from core.tiebreaks.fide_unplayed import FideView, build_view
 
 
@@ -31,7 +31,7 @@ def _count(
             per_round = tuple(map(one, kinds))
         else:
             per_round = tuple([int(k in counted and c is colour) for k, _, c in p.entries])
-        breakdowns.append(Breakdown(sum(per_round), per_round, (), 0, note))
+        breakdowns.append(breakdown(sum(per_round), per_round, (), 0, note))
     return Column(code, 1, tuple(breakdowns))
 
 

@@ -14,7 +14,7 @@ from itertools import accumulate
 
 from core.model import UNPLAYED_WINS, Colour, EntryKind
 from core.profiles import Profile
-from core.tiebreaks.base import Breakdown, Column, Section
+from core.tiebreaks.base import Breakdown, Column, Section, breakdown
 
 
 def median_cuts(own_half_points: int, rounds: int, *, modified: bool) -> tuple[int, int, str]:
@@ -79,13 +79,13 @@ def _median_family(section: Section, code: str, *, modified: bool, cut: bool) ->
     columns: list[Breakdown] = []
     for i, contributions in enumerate(section.opponent_adjusted):
         if not cut:
-            columns.append(Breakdown(sum(contributions), contributions, (), 0, "nothing dropped"))
+            columns.append(breakdown(sum(contributions), contributions, (), 0, "nothing dropped"))
             continue
         low, high, note = cuts[section.scores[i]]
         opponents = section.opponents[i]
         played = [o >= 0 for o in opponents] if -1 in opponents else None
         total, dropped = trim(contributions, low, high, played)
-        columns.append(Breakdown(total, contributions, dropped, 0, note))
+        columns.append(breakdown(total, contributions, dropped, 0, note))
     return Column(code, 2, tuple(columns))
 
 
@@ -137,7 +137,7 @@ def cumulative_breakdowns(section: Section) -> list[Breakdown]:
         per_round = tuple(accumulate([k.half_points for k in kinds]))
         adjustment = -sum([subtract[k] for k in kinds]) if -1 in opponents else 0
         result.append(
-            Breakdown(
+            breakdown(
                 sum(per_round) + adjustment, per_round, (), adjustment, "running scores added up"
             )
         )
@@ -166,7 +166,7 @@ def opponents_cumulative(section: Section) -> Column:
     column = []
     for opps in section.opponents:
         per_round = tuple([cums[o] for o in opps])
-        column.append(Breakdown(sum(per_round), per_round, (), 0, "opponents' Cumulatives"))
+        column.append(breakdown(sum(per_round), per_round, (), 0, "opponents' Cumulatives"))
     return Column("OCUM", 2, tuple(column))
 
 
