@@ -45,6 +45,7 @@ from bot.store.model import (
     TournamentInfo,
     TournamentStatus,
 )
+from core.log import undone
 from core.model import Colour, EntryKind, Player, RoundEntry, Tournament, colours_agree, mirrored
 from core.problems import HarknessError
 
@@ -238,18 +239,13 @@ class _Round:
 
 
 def reverted_events(events: Sequence[Event]) -> frozenset[int]:
-    """The seqs of events that are undone: reverted by a revert that is itself in force.
+    """The seqs of events that are undone: reverted by a revert that is itself in force
+    (:func:`core.log.undone`: a revert of a revert restores the original)."""
+    return undone(events, key=lambda e: e.seq, undoes=_reverts)
 
-    Walking from the newest event back, a revert in force takes its (earlier) target out,
-    so a revert of a revert restores the original.
-    """
-    out: set[int] = set()
-    for e in reversed(events):
-        if e.seq in out:
-            continue
-        if e.kind is EventKind.REVERT and e.refers_to is not None:
-            out.add(e.refers_to)
-    return frozenset(out)
+
+def _reverts(e: Event) -> int | None:
+    return e.refers_to if e.kind is EventKind.REVERT else None
 
 
 def fold(players: Sequence[PlayerInfo], events: Sequence[Event], info: TournamentInfo) -> Folded:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from core import log
 from core.names import name_key
 from sheets.layout import a1, clean
 from sheets.problems import SheetProblem
@@ -237,7 +238,7 @@ def read_report_rows(
 
 def in_force(rows: Sequence[ReportRow]) -> list[ReportRow]:
     """The rows still in force, oldest first: an undo takes back the row it names (and an
-    undo of an undo puts it back); undo rows themselves are left out.
+    undo of an undo puts it back); undo rows themselves are left out (:mod:`core.log`).
 
     >>> def row(key, action="confirm", undoes=""):
     ...     return ReportRow(0, key, action, 1, "", "", "", "", undoes, "", "")
@@ -245,11 +246,11 @@ def in_force(rows: Sequence[ReportRow]) -> list[ReportRow]:
     ...                            row("u2", "revert", "u1"), row("u3", "revert", "b")])]
     ['a']
     """
-    undone: set[str] = set()
-    for row in reversed(rows):
-        if row.key not in undone and row.action == "revert":
-            undone.add(row.undoes)
-    return [r for r in rows if r.key not in undone and r.action != "revert"]
+    return log.in_force(rows, key=lambda r: r.key, undoes=_undoes)
+
+
+def _undoes(row: ReportRow) -> str | None:
+    return row.undoes if row.action == "revert" else None
 
 
 def written_keys(snapshot: Snapshot) -> set[str]:
