@@ -46,7 +46,7 @@ _UNPLAYED_WORDS = {
 
 
 @dataclass(frozen=True, slots=True)
-class PlayerRef:
+class Placed:
     """A player as an explanation names them."""
 
     id: int
@@ -64,7 +64,7 @@ class Comparison:
     ``equal`` lists the tiebreaks before it on which they were level, with the value.
     """
 
-    other: PlayerRef
+    other: Placed
     above: bool
     decided_by: str | None
     ours: Fraction | None
@@ -106,12 +106,12 @@ class TiebreakExplanation:
 class Explanation:
     """Everything a player (or their parent) needs to see why they finished where they did."""
 
-    player: PlayerRef
+    player: Placed
     rank: int
     rounds: int
     profile: str
     order: tuple[str, ...]
-    score_group: tuple[PlayerRef, ...]
+    score_group: tuple[Placed, ...]
     comparisons: tuple[Comparison, ...]
     tiebreaks: tuple[TiebreakExplanation, ...]
     notes: tuple[str, ...] = field(default=())
@@ -244,8 +244,8 @@ def alone_sentence(score: Fraction) -> str:
     return f"Nobody else scored {scored}, so no tiebreak was needed for your place."
 
 
-def _ref(row: Standing) -> PlayerRef:
-    return PlayerRef(row.player.id, row.player.name, row.place, row.score)
+def _ref(row: Standing) -> Placed:
+    return Placed(row.player.id, row.player.name, row.place, row.score)
 
 
 def _compare(
@@ -254,7 +254,7 @@ def _compare(
     other: Standing,
     above: bool,
     registry: dict[str, Tiebreak],
-    refs: dict[int, PlayerRef],
+    refs: dict[int, Placed],
 ) -> Comparison:
     upper, lower = (other, row) if above else (row, other)
     decided_by = lower.separated_by

@@ -136,7 +136,7 @@ def load_config(path: str | Path) -> WatchConfig:
 
 
 @dataclass
-class Outcome:
+class PollOutcome:
     """What happened to one sheet in one poll."""
 
     sheet: WatchedSheet
@@ -192,10 +192,10 @@ class Watcher:
     def _jittered(self, seconds: float) -> float:
         return seconds * self.rng.uniform(1 - JITTER, 1 + JITTER)
 
-    def poll_one(self, sheet: WatchedSheet) -> Outcome:
+    def poll_one(self, sheet: WatchedSheet) -> PollOutcome:
         """Sync one sheet now, whatever happens, and schedule its next poll."""
         key = sheet.spreadsheet_id
-        outcome = Outcome(sheet)
+        outcome = PollOutcome(sheet)
         try:
             outcome.result = self.sync(self.client, key)
         except SheetsError as error:
@@ -228,7 +228,7 @@ class Watcher:
         sheet = min(self.config.sheets, key=lambda s: self.due[s.spreadsheet_id])
         return sheet, self.due[sheet.spreadsheet_id]
 
-    def poll(self) -> list[Outcome]:
+    def poll(self) -> list[PollOutcome]:
         """Sync every sheet that is due now (without waiting between them)."""
         now = self.clock()
         due = sorted(
