@@ -4,6 +4,7 @@ what a TD does in Discord (a decision, a bye, an undo) reaches the sheet too."""
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 import json
@@ -107,7 +108,7 @@ async def _held_by(club: LinkedClub, worker: str, lease: timedelta) -> OutboxIte
     """Stop the bot, then lease its one pending result to ``worker`` (as if that process
     had claimed it to write it)."""
     assert club.bot is not None
-    await club.bot.close()
+    await asyncio.wait_for(club.bot.close(), 30)
     store = await Store.open(os.environ["HARKNESS_DATABASE_URL"], migrate=False)
     try:
         [item] = await store.pending_writes(club.guild, "Club Night")
@@ -144,7 +145,7 @@ async def test_a_result_held_by_a_killed_bot_is_written_as_soon_as_the_bot_resta
     item = await _held_by(club, _stopped_worker(), 10 * LEASE)
     assert timedelta(minutes=1) >= LEASE  # what a bot on another host waits at most
     club.sheets.clear_faults()  # Google is back
-    await club.start()
+    await asyncio.wait_for(club.start(), 30)
     await club.settled(timeout=10)
     assert keys(club) == [item.payload["key"]]
 
@@ -159,8 +160,8 @@ async def test_a_result_held_by_a_bot_still_running_is_left_to_it(linked: Linked
     alive = f"harkness-bot:{socket.gethostname()}:{os.getppid()}:0a11ve00"
     item = await _held_by(club, alive, LEASE)
     club.sheets.clear_faults()
-    await club.start()
-    await club.links.flush()
+    await asyncio.wait_for(club.start(), 30)
+    await asyncio.wait_for(club.links.flush(), 30)
     pending = await club.store.pending_writes(club.guild, "Club Night")
     assert [held.id for held in pending] == [item.id]
     assert keys(club) == []
