@@ -26,7 +26,8 @@ from bot.store import (
     StoreError,
     TournamentInfo,
 )
-from bot.store.service import off_loop, standings_of
+from bot.store.offload import off_loop
+from bot.store.service import standings_of
 from core.explain import Explanation, explain
 from core.explain_render import MarkdownExplanation, to_markdown
 from core.model import as_played

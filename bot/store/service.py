@@ -44,6 +44,7 @@ from bot.store.model import (
     TournamentInfo,
     TournamentStatus,
 )
+from bot.store.offload import off_loop
 from bot.store.pairings import RoundDraft
 from bot.store.players import PlayerRef
 from bot.store.queries import Conflict, clean_name
@@ -1172,29 +1173,6 @@ class Store:
         item_id = item if isinstance(item, int) else item.id
         retry_at = self.clock() + retry_in
         return await self._write(lambda conn: outbox.failed(conn, item_id, worker, error, retry_at))
-
-
-#: Longest the store waits for a file to be read or standings to be computed in a worker
-#: thread; the limits of :mod:`core.limits` keep the worst real case well under it.
-READ_SECONDS = 60.0
-
-A = TypeVar("A")
-B = TypeVar("B")
-
-
-async def off_loop(
-    work: Callable[[A, B], T], first: A, second: B, *, what: str, seconds: float = READ_SECONDS
-) -> T:
-    """``work(first, second)`` in a worker thread, so that every other server's commands
-    are answered meanwhile; a :class:`StoreError` if it takes longer than ``seconds``."""
-    try:
-        return await asyncio.wait_for(asyncio.to_thread(work, first, second), seconds)
-    except TimeoutError:
-        raise StoreError(
-            f"{what} took longer than {seconds:.0f} seconds, so Harkness stopped waiting; "
-            "nothing was changed",
-            "too-slow",
-        ) from None
 
 
 def _exported(state: TournamentState, how: tuple[str, str, bool]) -> str:
