@@ -63,6 +63,25 @@ def test_a_round_nobody_has_played_yet_is_not_ranked() -> None:
     assert t.rounds == 1
 
 
+def test_a_round_with_only_byes_entered_in_advance_is_kept_but_not_ranked() -> None:
+    """The sheet ranks after the rounds played (core.model.rounds_played), as the CLI does
+    for the same crosstable: a half-point bye requested for round 2 keeps its cell."""
+    from core.standings import standings_after
+
+    t = tournament(
+        {
+            "Results": [
+                ["#", "Name", "Rd 1", "Rd 2", "Rd 3"],
+                ["1", "Ann", "W2", "H", ""],
+                ["2", "Bob", "L1", "", ""],
+            ]
+        },
+        SheetSettings(rounds=3),
+    )
+    assert kinds(t, 1) == ["W2", "H"]
+    assert standings_after(t, "uscf").tournament.rounds == 1
+
+
 def test_empty_cells_after_a_players_last_game_mean_they_withdrew() -> None:
     t = tournament(
         {
