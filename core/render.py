@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Callable
+from functools import partial
 from json.encoder import encode_basestring
 from typing import Any
 
 from core.names import markdown_safe, write_csv
 from core.numbers import UNDEFINED_TEXT, display_units, half_points, json_units
 from core.standings import Standings
-from core.tiebreaks import Tiebreak, tiebreaks_of
+from core.tiebreaks import Column, Tiebreak, tiebreaks_of
 
 FORMATS = ("table", "json", "csv", "markdown")
 
@@ -27,24 +29,33 @@ def _tiebreaks(standings: Standings) -> list[Tiebreak]:
     return [registry[code] for code in standings.order]
 
 
+def _texts(
+    column: Column, digits: int | None, say: Callable[[Any, int, int | None], str]
+) -> list[str]:
+    """Each player's value in a column as text (by player index), ``say(units, scale,
+    digits)`` called once per distinct value however many players share it (5,000 players
+    have a few dozen different values)."""
+    said: dict[object, str] = {}
+    texts = []
+    for b in column.breakdowns:
+        text = said.get(b.units)
+        if text is None:
+            text = said[b.units] = say(b.units, column.scale, digits)
+        texts.append(text)
+    return texts
+
+
+def _json_text(units: Any, scale: int, digits: int | None) -> str:
+    return _number(json_units(units, scale, digits))
+
+
 def cells(standings: Standings, empty: str = UNDEFINED_TEXT) -> list[list[str]]:
     """Header and one row of display strings per player, in rank order; an undefined value
     is ``empty``."""
     tiebreaks = _tiebreaks(standings)
     header = ["Place", "#", "Name", "Score"] + [tb.code for tb in tiebreaks]
-    # Each column's text by player index; a value is put into words once however many
-    # players share it (5,000 players have a few dozen different values).
-    columns = []
-    for tb in tiebreaks:
-        column = standings.columns[tb.code]
-        said: dict[object, str] = {}
-        texts = []
-        for b in column.breakdowns:
-            text = said.get(b.units)
-            if text is None:
-                text = said[b.units] = display_units(b.units, column.scale, tb.digits, empty)
-            texts.append(text)
-        columns.append(texts)
+    say = partial(display_units, empty=empty)
+    columns = [_texts(standings.columns[tb.code], tb.digits, say) for tb in tiebreaks]
     rows = [header]
     for row in standings.rows:
         i = row.player_index
@@ -101,17 +112,13 @@ def to_json(standings: Standings) -> str:
     }
     text = encode_basestring
     # Per tiebreak: its key, then every player's value as JSON text, by player index.
-    columns = []
-    for tb in tiebreaks:
-        column = standings.columns[tb.code]
-        said: dict[object, str] = {}
-        values = []
-        for b in column.breakdowns:
-            value = said.get(b.units)
-            if value is None:
-                value = said[b.units] = _number(json_units(b.units, column.scale, tb.digits))
-            values.append(value)
-        columns.append((f"{text(tb.code)}: ", values))
+    columns = [
+        (
+            f"{text(tb.code)}: ",
+            _texts(standings.columns[tb.code], tb.digits, _json_text),
+        )
+        for tb in tiebreaks
+    ]
     rows = []
     for row in standings.rows:
         i = row.player_index
