@@ -40,6 +40,16 @@ class Quota:
     writes_per_minute: int = WRITES_PER_MINUTE
     window: float = 60.0
 
+    @property
+    def hold(self) -> float:
+        """How long after being spent requests may still be made (:data:`HOLD` a minute)."""
+        return HOLD * self.window / 60.0
+
+    @property
+    def syncs_per_minute(self) -> float:
+        """The most syncs a minute the budget allows (each spends a read)."""
+        return self.reads_per_minute * 60.0 / self.window
+
 
 @dataclass
 class Window:

@@ -189,13 +189,19 @@ def _run_serve(
                     syncs_per_minute=pace,
                 )
             else:
+                quota = settings.quota
                 queue = DurableSyncQueue(
                     store,
                     lambda key: sync(client, key),
                     debounce=debounce,
                     max_wait=max_wait,
-                    syncs_per_minute=pace,
+                    # The account's budget, shared by every process, sets the pace.
+                    syncs_per_minute=quota.syncs_per_minute,
                     account=client.service_account_email,
+                    reads_per_minute=quota.reads_per_minute,
+                    writes_per_minute=quota.writes_per_minute,
+                    quota_window=quota.window,
+                    quota_hold=quota.hold,
                 )
             app = make_app(queue, secret, allowed, pair=lambda key: pair_answer(client, key))
             await serve(

@@ -184,6 +184,30 @@ class LinkBase:
         if owner != guild and guild not in guests:
             raise SheetOfAnotherServer(sheet_of_another_server(guild))
 
+    async def _spend(self, reads: int, writes: int) -> float:
+        """Spend requests from the service account's per-minute budget, shared by every
+        process on the database (:meth:`bot.store.Store.spend_quota`): 0 when spent, else
+        the seconds until they fit (nothing spent)."""
+        client = self._client()
+        return await self.store.spend_quota(
+            client.service_account_email,
+            reads=reads,
+            writes=writes,
+            reads_limit=self.quota.reads_per_minute,
+            writes_limit=self.quota.writes_per_minute,
+            window=self.quota.window,
+            hold=self.quota.hold,
+        )
+
+    async def _spent(self, reads: int, writes: int) -> bool:
+        """:meth:`_spend`, waiting for the budget at most the answer wait; whether spent."""
+        deadline = time.monotonic() + self.answer_wait
+        while wait := await self._spend(reads, writes):
+            if time.monotonic() + wait > deadline:
+                return False
+            await asyncio.sleep(wait)
+        return True
+
     def _lock(self, spreadsheet: str) -> asyncio.Lock:
         return self._locks.setdefault(spreadsheet, asyncio.Lock())
 

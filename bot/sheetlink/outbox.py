@@ -279,14 +279,7 @@ class Outbox(Players):
         if info.sheet is None or info.sheet.spreadsheet_id != sheet:
             await self._give_back(batch, "the tournament is no longer linked to this sheet")
             return
-        wait = await self.store.spend_quota(
-            client.service_account_email,
-            reads=WRITE_READS,
-            writes=WRITE_WRITES,
-            reads_limit=self.quota.reads_per_minute,
-            writes_limit=self.quota.writes_per_minute,
-            window=self.quota.window,
-        )
+        wait = await self._spend(WRITE_READS, WRITE_WRITES)
         if wait:  # the account's minute is spent (by any process on the database): after it
             await self.store.postpone_writes(batch, self.worker, retry_in=timedelta(seconds=wait))
             self._due_in(wait)

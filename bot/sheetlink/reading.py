@@ -56,6 +56,9 @@ class Reading(Conflicts):
                 await self._check_use(guild, sheet, cached.input.settings.discord_servers)
                 return cached  # someone else read it while this one waited
             try:
+                # One read, and the sync's write when the bot makes it.
+                if not await self._spent(1, 0 if self.sync_jobs else 1):
+                    raise SheetsError("Google's quota for this minute is spent")
                 snapshot = await asyncio.to_thread(read_snapshot, client, sheet)
             except SheetsError as error:
                 log.warning(

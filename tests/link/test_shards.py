@@ -1,0 +1,291 @@
+"""Several processes on one PostgreSQL: two bot shards and two ``harkness-sheets serve``
+workers, 20 Discord servers each with a linked sheet, 200 results reported and confirmed by
+members; one bot process is killed (``SIGKILL``) while it writes. Every result is in the
+store once and in its sheet's Discord reports tab once, each sheet's standings are synced by
+a worker, and Google's limits of 60 reads and 60 writes a minute (enforced by the fake, with
+the minute shortened to six seconds, and the processes told so, so that the test sees many
+"minutes" turn in about a minute and a half) are never exceeded: no request is refused.
+Without the shared budget the same run is refused hundreds of requests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import sys
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, select
+
+from bot.store import Actor, Store, TournamentStatus, schema
+from sheets.reports import REPORT_HEADER
+from tests.fakes.discord_api import DiscordFake, FakeGuild, FakeMember, MessageRecord
+from tests.fakes.discord_fake.models import ChannelType, FakeChannel, FakeRole
+from tests.fakes.sheets_api import Op, ServiceAccountKey, SheetsFake
+from tests.link.conftest import FAST_OUTBOX
+from tests.store.conftest import fresh_postgres_database, postgres_server
+
+ROOT = Path(__file__).parents[2]
+#: Where the processes' logs go (for a look after a failure): HARKNESS_TEST_LOGS.
+LOGS = Path(os.environ["HARKNESS_TEST_LOGS"]) if os.environ.get("HARKNESS_TEST_LOGS") else None
+GUILDS, PLAYERS = 20, 20  # ten games a server: 200 results
+NAME = "Club Night"
+TD = Actor("1", "Tess (TD)", td=True)
+#: Google's per-minute limits, as the fake enforces them, with the "minute" this long.
+WINDOW = 6.0
+PER_WINDOW = 60
+KEY = REPORT_HEADER.index("Key")
+#: How long a member waits for an answer here: a two-core machine runs 400 interactions,
+#: four processes, PostgreSQL and both fakes at once.
+ANSWER = 30.0
+#: Members acting at the same moment, across the servers (each waits for its answer): more
+#: would be answered late on a loaded two-core machine, not by a slow bot.
+AT_ONCE = asyncio.Semaphore(8)
+
+
+@pytest.fixture
+async def database() -> AsyncIterator[str]:
+    async with fresh_postgres_database(postgres_server()) as url:
+        yield url
+
+
+def add_guild(fake: DiscordFake, number: int) -> FakeGuild:
+    """Another server where the bot is installed, with PLAYERS members and #general; its id
+    is ``number`` milliseconds after the first's, so that the servers alternate shards."""
+    world = fake.world
+    owner = world.new_user(f"owner{number}")
+    guild_id = fake.guild.id + (number << 22)
+    guild = FakeGuild(guild_id, f"Club {number}", owner_id=owner.id)
+    guild.roles.append(FakeRole(guild.id, "@everyone", fake.guild.everyone.permissions))
+    world.guilds[guild.id] = guild
+    world.new_member(guild, owner)
+    world.new_member(guild, world.bot_user, [world.new_role(guild, "Harkness", 0, managed=True)])
+    world.new_channel(guild, "general", ChannelType.GUILD_TEXT)
+    return guild
+
+
+def general(guild: FakeGuild) -> FakeChannel:
+    return next(c for c in guild.channels if c.name == "general")
+
+
+class Server:
+    """One Discord server of the test: its members (players #1–#20) and linked sheet."""
+
+    def __init__(self, fake: DiscordFake, guild: FakeGuild, number: int) -> None:
+        self.fake, self.guild = fake, guild
+        self.players: list[FakeMember] = [
+            fake.world.new_member(guild, fake.world.new_user(f"g{number}p{n:02d}"))
+            for n in range(1, PLAYERS + 1)
+        ]
+        self.sheet = ""
+
+    @property
+    def id(self) -> str:
+        return str(self.guild.id)
+
+    def results_tab(self) -> list[list[object]]:
+        rows: list[list[object]] = [["#", "Name", "Rating", "Discord", "Rd 1"]]
+        for n, member in enumerate(self.players, 1):
+            rows.append([n, member.user.username, 1500, "", ""])
+        return rows
+
+    async def game(self, game: int) -> None:
+        """Game ``game`` (1–10) of round 1: white (#2g-1) reports a win, black confirms.
+        At most :data:`AT_ONCE` members of all the servers act at the same moment."""
+        async with AT_ONCE:
+            await self._game(game)
+
+    async def _game(self, game: int) -> None:
+        white, black = self.players[2 * game - 2], self.players[2 * game - 1]
+        channel = general(self.guild)
+        report = await self.fake.command(
+            white,
+            "report",
+            {"round": 1, "opponent": f"#{2 * game}", "result": "win"},
+            channel=channel,
+        )
+        message: MessageRecord = await report.reply(timeout=ANSWER)
+        confirm = await self.fake.click(black, message, "Confirm")
+        await confirm.reply(timeout=ANSWER)
+
+
+async def set_up(store: Store, servers: list[Server]) -> None:
+    for server in servers:
+        await store.create_tournament(server.id, NAME, rounds=1, actor=TD)
+        for member in server.players:
+            await store.join(server.id, NAME, Actor(str(member.user.id), member.user.username))
+        await store.set_status(server.id, NAME, TournamentStatus.RUNNING, TD)
+        await store.link_sheet(server.id, NAME, TD, spreadsheet_id=server.sheet)
+
+
+async def start(env: dict[str, str], *command: str) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        *command,
+        cwd=ROOT,
+        env={**os.environ, **env},
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=LOGS.open("ab") if LOGS else asyncio.subprocess.DEVNULL,
+    )
+
+
+async def holds_work(store: Store, pid: int) -> bool:
+    """Whether the bot process ``pid`` holds results or a sheet it is writing now."""
+    o, s = schema.sheet_outbox, schema.sheet_leases
+    mine = f"harkness-bot:%:{pid}:%"
+    async with store.engine.connect() as conn:
+        claims = await conn.scalar(
+            select(func.count())
+            .select_from(o)
+            .where(o.c.claimed_by.like(mine), o.c.written_at.is_(None))
+        )
+        sheets = await conn.scalar(select(func.count()).select_from(s).where(s.c.holder.like(mine)))
+    return bool(claims or sheets)
+
+
+async def pending(store: Store) -> str:
+    """What is still to do, for the failure message."""
+    o, j = schema.sheet_outbox, schema.sync_jobs
+    async with store.engine.connect() as conn:
+        rows = (
+            await conn.execute(
+                select(o.c.guild_id, o.c.attempts, o.c.last_error, o.c.claimed_by).where(
+                    o.c.written_at.is_(None)
+                )
+            )
+        ).all()
+        jobs = (await conn.execute(select(j))).all()
+    return f"still pending after 60 s: results {rows[:5]} ({len(rows)}), syncs {jobs[:5]}"
+
+
+async def settled(store: Store) -> bool:
+    o, j = schema.sheet_outbox, schema.sync_jobs
+    async with store.engine.connect() as conn:
+        unwritten = await conn.scalar(
+            select(func.count()).select_from(o).where(o.c.written_at.is_(None))
+        )
+        jobs = await conn.scalar(select(func.count()).select_from(j))
+    return unwritten == 0 and jobs == 0
+
+
+async def test_two_shards_and_two_workers_write_every_result_once_within_googles_limits(
+    discord_fake: DiscordFake,
+    sheets_fake: SheetsFake,
+    service_account_file: ServiceAccountKey,
+    sheets_env: dict[str, str],
+    database: str,
+) -> None:
+    fake = discord_fake
+    guilds = [fake.guild] + [add_guild(fake, n) for n in range(1, GUILDS)]
+    servers = [Server(fake, guild, n) for n, guild in enumerate(guilds)]
+    shard_of = {s.id: (s.guild.id >> 22) % 2 for s in servers}
+    assert set(shard_of.values()) == {0, 1}
+    for server in servers:
+        server.sheet = sheets_fake.create_spreadsheet(
+            f"Club {server.id}",
+            {"Results": server.results_tab()},
+            shared_with=[service_account_file.email],
+        )
+    sheets_fake.enforce_quotas(PER_WINDOW, PER_WINDOW, window=WINDOW)
+    quota = {
+        "HARKNESS_SHEETS_QUOTA_WINDOW": str(WINDOW),
+        "HARKNESS_SHEETS_READS_PER_MINUTE": str(PER_WINDOW),
+        "HARKNESS_SHEETS_WRITES_PER_MINUTE": str(PER_WINDOW),
+        "HARKNESS_DATABASE_URL": database,
+        "HARKNESS_LOG_FORMAT": "text",
+        "HARKNESS_LOG_LEVEL": "WARNING",
+    }
+    store = await Store.open(database)
+    await set_up(store, servers)
+    bot_env = {
+        **fake.env,
+        **sheets_env,
+        **FAST_OUTBOX,
+        **quota,
+        "HARKNESS_SHARD_COUNT": "2",
+        "HARKNESS_SHEETS_LEASE": "3",
+        "HARKNESS_SHEETS_SYNC_JOBS": "1",
+        "HARKNESS_SHEETS_ANSWER_WAIT": "1",
+    }
+    worker_env = {
+        **sheets_env,
+        **quota,
+        "HARKNESS_SHEETS_WEBHOOK_SECRET": "Yq3v8wVZ0m1nC4pR7sT2uX5yA6bD9eFg-test",
+        "HARKNESS_SHEETS_PORT": "0",
+        "HARKNESS_SHEETS_DEBOUNCE": "0.5",
+    }
+    shards = {n: await start({**bot_env, "HARKNESS_SHARD_ID": str(n)}, "bot") for n in (0, 1)}
+    workers = [await start(worker_env, "sheets", "serve") for _ in range(2)]
+    processes = [*shards.values(), *workers]
+    try:
+        await fake.wait_until_shards_ready(2, timeout=30)
+        await fake.wait_for(lambda: fake.commands.get(fake.guild.id) or None, 30, "commands")
+        for guild in guilds[1:]:  # global commands, as a production bot registers them
+            fake.commands[guild.id] = dict(fake.commands[fake.guild.id])
+
+        # The first half of the results: all twenty servers at once.
+        await asyncio.gather(*(s.game(g) for s in servers for g in range(1, 6)))
+        # A member of a server of shard 1 confirms a result, and Google is slow to take
+        # its write: shard 1 is killed (SIGKILL) while the write is on its way, after the
+        # member was answered ("pending"). The row may land in the sheet after all.
+        victim = next(s for s in servers if shard_of[s.id] == 1)
+        before = sheets_fake.call_count(victim.sheet, operation=Op.BATCH_UPDATE)
+        sheets_fake.slow_next(1, 1.8, operation=Op.BATCH_UPDATE, spreadsheet_id=victim.sheet)
+        await victim.game(6)
+        deadline = time.monotonic() + 10
+        while sheets_fake.call_count(victim.sheet, operation=Op.BATCH_UPDATE) == before:
+            assert time.monotonic() < deadline, "the write never reached Google"
+            await asyncio.sleep(0.01)
+        assert await holds_work(store, shards[1].pid)
+        shards[1].send_signal(signal.SIGKILL)
+        await shards[1].wait()
+        # The other half goes on meanwhile on shard 0's servers, and on shard 1's once it
+        # is back (a new process of the same shard).
+        rest = [(s, g) for s in servers for g in range(6, 11) if (s, g) != (victim, 6)]
+        first = asyncio.gather(*(s.game(g) for s, g in rest if shard_of[s.id] == 0))
+        shards[1] = await start({**bot_env, "HARKNESS_SHARD_ID": "1"}, "bot")
+        processes.append(shards[1])
+        await fake.wait_until_shards_ready(2, timeout=30)
+        await asyncio.gather(first, *(s.game(g) for s, g in rest if shard_of[s.id] == 1))
+        deadline = time.monotonic() + 60
+        while not await settled(store):
+            assert time.monotonic() < deadline, await pending(store)
+            await asyncio.sleep(0.2)
+    finally:
+        for process in processes:
+            if process.returncode is None:
+                process.send_signal(signal.SIGTERM)
+        for process in processes:
+            try:
+                await asyncio.wait_for(process.wait(), 20)
+            except TimeoutError:
+                process.kill()
+        o = schema.sheet_outbox
+        async with store.engine.connect() as conn:
+            rows = (await conn.execute(select(o.c.guild_id, o.c.payload))).all()
+        await store.close()
+
+    # Every result in the store once (one outbox row per final result, each written) ...
+    by_guild: dict[str, list[str]] = {}
+    for guild_id, payload in rows:
+        by_guild.setdefault(guild_id, []).append(payload)
+    assert sorted(by_guild) == sorted(s.id for s in servers)
+    assert all(len(results) == PLAYERS // 2 for results in by_guild.values())
+    payloads = [json.loads(p) for results in by_guild.values() for p in results]
+    assert {p["action"] for p in payloads} == {"confirm"}
+    assert len({p["key"] for p in payloads}) == GUILDS * PLAYERS // 2
+    for server in servers:
+        # ... and in its sheet once, with the standings synced by a worker.
+        keys = [row[KEY] for row in sheets_fake.values(server.sheet, "'Discord reports'")[1:]]
+        assert len(keys) == len(set(keys)) == PLAYERS // 2, server.id
+        assert sheets_fake.values(server.sheet, "Standings!A1")
+    refused = [(c.kind, c.operation, c.at) for c in sheets_fake.calls() if c.status == 429]
+    assert refused == [], f"Google refused {len(refused)} requests: the first {refused[:3]}"
+    for kind in ("read", "write"):
+        assert sheets_fake.max_calls_in_any_minute(kind=kind, window=WINDOW) <= PER_WINDOW
