@@ -100,6 +100,8 @@ class TiebreakExplanation:
     adjustment_reason: str
     summary: str
     variant: str = ""
+    digits: int | None = None
+    """The decimals the tiebreak is shown with (None: exact)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -377,6 +379,7 @@ def _tiebreak(standings: Standings, tb: Tiebreak, index: int) -> TiebreakExplana
         adjustment_reason=(_adjustment_reason(tb, player, standings.profile) if adjustment else ""),
         summary=_summary(tb, value, b.note, parts, adjustment, variant),
         variant=variant,
+        digits=tb.digits,
     )
 
 

@@ -57,6 +57,20 @@ def half_points(half: int) -> str:
     return f"{half // 2}.5" if half % 2 else str(half // 2)
 
 
+def decimals_kept(value: Fraction | None, digits: int | None = None) -> int:
+    """How many decimals :func:`display` writes when it keeps a trailing zero (``10.50``:
+    2), else 0: a spreadsheet shows them with a fixed-decimals format.
+
+    >>> from fractions import Fraction
+    >>> decimals_kept(Fraction(21, 2), 2), decimals_kept(Fraction(17, 2)), decimals_kept(None)
+    (2, 0, 0)
+    """
+    if value is None:
+        return 0
+    decimals = display(value, digits).partition(".")[2]
+    return len(decimals) if decimals.endswith("0") else 0
+
+
 def display_units(
     units: int | Fraction | None, scale: int, digits: int | None = None, empty: str = ""
 ) -> str:

@@ -5,22 +5,23 @@ standings, :func:`core.explain.explain` for the "why" text and the breakdown); t
 only lays them out. Numbers are written as numbers (so a TD can sort and sum them) and text as
 text: a name such as ``=IMPORTXML(...)`` is a string, never a formula.
 
->>> _value("8.5"), _value("3-4"), _value("–"), _value("10.50")
-(8.5, '3-4', '–', 10.5)
->>> _number_format("10.50"), _number_format("8.5")
-('0.00', None)
+>>> from fractions import Fraction
+>>> [_number(Fraction(17, 2)).value, _number(Fraction(48)).value, _number(None, 0, None, "–").value]
+[8.5, 48, '–']
+>>> _number(Fraction(21, 2), 2).number_format, _place("3-4", 3).value, _place("3", 3).value
+('0.00', '3-4', 3)
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, tzinfo
+from fractions import Fraction
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from core.explain import Explanation, explain
-from core.numbers import display
+from core.numbers import UNDEFINED_TEXT, as_json_number, decimals_kept, display
 from core.render import cells as standings_cells
 from core.render import names_of_tiebreaks
 from core.standings import UNPLAYED, Standings
@@ -61,26 +62,20 @@ class TabContent:
         return max((len(row) for row in self.rows), default=1)
 
 
-_NUMBER = re.compile(r"^-?\d+(?:\.(\d+))?$")
+def _number(
+    value: Fraction | None, digits: int | None = None, note: str | None = None, undefined: str = ""
+) -> OutCell:
+    """A value core computed, written as a number (with a fixed-decimals pattern when its
+    display keeps a trailing zero, ``10.50``); ``undefined`` when it has none."""
+    if value is None:
+        return OutCell(undefined or None, note)
+    kept = decimals_kept(value, digits)
+    return OutCell(as_json_number(value, digits), note, "0." + "0" * kept if kept else None)
 
 
-def _value(text: str) -> Value:
-    """A display string as the value to write: a number when it is one, else the text."""
-    if _NUMBER.match(text):
-        return int(text) if "." not in text else float(text)
-    return text
-
-
-def _number_format(text: str) -> str | None:
-    """A fixed-decimals pattern when the display keeps trailing zeros (``10.50``)."""
-    m = _NUMBER.match(text)
-    if m and m.group(1) and text.endswith("0"):
-        return "0." + "0" * len(m.group(1))
-    return None
-
-
-def _shown(text: str, note: str | None = None) -> OutCell:
-    return OutCell(_value(text), note, _number_format(text))
+def _place(place: str, rank: int, note: str | None = None) -> OutCell:
+    """A place: a number, or text for a shared place (``3-4``)."""
+    return OutCell(rank if place == str(rank) else place, note)
 
 
 def _text(text: str | None, note: str | None = None, *, wrap: bool = False) -> OutCell:
@@ -122,13 +117,18 @@ def standings_tab(
     ]
     shading = tie_shading(standings)
     for n, (row, display_row) in enumerate(zip(standings.rows, table[1:], strict=True)):
-        place, _number, name, *numbers = display_row
+        name = display_row[2]
         group, decisive = shading[n]
+        i = row.player_index
         cells = [
-            _shown(place),
+            _place(row.place, row.rank),
             OutCell(row.player.id),
             OutCell(name),
-            *(_shown(n) for n in numbers),
+            _number(row.score),
+            *(
+                _number(standings.value(c, i), registry[c].digits, undefined=UNDEFINED_TEXT)
+                for c in codes
+            ),
             _text(explained[row.player.id].reason, wrap=True),
         ]
         if group is not None:
@@ -218,29 +218,25 @@ def breakdown_tab(
         for tb in e.tiebreaks:
             parts = []
             for part in tb.parts:
-                shown = display(part.value, None, "")
                 reason = "; ".join(x for x in (part.entry, part.reason) if x)
                 if part.dropped:
+                    shown = display(part.value, None, "")
                     parts.append(OutCell(f"({shown})", f"{reason} — dropped"))
                 else:
-                    parts.append(
-                        OutCell(
-                            _value(shown) if shown else None, reason or None, _number_format(shown)
-                        )
-                    )
+                    parts.append(_number(part.value, None, reason or None))
             parts += [OutCell()] * (rounds - len(parts))
             adjusted = (
-                _shown(display(tb.adjustment), tb.adjustment_reason or None)
+                _number(tb.adjustment, None, tb.adjustment_reason or None)
                 if tb.adjustment
                 else OutCell()
             )
             rows.append(
                 [
-                    _shown(row.place),
+                    _place(row.place, row.rank),
                     OutCell(row.player.id),
                     OutCell(row.player.name),
                     OutCell(tb.code, tb.name),
-                    _shown(tb.shown),
+                    _number(tb.value, tb.digits, undefined=tb.shown),
                     *parts,
                     adjusted,
                     _text(tb.summary, wrap=True),
