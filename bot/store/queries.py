@@ -165,18 +165,26 @@ async def load_events(conn: AsyncConnection, guild: str, tournament: int) -> lis
     return [event_of(row) for row in rows]
 
 
-async def last_event(conn: AsyncConnection, guild: str, tournament: int) -> tuple[int, int]:
-    """How many events the tournament's log has, and the last one's seq (0 if none): what
-    changes with every event, read without reading the log."""
+async def last_event(
+    conn: AsyncConnection, guild: str, tournament: int
+) -> tuple[int, int, datetime | None]:
+    """How many events the tournament's log has, the last one's seq (0 if none) and when it
+    was written: what changes with every event (and with a restore of another log), read
+    through the log's index, not the log. :func:`log_version` is the same of a log read."""
     e = schema.events
-    row = (
-        await conn.execute(
-            select(func.count(), func.coalesce(func.max(e.c.seq), 0)).where(
-                e.c.guild_id == guild, e.c.tournament_id == tournament
-            )
-        )
+    mine = (e.c.guild_id == guild, e.c.tournament_id == tournament)
+    count, seq = (
+        await conn.execute(select(func.count(), func.coalesce(func.max(e.c.seq), 0)).where(*mine))
     ).one()
-    return int(row[0]), int(row[1])
+    at = (await conn.execute(select(e.c.created_at).where(*mine, e.c.seq == seq))).scalar()
+    return int(count), int(seq), at
+
+
+def log_version(events: Sequence[Event]) -> tuple[int, int, datetime | None]:
+    """:func:`last_event` of a log already read."""
+    if not events:
+        return 0, 0, None
+    return len(events), events[-1].seq, events[-1].at
 
 
 @dataclass(frozen=True, slots=True)

@@ -777,7 +777,7 @@ class Store:
         loaded = await self._read(lambda conn: queries.load(conn, guild, tournament))
         state = TournamentState.of(loaded.info, loaded.players, loaded.folded)
         view = await off_loop(standings_of, state, after_round, what="computing the standings")
-        last = (len(loaded.events), loaded.events[-1].seq if loaded.events else 0)
+        last = queries.log_version(loaded.events)
         self._standings[(guild, loaded.info.id, after_round)] = (
             (loaded.info, loaded.players, last, date.today()),
             view,
