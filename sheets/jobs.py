@@ -118,6 +118,7 @@ class DurableSyncQueue:
         self.quota_hold = quota_hold
         self.completed: deque[tuple[str, SyncResult | None]] = deque(maxlen=100)
         self.running: str | None = None
+        self._claiming = False
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._rng = random.Random()
@@ -150,7 +151,7 @@ class DurableSyncQueue:
     async def idle(self, timeout: float = 10.0) -> None:
         """Wait until no sync is asked for or running (for tests and orderly shutdown)."""
         deadline = time.monotonic() + timeout
-        while await self.waiting() or self.running is not None:
+        while await self.waiting() or self.running is not None or self._claiming:
             if time.monotonic() > deadline:
                 raise TimeoutError(f"syncs still pending after {timeout} s")
             await asyncio.sleep(0.05)
@@ -161,12 +162,19 @@ class DurableSyncQueue:
             try:
                 if last_start is not None:  # this worker's own pace
                     await asyncio.sleep(max(0.0, last_start + self.gap - time.monotonic()))
-                job = await self.store.claim_sync(self.worker, lease=self.lease)
+                # A claimed row no longer counts as waiting, and the sync is not running
+                # yet: ``_claiming`` covers that gap for :meth:`idle`, from before the claim
+                # (its commit may come before its answer) to the end of the run.
+                self._claiming = True
+                try:
+                    job = await self.store.claim_sync(self.worker, lease=self.lease)
+                    if job is not None:
+                        last_start = time.monotonic()
+                        await self._run(job.spreadsheet_id, job.attempts)
+                finally:
+                    self._claiming = False
                 if job is None:
                     await self._sleep()
-                    continue
-                last_start = time.monotonic()
-                await self._run(job.spreadsheet_id, job.attempts)
             except asyncio.CancelledError:
                 raise
             except Exception:  # the database may be back in a moment
