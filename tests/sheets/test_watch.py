@@ -152,7 +152,9 @@ def test_the_watcher_loop_keeps_to_its_sync_budget_and_stops_when_asked(
     stop = threading.Event()
     thread = threading.Thread(target=watcher.run, args=(stop,))
     thread.start()
-    time.sleep(1.5)
+    deadline = time.monotonic() + 60  # four syncs take about a second; a loaded machine more
+    while len(starts) < 5 and thread.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.05)
     stop.set()
     thread.join(timeout=5)
     assert not thread.is_alive()
