@@ -203,7 +203,13 @@ def _run_serve(
                     quota_window=quota.window,
                     quota_hold=quota.hold,
                 )
-            app = make_app(queue, secret, allowed, pair=lambda key: pair_answer(client, key))
+            app = make_app(
+                queue,
+                secret,
+                allowed,
+                pair=lambda key: pair_answer(client, key),
+                trusted_proxies=settings.proxies,
+            )
             await serve(
                 app,
                 args.host or settings.host,

@@ -13,10 +13,15 @@
   busy evening stays within Google's per-minute quotas.
 
 A wrong or missing secret is answered ``401`` and nothing is queued; the secret is compared in
-constant time and never logged. After :data:`FAILURES_ALLOWED` wrong secrets from one address
-within :data:`FAILURE_WINDOW` seconds, that address is answered ``429`` (with ``Retry-After``)
-until the window has passed, without its guesses being compared or logged one by one. The
-secret itself must be strong (:func:`secret_problem`): ``serve`` refuses to start otherwise.
+constant time and never logged. After :data:`FAILURES_ALLOWED` wrong secrets from one caller
+within :data:`FAILURE_WINDOW` seconds, that caller's wrong secrets are answered ``429`` (with
+``Retry-After``) until the window has passed, without being logged one by one. The right
+secret is still accepted from it (compared in constant time like every other): Apps Script
+calls from addresses Google shares among its users, so whoever shares the add-on's address
+could otherwise lock it out; guessing is stopped by the secret's strength
+(:func:`secret_problem`: ``serve`` refuses to start with a weak one), the limit keeps the log
+and the work small. Behind a trusted reverse proxy the caller is the address the proxy names
+in ``X-Forwarded-For`` (:mod:`sheets.forwarded`), for the limit and the log alike.
 With a watch configuration given, only its spreadsheets are accepted (``403`` for others).
 What a caller sends is logged escaped (``repr``), so it cannot forge a log line.
 ``GET /healthz`` answers ``{"ok": true, "pending": n}``.
@@ -30,13 +35,15 @@ import hmac
 import logging
 import time
 from collections import deque
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from aiohttp import web
+from aiohttp import hdrs, web
+from aiohttp.typedefs import Handler, Middleware
 
 from sheets.client import is_spreadsheet_id
+from sheets.forwarded import DEFAULT_PROXIES, Network, client_address
 from sheets.sync import SyncResult
 
 logger = logging.getLogger(__name__)
@@ -47,8 +54,8 @@ SECRET_HEADER = "X-Harkness-Secret"
 #: (``secrets.token_urlsafe(32)`` gives 43 characters of 64 kinds).
 SECRET_MIN_LENGTH = 32
 SECRET_MIN_KINDS = 12
-#: Wrong secrets one address may send within :data:`FAILURE_WINDOW` seconds before it is
-#: answered 429 until the window has passed.
+#: Wrong secrets one caller may send within :data:`FAILURE_WINDOW` seconds before its wrong
+#: secrets are answered 429 until the window has passed.
 FAILURES_ALLOWED = 5
 FAILURE_WINDOW = 60.0
 #: How many addresses the limiter remembers (the oldest are forgotten first).
@@ -263,12 +270,29 @@ class SyncQueue:
 QUEUE_KEY: web.AppKey[Queue] = web.AppKey("queue")
 
 
+def caller_middleware(trusted: Sequence[Network]) -> Middleware:
+    """Sets ``request.remote`` to the caller's address (:func:`sheets.forwarded.client_address`)
+    when a trusted proxy forwarded the request."""
+
+    @web.middleware
+    async def caller(request: web.Request, handler: Handler) -> web.StreamResponse:
+        remote = client_address(
+            request.remote, request.headers.getall(hdrs.X_FORWARDED_FOR, ()), trusted
+        )
+        if remote is not None and remote != request.remote:
+            request = request.clone(remote=remote)
+        return await handler(request)
+
+    return caller
+
+
 def make_app(
     queue: Queue,
     secret: str,
     allowed: Collection[str] | None = None,
     *,
     pair: Callable[[str], tuple[bool, str]] | None = None,
+    trusted_proxies: Sequence[Network] = DEFAULT_PROXIES,
 ) -> web.Application:
     """The aiohttp application: ``POST /sync``, ``POST /pair`` and ``GET /healthz``.
 
@@ -276,6 +300,7 @@ def make_app(
     pairs a spreadsheet's next round (in a worker thread: the engine takes seconds on a
     large section) and answers whether it did and what to tell the TD; ``POST /pair``
     answers ``200`` with ``{"paired": bool, "message": str}``, or ``501`` without it.
+    ``trusted_proxies`` are the reverse proxies whose ``X-Forwarded-For`` names the caller.
     """
     if not secret:
         raise ValueError("serve needs a shared secret (HARKNESS_SHEETS_WEBHOOK_SECRET)")
@@ -288,19 +313,21 @@ def make_app(
     async def checked(request: web.Request) -> tuple[str | None, Any, web.Response | None]:
         """The spreadsheet ID and body of an authorised request, or the refusal."""
         source = request.remote or "unknown"
-        wait = limiter.blocked_for(source)
-        if wait:
-            return (
-                None,
-                None,
-                web.json_response(
-                    {"error": "too many wrong secrets from this address: try again later"},
-                    status=429,
-                    headers={"Retry-After": str(int(wait) + 1)},
-                ),
-            )
         given = request.headers.get(SECRET_HEADER, "").encode("utf-8")
+        # Every secret is compared, in constant time: the right one passes even from a
+        # caller whose wrong ones are being answered 429.
         if not hmac.compare_digest(given, expected):
+            wait = limiter.blocked_for(source)
+            if wait:
+                return (
+                    None,
+                    None,
+                    web.json_response(
+                        {"error": "too many wrong secrets from this address: try again later"},
+                        status=429,
+                        headers={"Retry-After": str(int(wait) + 1)},
+                    ),
+                )
             failures = limiter.failed(source)
             if failures < limiter.allowed:
                 logger.warning("refused a sync request from %s: wrong or missing secret", source)
@@ -383,7 +410,9 @@ def make_app(
     async def on_cleanup(app: web.Application) -> None:
         await app[QUEUE_KEY].stop()
 
-    app = web.Application(client_max_size=16 * 1024)
+    app = web.Application(
+        client_max_size=16 * 1024, middlewares=[caller_middleware(tuple(trusted_proxies))]
+    )
     app[QUEUE_KEY] = queue
     app.router.add_post("/sync", sync_handler)
     app.router.add_post("/pair", pair_handler)

@@ -18,6 +18,10 @@
                                     only ones ``serve`` accepts, when set)
 ``HARKNESS_SHEETS_HOST``            address ``serve`` listens on (default 127.0.0.1)
 ``HARKNESS_SHEETS_PORT``            port ``serve`` listens on (default 8080)
+``HARKNESS_SHEETS_TRUSTED_PROXIES`` the reverse proxies in front of ``serve`` (addresses or
+                                    networks, separated by commas; default ``127.0.0.1,::1``;
+                                    empty: none): from them, ``X-Forwarded-For`` names the
+                                    caller (:mod:`sheets.forwarded`)
 ``HARKNESS_SHEETS_DEBOUNCE``        ``serve`` syncs a sheet this many seconds after its last
                                     edit (default 5) …
 ``HARKNESS_SHEETS_MAX_WAIT``        … but no later than this after the first (default 30)
@@ -42,6 +46,7 @@ from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from sheets.budget import Quota
+from sheets.forwarded import DEFAULT_TRUSTED_PROXIES, Network, trusted_networks
 
 GOOGLE_SHEETS_API_BASE = "https://sheets.googleapis.com"
 """Where gspread sends its requests unless told otherwise."""
@@ -88,6 +93,10 @@ class SheetsSettings(BaseSettings):
     )
     host: str = Field(default="127.0.0.1", description="Address the endpoint listens on.")
     port: int = Field(default=8080, ge=0, le=65535, description="Port the endpoint listens on.")
+    trusted_proxies: str = Field(
+        default=DEFAULT_TRUSTED_PROXIES,
+        description="Reverse proxies whose X-Forwarded-For names the endpoint's caller.",
+    )
     reads_per_minute: int = Field(
         default=60, ge=1, le=100_000, description="The service account's reads a minute."
     )
@@ -114,6 +123,17 @@ class SheetsSettings(BaseSettings):
         """The service account's per-minute limits, spent by every process through the
         database (:mod:`sheets.budget`)."""
         return Quota(self.reads_per_minute, self.writes_per_minute, self.quota_window)
+
+    @property
+    def proxies(self) -> tuple[Network, ...]:
+        """The trusted reverse proxies in front of ``serve``."""
+        return trusted_networks(self.trusted_proxies)
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _trusted_proxies_are_addresses(cls, value: str) -> str:
+        trusted_networks(value)
+        return value
 
     @field_validator("api_base")
     @classmethod

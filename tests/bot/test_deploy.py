@@ -5,6 +5,7 @@ read with PyYAML, the units line by line."""
 
 from __future__ import annotations
 
+import ipaddress
 import re
 import shlex
 from pathlib import Path
@@ -155,6 +156,30 @@ def test_the_tls_proxy_serves_the_add_on_endpoint_and_nothing_else(
     assert site[0] == "{$HARKNESS_DOMAIN} {"
     assert f"reverse_proxy addon:{addon['environment']['HARKNESS_SHEETS_PORT']}" in caddyfile
     assert "@harkness path /sync /healthz" in caddyfile and "respond 404" in caddyfile
+
+
+def test_serve_believes_x_forwarded_for_from_the_shipped_proxy_only(
+    compose: dict[str, Any],
+) -> None:
+    """Caddy replaces the caller's X-Forwarded-For with the caller's address (it trusts no
+    proxy in front of it); serve believes that header from Caddy's address only: in compose
+    the proxy's fixed address on its own network, under systemd loopback."""
+    proxy, addon = compose["services"]["proxy"], compose["services"]["addon"]
+    caddyfile = (DEPLOY / "Caddyfile").read_text()
+    directives = [line.split("#")[0] for line in caddyfile.splitlines()]
+    assert not any("trusted_proxies" in line or "X-Forwarded-For" in line for line in directives)
+    address = proxy["networks"]["edge"]["ipv4_address"]
+    assert addon["environment"]["HARKNESS_SHEETS_TRUSTED_PROXIES"] == address
+    assert list(proxy["networks"]) == ["edge"]  # Caddy reaches the endpoint from there only
+    assert sorted(addon["networks"]) == ["default", "edge"]
+    (subnet,) = [pool["subnet"] for pool in compose["networks"]["edge"]["ipam"]["config"]]
+    assert ipaddress.ip_address(address) in ipaddress.ip_network(subnet)
+    unit = _units("harkness-sheets@.service")
+    environment = dict(
+        value.split("=", 1) for key, value in unit["Service"] if key == "Environment"
+    )
+    assert environment["HARKNESS_SHEETS_TRUSTED_PROXIES"] == "127.0.0.1,::1"
+    assert "127.0.0.1:8080" in caddyfile  # the systemd recipe's upstream is on loopback
 
 
 def _units(name: str) -> dict[str, list[tuple[str, str]]]:

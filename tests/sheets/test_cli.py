@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import socket
 import subprocess
 import sys
+import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
@@ -113,6 +119,78 @@ def test_watch_needs_a_config_and_serve_needs_a_secret(
         assert main(["serve"]) == 2
         err = capsys.readouterr().err
         assert "HARKNESS_SHEETS_WEBHOOK_SECRET is too weak" in err and weak not in err
+    # A bad setting stops every command at start-up (sync: a regression fails, never serves).
+    monkeypatch.setenv("HARKNESS_SHEETS_TRUSTED_PROXIES", "127.0.0.1, caddy")
+    assert main(["sync", "1AbCdEfGhIjKlMnOp"]) == 2
+    err = capsys.readouterr().err
+    assert "trusted_proxies" in err and "'caddy' is not an IP address or network" in err
+
+
+STRONG_SECRET = "Yq3v8wVZ0m1nC4pR7sT2uX5yA6bD9eFg"
+
+
+def _post(url: str, secret: str, forwarded_for: str) -> int:
+    request = urllib.request.Request(
+        url,
+        data=b'{"spreadsheetId": "1AbCdEfGhIjKlMnOp"}',
+        headers={
+            "Content-Type": "application/json",
+            "X-Harkness-Secret": secret,
+            "X-Forwarded-For": forwarded_for,
+        },
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return int(response.status)
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def test_serve_believes_x_forwarded_for_from_the_proxies_in_its_setting(
+    sheets_env: dict[str, str],
+) -> None:
+    """The real command, over HTTP on loopback: HARKNESS_SHEETS_TRUSTED_PROXIES names the
+    proxy (here the test, on 127.0.0.1), so wrong secrets are counted, and logged, per
+    caller, and the right secret passes even from a caller answered 429."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {
+        **{k: v for k, v in os.environ.items() if k != "HARKNESS_DATABASE_URL"},
+        **sheets_env,
+        "HARKNESS_SHEETS_WEBHOOK_SECRET": STRONG_SECRET,
+        "HARKNESS_SHEETS_PORT": str(port),
+        "HARKNESS_SHEETS_TRUSTED_PROXIES": "10.9.8.7, 127.0.0.0/8",
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", "sheets", "serve"],
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=Path(__file__).parents[2],
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(f"{base}/healthz", timeout=1):
+                    break
+            except OSError:
+                assert process.poll() is None and time.monotonic() < deadline, "serve did not start"
+                time.sleep(0.1)
+        attacker = [_post(f"{base}/sync", "guess", "203.0.113.7") for _ in range(6)]
+        other = _post(f"{base}/sync", "typo", "198.51.100.20")
+        right = _post(f"{base}/sync", STRONG_SECRET, "203.0.113.7")
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, log = process.communicate(timeout=15)
+    assert attacker == [401] * 5 + [429]
+    assert (other, right) == (401, 202)
+    assert "refused a sync request from 203.0.113.7:" in log
+    assert "refused a sync request from 198.51.100.20:" in log
+    assert "from 127.0.0.1" not in log and STRONG_SECRET not in log
+    assert process.returncode == 0
 
 
 def test_python_dash_m_sheets_is_the_same_command() -> None:

@@ -198,9 +198,11 @@ def test_settings_read_with_their_cells_and_any_label_case() -> None:
 @pytest.mark.parametrize(
     "module",
     [
+        "sheets.forwarded",
         "sheets.layout",
         "sheets.problems",
         "sheets.read",
+        "sheets.serve",
         "sheets.settings_tab",
         "sheets.sync",
         "sheets.tabs",

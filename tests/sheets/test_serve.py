@@ -8,6 +8,7 @@ import itertools
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
+from ipaddress import ip_network
 from typing import Any
 
 import aiohttp
@@ -16,6 +17,7 @@ from aiohttp import web
 
 from sheets.client import SheetsClient
 from sheets.serve import FAILURES_ALLOWED, SECRET_HEADER, SyncQueue, make_app
+from sheets.settings import SheetsSettings
 from sheets.sync import SyncResult, sync
 from tests.fakes.sheets_api import Op, SheetsFake
 from tests.sheets.conftest import seed_crosstable, settings_rows
@@ -31,8 +33,12 @@ class Endpoint:
     runs: list[tuple[str, float, float]]
     """(spreadsheet id, start, end) of every sync the queue ran."""
 
-    async def post(self, body: Any, secret: str | None = SECRET) -> tuple[int, Any]:
+    async def post(
+        self, body: Any, secret: str | None = SECRET, *, forwarded_for: str | None = None
+    ) -> tuple[int, Any]:
         headers = {SECRET_HEADER: secret} if secret is not None else {}
+        if forwarded_for is not None:
+            headers["X-Forwarded-For"] = forwarded_for
         async with (
             aiohttp.ClientSession() as session,
             session.post(f"{self.url}/sync", json=body, headers=headers) as response,
@@ -45,6 +51,7 @@ async def start(
     allowed: set[str] | None = None,
     debounce: float = 0.3,
     max_wait: float = 5.0,
+    **options: Any,
 ) -> tuple[Endpoint, web.AppRunner]:
     runs: list[tuple[str, float, float]] = []
 
@@ -56,7 +63,7 @@ async def start(
             runs.append((key, began, time.monotonic()))
 
     queue = SyncQueue(timed_sync, debounce=debounce, max_wait=max_wait, syncs_per_minute=300)
-    runner = web.AppRunner(make_app(queue, SECRET, allowed))
+    runner = web.AppRunner(make_app(queue, SECRET, allowed, **options))
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
@@ -198,12 +205,19 @@ async def test_wrong_secrets_from_one_source_are_rate_limited(
             statuses = [
                 (await served.post({"spreadsheetId": sheet_id}, f"guess {i}"))[0] for i in range(50)
             ]
-            # Even the right secret waits until the source's window has passed.
-            blocked, body = await served.post({"spreadsheetId": sheet_id})
+            blocked, body = await served.post({"spreadsheetId": sheet_id}, "one more guess")
+            # The right secret is still accepted from that source: an attacker sharing the
+            # add-on's address (Apps Script calls from addresses Google shares) cannot lock
+            # it out. It does not clear the source's count.
+            accepted, _ = await served.post({"spreadsheetId": sheet_id})
+            still_blocked, _ = await served.post({"spreadsheetId": sheet_id}, "and another")
         assert statuses[:FAILURES_ALLOWED] == [401] * FAILURES_ALLOWED
         assert set(statuses[FAILURES_ALLOWED:]) == {429}
         assert blocked == 429 and "too many wrong secrets" in body["error"]
-        assert len(caplog.records) <= FAILURES_ALLOWED + 1
+        assert (accepted, still_blocked) == (202, 429)
+        refusals = [r for r in caplog.records if "refused" in r.getMessage()]
+        assert len(refusals) == FAILURES_ALLOWED
+        await served.queue.idle()
     finally:
         await runner.cleanup()
 
@@ -219,3 +233,78 @@ async def test_the_callers_reason_is_logged_escaped(
     (line,) = [r.getMessage() for r in caplog.records if "sync of" in r.getMessage()]
     assert "\n" not in line and "\x1b" not in line
     assert "edit\\nWARNING" in line
+
+
+async def test_behind_a_trusted_proxy_wrong_secrets_are_counted_per_caller(
+    client: SheetsClient, make_sheet: MakeSheet, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The test connects from 127.0.0.1, a trusted proxy by default: the caller is the
+    right-most X-Forwarded-For address that is not a trusted proxy. One caller's wrong
+    guesses hold back neither another caller nor the add-on, and the log names the caller."""
+    sheet_id = make_sheet({"Results": seed_crosstable()})
+    served, runner = await start(client)
+    attacker, addon = "203.0.113.7", "198.51.100.20"
+    try:
+        with caplog.at_level("INFO", logger="sheets.serve"):
+            statuses = [
+                (await served.post({"spreadsheetId": sheet_id}, "guess", forwarded_for=attacker))[0]
+                for _ in range(FAILURES_ALLOWED + 3)
+            ]
+            # What the attacker writes to the left of what the proxy appended is ignored,
+            # and so are trusted hops to its right.
+            for forwarded in (f"{addon}, {attacker}", f"10.0.0.1,{attacker}, 127.0.0.1"):
+                status, _ = await served.post(
+                    {"spreadsheetId": sheet_id}, "guess", forwarded_for=forwarded
+                )
+                assert status == 429, forwarded
+            wrong, _ = await served.post({"spreadsheetId": sheet_id}, "typo", forwarded_for=addon)
+            right, _ = await served.post({"spreadsheetId": sheet_id}, forwarded_for=addon)
+        assert statuses == [401] * FAILURES_ALLOWED + [429] * 3
+        assert (wrong, right) == (401, 202)
+        refusals = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
+        assert len(refusals) == FAILURES_ALLOWED + 1
+        assert all(f"from {attacker}:" in line for line in refusals[:-1])
+        assert f"from {addon}:" in refusals[-1]
+        assert "127.0.0.1" not in caplog.text
+        await served.queue.idle()
+    finally:
+        await runner.cleanup()
+
+
+async def test_x_forwarded_for_from_an_untrusted_peer_gains_nothing(
+    client: SheetsClient, make_sheet: MakeSheet, caplog: pytest.LogCaptureFixture
+) -> None:
+    """With no trusted proxy, a caller that writes X-Forwarded-For itself (a new address for
+    every guess) is still counted, and logged, by its own address."""
+    sheet_id = make_sheet({"Results": seed_crosstable()})
+    served, runner = await start(client, trusted_proxies=())
+    try:
+        with caplog.at_level("INFO", logger="sheets.serve"):
+            statuses = [
+                (
+                    await served.post(
+                        {"spreadsheetId": sheet_id}, "guess", forwarded_for=f"203.0.113.{n}"
+                    )
+                )[0]
+                for n in range(FAILURES_ALLOWED + 3)
+            ]
+        assert statuses == [401] * FAILURES_ALLOWED + [429] * 3
+        refusals = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
+        assert refusals and all("from 127.0.0.1:" in line for line in refusals)
+        assert "203.0.113." not in caplog.text
+    finally:
+        await runner.cleanup()
+
+
+def test_the_trusted_proxies_setting_defaults_to_loopback_and_may_name_none(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("HARKNESS_SHEETS_TRUSTED_PROXIES", raising=False)
+    assert SheetsSettings().proxies == (ip_network("127.0.0.1"), ip_network("::1"))
+    assert SheetsSettings(trusted_proxies="").proxies == ()
+    assert SheetsSettings(trusted_proxies="172.31.250.2 fd00::/8").proxies == (
+        ip_network("172.31.250.2"),
+        ip_network("fd00::/8"),
+    )
+    with pytest.raises(ValueError, match=r"'10\.0\.0\.1/8' has bits set beyond its prefix"):
+        SheetsSettings(trusted_proxies="10.0.0.1/8")
