@@ -96,7 +96,8 @@ def pairing_problems(request: PairingRequest, pairing: RoundPairing) -> list[Pro
         problems += _rematch(white, board.black, r)
         problems += [
             Problem(
-                f"players {board.white} and {board.black} are to be kept apart (--avoid)",
+                f"players {board.white} and {board.black} are to be kept apart "
+                "(--avoid, TRF record 260)",
                 player=board.white,
                 round=r,
             )

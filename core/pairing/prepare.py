@@ -14,8 +14,9 @@
 - **The initial order** (C.04.2, initial ranking list): rating, highest first (unrated
   last), then FIDE title, then the starting number. The engine is given pairing numbers
   in that order, so late entries and files numbered otherwise are ranked by rating.
-- **Players to keep apart** (team-mates, family): groups the TD names; the engine is told
-  (TRF record 260, prohibited pairings) and core's check refuses any pairing that breaks them.
+- **Players to keep apart** (team-mates, family): groups the TD names, and the prohibited
+  pairings (TRF record 260) of the file for this round; the engine is told (as record 260)
+  and core's check refuses any pairing that breaks them.
 - **A colour for every game played**: the colour rules need it, and a missing colour is an
   error naming the game, not a guess.
 """
@@ -29,7 +30,14 @@ from core.model import Colour, EntryKind, Player, RoundEntry, Tournament
 from core.pairing.model import NOT_PAIRED
 from core.problems import HarknessError, Problem
 
-__all__ = ["PairingRequest", "initial_colour", "next_round", "pairing_order", "prepare"]
+__all__ = [
+    "PairingRequest",
+    "initial_colour",
+    "next_round",
+    "pairing_order",
+    "prepare",
+    "prohibited_pairings",
+]
 
 #: FIDE titles in the order C.04.2's initial ranking list takes them.
 TITLE_ORDER = ("GM", "IM", "WGM", "FM", "WIM", "CM", "WFM", "WCM")
@@ -175,6 +183,9 @@ def prepare(
         else:
             wanted[player] = kind
     groups = tuple(frozenset(group) for group in avoid)
+    recorded, record_problems = prohibited_pairings(tournament, number)
+    problems += record_problems
+    groups += tuple(group for group in recorded if group not in groups)
     for group in groups:
         unknown = sorted(group - ids)
         if unknown:
@@ -193,6 +204,47 @@ def prepare(
         dict(sorted(wanted.items())),
         groups,
     )
+
+
+def prohibited_pairings(
+    tournament: Tournament, round: int
+) -> tuple[list[frozenset[int]], list[Problem]]:
+    """The groups that TRF record 260 (prohibited pairings, as gacrux and the TRF-2026
+    draft read it) keeps apart in ``round``, and what is wrong with any such record.
+
+    The record's columns 5–7 hold the first round, 9–11 the last (blank: the first alone),
+    then the starting numbers, four columns each, a blank between; every player of a group
+    is kept from meeting every other.
+
+    >>> from core.formats.trf import read_trf
+    >>> t = read_trf("260   2   3    1    2\\n" + "001    1      Ann" + " " * 64 + "0.0\\n"
+    ...              + "001    2      Bob" + " " * 64 + "0.0")
+    >>> prohibited_pairings(t, 2), prohibited_pairings(t, 4)
+    (([frozenset({1, 2})], []), ([], []))
+    """
+    groups: list[frozenset[int]] = []
+    problems: list[Problem] = []
+    ids = {p.id for p in tournament.players}
+    for code, text in tournament.records:
+        if code != "260":
+            continue
+        where = f"TRF record 260 {text!r}"
+        first, last, names = text[0:3].strip(), text[4:7].strip(), text[8:].split()
+        if not first.isdigit() or not (last.isdigit() or not last):
+            problems.append(
+                Problem(f"{where}: expected the first round in columns 5–7 and the last in 9–11")
+            )
+            continue
+        if not all(n.isdigit() for n in names) or len(names) < 2:
+            problems.append(Problem(f"{where}: name two or more players by starting number"))
+            continue
+        group = frozenset(int(n) for n in names)
+        unknown = sorted(group - ids)
+        if unknown:
+            problems.append(Problem(f"{where}: there is no player {unknown[0]}"))
+        elif int(first) <= round <= int(last or first):
+            groups.append(group)
+    return groups, problems
 
 
 def _history(tournament: Tournament, played: int) -> Tournament:

@@ -174,6 +174,6 @@ def test_a_swap_that_makes_a_rematch_is_refused_and_a_legal_one_is_kept():
 
 def test_players_kept_apart_are_not_paired_together():
     assert _problems(FOUR, 3, [(1, 4), (3, 2)], avoid=[{2, 3}]) == [
-        "player 3, round 3: players 3 and 2 are to be kept apart (--avoid)"
+        "player 3, round 3: players 3 and 2 are to be kept apart (--avoid, TRF record 260)"
     ]
     assert _problems(FOUR, 3, [(1, 4), (3, 2)], avoid=[{1, 2}]) == []

@@ -112,3 +112,14 @@ def test_the_same_file_gives_the_same_pairing_in_every_process():
         )
         outputs.add(done.stdout)
     assert len(outputs) == 1
+
+
+def test_prohibited_pairings_in_the_file_are_honoured_like_avoid(capsys, tmp_path):
+    """A TRF record 260 already in the input keeps its players apart, as --avoid does."""
+    path = tmp_path / "club.trf"
+    path.write_text("260   3   3    1    7\n" + Path(CLUB).read_text(encoding="utf-8"))
+    _, out, _ = run(capsys, "pair", str(path), "--round", "3", "--format", "json")
+    assert {1, 7} not in [{b["white"], b["black"]} for b in json.loads(out)["boards"]]
+    path.write_text("260   3   3    1   99\n" + Path(CLUB).read_text(encoding="utf-8"))
+    status, _, err = run(capsys, "pair", str(path), "--round", "3")
+    assert status == 2 and "TRF record 260 '  3   3    1   99': there is no player 99" in err

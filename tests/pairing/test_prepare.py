@@ -3,6 +3,9 @@ colour and order, and the file it reads."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from core.examples import example_path
@@ -128,3 +131,34 @@ def test_the_tds_file_has_the_new_round_with_results_blank():
 
 def test_the_same_file_gives_the_same_pairing():
     assert pair_round(prepare(CLUB, 4)) == pair_round(prepare(CLUB, 4))
+
+
+def _with_records(*lines: str) -> Tournament:
+    """The club example with TRF records added before its players."""
+    text = Path(example_path("club-swiss.trf")).read_text(encoding="utf-8")
+    return read_trf("\n".join(lines) + "\n" + text)
+
+
+def test_prohibited_pairings_in_the_file_are_kept_apart_in_their_rounds():
+    """TRF record 260: rounds 3 to 3, then the players (first round alone: that round)."""
+    t = _with_records(
+        "260   3   3    1    7", "260   4   5    2    3    4", "260   3        5    6"
+    )
+    request = prepare(t, 3)
+    assert set(request.avoid) == {frozenset({1, 7}), frozenset({5, 6})}
+    assert set(prepare(t, 4).avoid) == {frozenset({2, 3, 4})}
+    pairing = pair_round(request)
+    pairs = [{b.white, b.black} for b in pairing.boards]
+    assert {1, 7} not in pairs and {5, 6} not in pairs
+    with_option = prepare(t, 3, avoid=[{2, 8}])
+    assert set(with_option.avoid) == {frozenset({1, 7}), frozenset({5, 6}), frozenset({2, 8})}
+
+
+def test_a_prohibited_pairing_record_that_cannot_be_read_is_an_error():
+    for record, message in (
+        ("260   3   3    1   99", "TRF record 260 '  3   3    1   99': there is no player 99"),
+        ("260   3   3    1", "TRF record 260 '  3   3    1': name two or more players"),
+        ("260   x   3    1    2", "TRF record 260 '  x   3    1    2': expected the first"),
+    ):
+        with pytest.raises(HarknessError, match=re.escape(message)):
+            prepare(_with_records(record), 3)
