@@ -20,7 +20,7 @@ the references a TD reads (``Results!E7``).
 >>> detect_results_header(["#", "Name", "Rating", "Rd 1", "Rd 2", "Tot"])
 CrosstableColumns(number=0, name=1, rating=2, discord=None, rounds=(3, 4), total=5)
 >>> detect_results_header(["Board", "Round", "White", "Black", "Result"])
-GameListColumns(round=1, white=2, black=3, result=4)
+GameListColumns(round=1, white=2, black=3, result=4, board=0)
 """
 
 from __future__ import annotations
@@ -113,6 +113,7 @@ _ROUND_WORDS = frozenset({"round", "rd", "rnd"})
 _WHITE_WORDS = frozenset({"white"})
 _BLACK_WORDS = frozenset({"black"})
 _RESULT_HEADINGS = frozenset({"result", "res", "score"})
+_BOARD_WORDS = frozenset({"board", "bd", "table"})
 HEADER_SEARCH_ROWS = 5
 """How many rows from the top are searched for a header row (a title row may come first)."""
 
@@ -138,6 +139,7 @@ class GameListColumns:
     white: int
     black: int
     result: int
+    board: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,7 +167,7 @@ def detect_results_header(row: Sequence[str]) -> CrosstableColumns | GameListCol
     white, black = _find(keys, _WHITE_WORDS), _find(keys, _BLACK_WORDS)
     round_column, result = _find(keys, _ROUND_WORDS), _find(keys, _RESULT_HEADINGS)
     if white is not None and black is not None and round_column is not None and result is not None:
-        return GameListColumns(round_column, white, black, result)
+        return GameListColumns(round_column, white, black, result, _find(keys, _BOARD_WORDS))
     number, name = _find(keys, _NUMBER_WORDS), _find(keys, _NAME_WORDS)
     rounds = [(int(m.group(1)), i) for i, key in enumerate(keys) if (m := _ROUND_HEADER.match(key))]
     if number is None or name is None or not rounds:
@@ -203,6 +205,13 @@ def detect_players_header(row: Sequence[str]) -> PlayerColumns | None:
 CROSSTABLE_HEADER_HINT = "'#, Name, Rating (optional), Rd 1, Rd 2, …' (a crosstable)"
 GAME_LIST_HEADER_HINT = "'Round, White, Black, Result' (a game list, with a Players tab)"
 PLAYERS_HEADER_HINT = "'#, Name, Rating (optional)'"
+CROSSTABLE_PAIRINGS = (
+    "a crosstable has no notation for a game paired but not yet played (an empty cell is "
+    "an absence), so Pair next round writes the pairing only to its Pairings Rd N tab: type "
+    "the results as usual, set this to No, or keep a game list (Round, White, Black, Result) "
+    "to have the games added to it"
+)
+"""Why the pairing is not written into a crosstable, when the TD asks for it."""
 
 # ---------------------------------------------------------------- game-list results
 

@@ -12,25 +12,45 @@ One read, ``core``, at most one write, as a sync (:mod:`sheets.sync`):
    Standings tab): board, white, black, then the bye and the players not paired. Nothing
    the TD typed is touched; a tab of that name that is not the worker's is left alone and
    reported.
+4. **Only if the TD asks** ("Write pairings into results tab" is Yes in the ``Harkness``
+   tab) and the results tab is a game list: add the round's games below it, one row a
+   board (Round, Board if the list has one, White, Black, an empty Result: a game paired,
+   not yet played), and the pairing-allocated bye (``BYE``, result ``B``). The rows are
+   appended with ``values.append`` and ``INSERT_ROWS``: Google finds the end of the list
+   and inserts new rows there, so no cell that holds anything is ever written, even if the
+   TD types meanwhile. A crosstable has no notation for a game not yet played, so it is
+   never written; the sync lists that on the Errors tab (:data:`CROSSTABLE_PAIRINGS`).
 
 Nothing is paired while the sheet has problems (fix them first: a sync lists them on the
-Errors tab), or without the number of rounds (the final round is paired differently).
+Errors tab), without the number of rounds (the final round is paired differently), or
+while a game of the list still waits for its result (that round is paired already).
 """
 
 from __future__ import annotations
 
 import logging
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
+
+from gspread.http_client import ParamsType
 
 from core.pairing import PairingRequest, RoundPairing, pair_round, prepare
 from core.pairing.engine import engine_version
 from core.pairing.render import SYSTEM, board_rows
+from core.players import Roster
 from core.problems import HarknessError
 from sheets.client import SheetsClient, spreadsheet_id
-from sheets.layout import Role
+from sheets.layout import (
+    BYE_OPPONENT_WORDS,
+    CROSSTABLE_PAIRINGS,
+    GameListColumns,
+    Role,
+    column_letters,
+    quote_tab,
+)
 from sheets.problems import SheetProblem
+from sheets.read import ResultGrid
 from sheets.snapshot import Snapshot
 from sheets.sync import read_input, read_snapshot
 from sheets.tabs import OutCell, TabContent, synced_at
@@ -52,6 +72,17 @@ class PairResult:
     tab: str | None
     problems: tuple[SheetProblem, ...] = ()
     summary: str = ""
+    #: The rows added to the TD's game list (0: none), and what was not written there.
+    added: int = 0
+    notices: tuple[SheetProblem, ...] = ()
+
+
+@dataclass(frozen=True)
+class Append:
+    """Rows to add after the TD's game list: the range its table is found from, the rows."""
+
+    range: str
+    rows: list[list[str | int]]
 
 
 @dataclass(frozen=True)
@@ -63,6 +94,46 @@ class PairDecision:
     tab: str | None
     problems: list[SheetProblem]
     summary: str
+    append: Append | None = None
+    notices: list[SheetProblem] = field(default_factory=list)
+
+
+def game_list_rows(grid: ResultGrid, pairing: RoundPairing) -> Append | None:
+    """The rows that add ``pairing`` to the game list ``grid`` was read from (None when the
+    results tab is not a game list): a player is written by name when the name finds them
+    alone (:class:`~core.players.Roster`), else by starting number."""
+    if grid.header is None or not isinstance(grid.header[2], GameListColumns):
+        return None
+    title, header_row, _ = grid.header
+    columns: GameListColumns = grid.header[2]
+    roster = Roster(grid.players.values(), number=lambda p: p.id, name=lambda p: p.name)
+
+    def cell(player: int) -> str | int:
+        name = grid.players[player].name
+        found = roster.find(name, partial=False).match
+        alone = found is not None and found.id == player and name.lower() not in BYE_OPPONENT_WORDS
+        return name if alone else player
+
+    used = [columns.round, columns.white, columns.black, columns.result]
+    if columns.board is not None:
+        used.append(columns.board)
+    first, last = min(used), max(used)
+
+    def row(white: str | int, black: str | int, result: str, board: int | None) -> list[str | int]:
+        values: list[str | int] = [""] * (last - first + 1)
+        values[columns.round - first] = pairing.round
+        values[columns.white - first] = white
+        values[columns.black - first] = black
+        values[columns.result - first] = result
+        if columns.board is not None and board is not None:
+            values[columns.board - first] = board
+        return values
+
+    rows = [row(cell(b.white), cell(b.black), "", b.number) for b in pairing.boards]
+    if pairing.bye is not None:
+        rows.append(row(cell(pairing.bye), "BYE", "B", None))
+    where = f"{quote_tab(title)}!{column_letters(first)}{header_row + 1}:"
+    return Append(where + f"{column_letters(last)}{header_row + 1}", rows)
 
 
 def pairing_tab(
@@ -104,6 +175,17 @@ def decide_pairing(
             found.problems,
             "the sheet has problems: fix them (a sync lists them on the Errors tab) and pair again",
         )
+    waiting = found.grid.waiting() if found.grid is not None else {}
+    if waiting:
+        problems = [
+            SheetProblem(
+                f"round {r} is paired and this game has no result yet: type the round's "
+                "results before pairing the next round",
+                cell,
+            )
+            for cell, r in waiting.items()
+        ]
+        return PairDecision(None, None, None, problems, str(problems[0]))
     rounds = found.settings.rounds
     if rounds is None:
         cell = found.settings.where("rounds")
@@ -127,7 +209,16 @@ def decide_pairing(
     summary = (
         f"round {pairing.round} paired: {len(pairing.boards)} boards on the {content.title} tab"
     )
-    return PairDecision(write, pairing.round, content.title, [], summary)
+    settings, notices = found.settings, []
+    append = None
+    if settings.write_pairings and found.grid is not None:
+        append = game_list_rows(found.grid, pairing)
+        if append is None:
+            where = settings.where("write_pairings")
+            notices.append(SheetProblem(CROSSTABLE_PAIRINGS, where, "Yes"))
+        else:
+            summary += f", and {len(append.rows)} rows added to the {settings.results_tab} tab"
+    return PairDecision(write, pairing.round, content.title, [], summary, append, notices)
 
 
 def pair_sheet(
@@ -146,8 +237,14 @@ def pair_sheet(
     snapshot = read_snapshot(client, key)
     label = f"{snapshot.title!r} ({key})"
     decision = decide_pairing(snapshot, now=now, rng=rng)
+    added = 0
     if decision.plan is not None:
         client.http_client.batch_update(key, {"requests": decision.plan.requests})
+        if decision.append is not None:
+            params: ParamsType = {"valueInputOption": "RAW", "insertDataOption": "INSERT_ROWS"}
+            body = {"majorDimension": "ROWS", "values": decision.append.rows}
+            client.http_client.values_append(key, decision.append.range, params, body)
+            added = len(decision.append.rows)
         logger.info("%s: %s", label, decision.summary)
     else:
         logger.warning("%s: not paired: %s", label, decision.summary)
@@ -158,6 +255,8 @@ def pair_sheet(
         decision.tab,
         tuple(decision.problems),
         f"{label}: {decision.summary}",
+        added,
+        tuple(decision.notices),
     )
 
 
@@ -168,4 +267,9 @@ def pair_answer(client: SheetsClient, key: str) -> tuple[bool, str]:
     if result.problems:
         more = f" (and {len(result.problems) - 3} more)" if len(result.problems) > 3 else ""
         return False, "Not paired: " + "; ".join(str(p) for p in result.problems[:3]) + more
-    return True, f"Round {result.round} is paired: see the {result.tab} tab."
+    answer = f"Round {result.round} is paired: see the {result.tab} tab."
+    if result.added:
+        answer += f" Its games were added below your game list ({result.added} rows)."
+    if result.notices:
+        answer += " Not written into your results tab: " + str(result.notices[0])
+    return True, answer

@@ -97,6 +97,16 @@ class ResultGrid:
     problems: list[SheetProblem] = field(default_factory=list)
     #: A crosstable's points column (``Tot``), per player: (the text, its cell).
     totals: dict[int, tuple[str, str]] = field(default_factory=dict)
+    #: A game list's games paired but not yet played (an empty Result): the result cell of
+    #: each (player, round). They give no entry, as an empty crosstable cell gives none.
+    pending: dict[tuple[int, int], str] = field(default_factory=dict)
+    #: Where the results tab's header is: its title, row and columns (None: not found).
+    header: tuple[str, int, CrosstableColumns | GameListColumns] | None = None
+
+    def waiting(self) -> dict[str, int]:
+        """The result cells of the games still waiting for a result (none merged in from
+        another source), with their round."""
+        return {cell: r for (p, r), cell in self.pending.items() if (p, r) not in self.entries}
 
 
 def find_tab(tabs: Mapping[str, Rows], title: str) -> tuple[str, Rows] | None:
@@ -156,8 +166,11 @@ def read_results(tabs: Mapping[str, Rows], settings: SheetSettings) -> ResultGri
         return grid
     r, columns = header
     if isinstance(columns, CrosstableColumns):
-        return read_crosstable(rows, title, r, columns, settings)
-    return read_game_list(rows, title, r, columns, tabs, settings)
+        grid = read_crosstable(rows, title, r, columns, settings)
+    else:
+        grid = read_game_list(rows, title, r, columns, tabs, settings)
+    grid.header = (title, r, columns)
+    return grid
 
 
 #: Most cells over the length limit listed one by one (then how many more).
@@ -447,7 +460,7 @@ def read_game_list(
         if _beyond(settings, round_number):
             problems.append(_beyond_problem(settings, round_number, round_cell, round_text))
             continue
-        last_round = max(last_round, round_number)
+        before, last_round = last_round, max(last_round, round_number)
         sides: list[int | None] = []
         for column in (columns.white, columns.black):
             text = _cell(row, column)
@@ -510,12 +523,16 @@ def read_game_list(
                 RoundEntry(bye), result_cell, result_text
             )
             continue
+        if not result_text:
+            # Paired, not yet played: no entry, and the round does not count until a game
+            # of it has a result (core.model.rounds_played).
+            grid.pending[(white, round_number)] = grid.pending[(black, round_number)] = result_cell
+            last_round = before
+            continue
         score = score_result(result_text)
         if score is None:
-            message = ("no result yet" if not result_text else "not a game result") + (
-                f"; expected {GAME_RESULT_HINT}"
-            )
-            problems.append(SheetProblem(message, result_cell, result_text or None))
+            message = f"not a game result; expected {GAME_RESULT_HINT}"
+            problems.append(SheetProblem(message, result_cell, result_text))
             grid.unreadable.update({(white, round_number), (black, round_number)})
             continue
         for player, opponent, kind, colour in (
@@ -598,6 +615,7 @@ def build_tournament(
     """
     problems = list(grid.problems)
     unknown = set(grid.unreadable)
+    problems += _missing_results(grid, unknown)
     players = sorted(grid.players.values(), key=lambda p: p.id)
     for _ in range(len(grid.entries) + 2):
         entries = _entries(grid, unknown)
@@ -625,6 +643,19 @@ def build_tournament(
             return None, problems
         return tournament, problems
     return None, problems
+
+
+def _missing_results(grid: ResultGrid, unknown: set[tuple[int, int]]) -> list[SheetProblem]:
+    """Games still waiting for a result in a round before the last one with a game result:
+    a result is missing (the round was played), not pending. Their cells become unknown."""
+    last = max((r for (_, r), s in grid.entries.items() if s.entry.kind.has_opponent), default=0)
+    problems: dict[str, SheetProblem] = {}
+    for (player, r), cell in grid.pending.items():
+        if r < last and (player, r) not in grid.entries:
+            unknown.add((player, r))
+            message = f"no result, but round {last} has results; expected {GAME_RESULT_HINT}"
+            problems.setdefault(cell, SheetProblem(message, cell))
+    return list(problems.values())
 
 
 def _neutralise(found: Sequence[Problem], grid: ResultGrid, unknown: set[tuple[int, int]]) -> bool:

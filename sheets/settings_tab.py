@@ -48,6 +48,8 @@ class SheetSettings:
     unplayed_rule: bool | None = None
     discord_servers: tuple[str, ...] = ()
     """Discord servers (ids) whose bot may use the sheet besides the first that linked it."""
+    write_pairings: bool = False
+    """"Pair next round" also adds the round's games to a game-list results tab."""
     cells: dict[str, str] = field(default_factory=dict, compare=False)
 
     @property
@@ -142,12 +144,21 @@ _ROWS = (
         "Harkness bot may use it besides the first that linked it, separated by commas "
         "(type one id alone as text: '80351110224678912). Empty: that server only.",
     ),
+    _Row(
+        "write_pairings",
+        "Write pairings into results tab",
+        ("write pairings into results", "write pairings"),
+        'Yes: "Pair next round" also adds the round\'s games below your game list (Round, '
+        "White, Black, an empty Result for you to fill; the pairing-allocated bye as B), "
+        "never over a cell you typed. Not for a crosstable, which has no notation for a game "
+        "not yet played. No: only the Pairings Rd N tab.",
+    ),
 )
 HEADER = ["Setting", "Value", "What it means"]
 _ROW_OF = {row.name: position for position, row in enumerate(_ROWS, start=1)}
 _BY_LABEL = {key: row for row in _ROWS for key in (row.label.lower(), *row.aliases)}
 _DEFAULTS = SheetSettings()
-_YES_NO = ("publish_partial", *_OPTION_FIELD.values())
+_YES_NO = ("publish_partial", "write_pairings", *_OPTION_FIELD.values())
 _TAB_FIELDS = ("results_tab", "players_tab", "standings_tab", "breakdown_tab", "errors_tab")
 
 

@@ -41,11 +41,12 @@ from core.profiles import Profile
 from core.standings import standings_after
 from sheets.batches import MAX_REQUEST_BYTES, batches
 from sheets.client import SheetsClient, SheetsRequestError, spreadsheet_id
-from sheets.layout import SETTINGS_TAB, Role
+from sheets.layout import CROSSTABLE_PAIRINGS, SETTINGS_TAB, Role
 from sheets.output import HEALED, SEEN, Stored, read_digest, verdict, written_digest
 from sheets.problems import SheetProblem
 from sheets.read import (
     PlayerRow,
+    ResultGrid,
     Rows,
     build_tournament,
     find_tab,
@@ -171,6 +172,8 @@ class SheetInput:
     notices: list[SheetProblem]
     players: dict[int, PlayerRow]
     warnings: list[SheetProblem] = field(default_factory=list)
+    #: What the TD's tabs said, cell by cell, merged with the reports (None: not read).
+    grid: ResultGrid | None = None
 
 
 def read_input(snapshot: Snapshot) -> SheetInput:
@@ -196,10 +199,14 @@ def read_input(snapshot: Snapshot) -> SheetInput:
     notices: list[SheetProblem] = []
     warnings: list[SheetProblem] = []
     players: dict[int, PlayerRow] = {}
+    grid: ResultGrid | None = None
     try:
         grid = read_results(snapshot.values, settings)
         reports, discord_players = bot_rows(snapshot)
         notices = merge_reports(grid, reports, discord_players, rounds=settings.rounds)
+        if settings.write_pairings and grid.layout == "crosstable":
+            where = settings.where("write_pairings")
+            notices.append(SheetProblem(CROSSTABLE_PAIRINGS, where, "Yes"))
         players = dict(grid.players)
         tournament, read_problems = build_tournament(
             grid, snapshot.title, partial=settings.publish_partial
@@ -221,6 +228,7 @@ def read_input(snapshot: Snapshot) -> SheetInput:
         notices,
         players,
         warnings,
+        grid,
     )
 
 

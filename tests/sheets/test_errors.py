@@ -186,11 +186,11 @@ GAME_LIST_CASES: list[tuple[str, dict[str, list[list[str]]], str, str | None, st
         "not a game result",
     ),
     (
-        "a game without a result",
-        {"Results": changed(GAMES, "D2", ""), "Players": PLAYERS},
+        "a game without a result in a round before one with results",
+        {"Results": [*changed(GAMES, "D2", ""), ["2", "Cy", "Dee", "1-0"]], "Players": PLAYERS},
         "Results!D2",
         None,
-        "no result yet",
+        "no result, but round 2 has results",
     ),
     (
         "a bye with a result that is not a bye's",

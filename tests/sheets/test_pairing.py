@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from sheets.client import SheetsClient
-from sheets.pairing import pair_sheet
+from sheets.pairing import pair_answer, pair_sheet
 from sheets.sync import sync
 from tests.fakes.sheets_api import SheetsFake
 from tests.sheets.conftest import settings_rows
@@ -115,7 +115,6 @@ async def test_the_add_on_endpoint_pairs_with_the_secret_only(
     import aiohttp
     from aiohttp import web
 
-    from sheets.pairing import pair_answer
     from sheets.serve import SECRET_HEADER, SyncQueue, make_app
 
     secret = "a long shared secret for the tests"
@@ -144,3 +143,81 @@ async def test_the_add_on_endpoint_pairs_with_the_secret_only(
         }
     finally:
         await runner.cleanup()
+
+
+def test_the_games_are_added_to_a_game_list_only_when_the_td_asks(
+    sheets_fake: SheetsFake, make_sheet: MakeSheet, client: SheetsClient
+) -> None:
+    """ "Write pairings into results tab: Yes": each round's games go below the TD's list
+    with an empty Result (paired, not yet played: a sync finds no problem), the bye as B;
+    pairing again before the results are in is refused; what the TD typed stays."""
+    sheet_id = make_sheet(
+        {
+            "Results": [HEADER],
+            "Players": PLAYERS,
+            "Harkness": settings_rows(Rounds="3", Write_pairings_into_results_tab="Yes"),
+        }
+    )
+    rng = random.Random(7)
+    typed = 1
+    before: list[list[str]] = [HEADER]
+    for r in range(1, 4):
+        result = pair_sheet(client, sheet_id)
+        assert result.problems == () and result.notices == () and result.added == 3
+        rows = sheets_fake.values(sheet_id, "Results!A1:G20")
+        assert rows[:typed] == before
+        added = rows[typed : typed + 3]
+        assert [row[0] for row in added] == [str(r)] * 3
+        assert [row[1] for row in added] == ["1", "2", ""]  # the boards, then the bye
+        assert added[2][3:5] == ["BYE", "B"] and all(len(row) < 5 for row in added[:2])
+        assert sync(client, sheet_id).problems == ()  # paired, not yet played
+        again = pair_sheet(client, sheet_id)
+        assert again.round is None and str(again.problems[0]).startswith(
+            f"Results!E{typed + 1}: round {r} is paired and this game has no result yet"
+        )
+        for i in range(2):  # the TD types the results
+            sheets_fake.set_values(
+                sheet_id, f"Results!E{typed + 1 + i}", [[rng.choice(["1-0", "½-½", "0-1"])]]
+            )
+        typed += 3
+        before = sheets_fake.values(sheet_id, f"Results!A1:G{typed}")
+    standings = sync(client, sheet_id)
+    assert standings.problems == () and standings.published
+    assert sheets_fake.values(sheet_id, "Results!A1:E1") == [HEADER]
+
+
+def test_a_crosstable_is_never_written_and_the_td_is_told_why(
+    sheets_fake: SheetsFake, make_sheet: MakeSheet, client: SheetsClient
+) -> None:
+    crosstable = [["#", "Name", "Rating", "Rd 1"], *[[n, name, r] for n, name, r in PLAYERS[1:]]]
+    sheet_id = make_sheet(
+        {
+            "Results": crosstable,
+            "Harkness": settings_rows(Rounds="3", Write_pairings_into_results_tab="Yes"),
+        }
+    )
+    before = sheets_fake.values(sheet_id, "Results!A1:H8")
+    result = pair_sheet(client, sheet_id)
+    assert result.tab == "Pairings Rd 1" and result.added == 0
+    told = 'Harkness!B14: "Yes": a crosstable has no notation for a game paired but not yet played'
+    assert [str(p)[: len(told)] for p in result.notices] == [told]
+    assert sheets_fake.values(sheet_id, "Results!A1:H8") == before
+    synced = sync(client, sheet_id)  # listed on the Errors tab, standings still published
+    assert synced.published and [str(p) for p in synced.problems] == [str(result.notices[0])]
+    assert sheets_fake.values(sheet_id, "Errors!A2:B2") == [["Harkness!B14", "Yes"]]
+    paired, message = pair_answer(client, sheet_id)  # the add-on's menu says it too
+    assert paired and message.startswith(
+        "Round 1 is paired: see the Pairings Rd 1 tab. Not written into your results tab: "
+        'Harkness!B14: "Yes": a crosstable has no notation'
+    )
+
+
+def test_without_the_setting_the_results_tab_is_not_written(
+    sheets_fake: SheetsFake, make_sheet: MakeSheet, client: SheetsClient
+) -> None:
+    sheet_id = make_sheet(
+        {"Results": [HEADER], "Players": PLAYERS, "Harkness": settings_rows(Rounds="3")}
+    )
+    result = pair_sheet(client, sheet_id)
+    assert result.added == 0 and result.notices == ()
+    assert sheets_fake.values(sheet_id, "Results!A1:E5") == [HEADER]

@@ -126,6 +126,35 @@ def test_a_game_list_reads_games_byes_and_forfeits_with_colours() -> None:
     assert t.player(4).entries[2].kind is EntryKind.WITHDRAWN
 
 
+def test_a_game_list_row_without_a_result_is_paired_not_yet_played() -> None:
+    """An empty Result is a game paired, not played: no entry, and its round is not played
+    until one of its games has a result (core.model.rounds_played), like an empty cell."""
+    games = [
+        ["Round", "White", "Black", "Result"],
+        ["1", "Ann", "Bob", "1-0"],
+        ["1", "Cy", "Dee", "0-1"],
+        ["2", "Dee", "Ann", ""],
+        ["2", "Bob", "Cy", ""],
+    ]
+    grid = read_results({"Results": games, "Players": PLAYERS}, SheetSettings(rounds=3))
+    assert grid.waiting() == {"Results!D4": 2, "Results!D5": 2}
+    t = tournament({"Results": games, "Players": PLAYERS}, SheetSettings(rounds=3))
+    assert t.rounds == 1 and kinds(t, 4) == ["W3 (b)"]
+    # Mid-round: one game of round 2 has a result, the other is still being played.
+    games[4][3] = "½-½"
+    t = tournament({"Results": games, "Players": PLAYERS})
+    assert t.rounds == 2 and kinds(t, 2)[1] == "D3 (w)"
+    assert t.player(4).entries[1].kind is not EntryKind.DRAW  # no result yet: not played
+    # A game of round 2 still without a result once round 3 has results: a missing result.
+    games.append(["3", "Ann", "Cy", "1-0"])
+    grid = read_results({"Results": games, "Players": PLAYERS}, SheetSettings())
+    t, problems = build_tournament(grid)
+    assert t is None and [str(p) for p in problems] == [
+        "Results!D4: no result, but round 3 has results; expected '1-0', '0-1', '½-½' (or "
+        "'1/2-1/2'), '1F-0F', '0F-1F' or '0F-0F' (neither came)"
+    ]
+
+
 @pytest.mark.parametrize("result", ["0F-0F", "0f - 0f", "-/-", "--"])
 def test_a_game_list_reads_a_double_forfeit(result: str) -> None:
     t = tournament(
