@@ -574,18 +574,20 @@ def _entries(grid: ResultGrid, unknown: set[tuple[int, int]]) -> dict[int, list[
     for (player, r), entry in list(known.items()):
         if entry.opponent is not None and (entry.opponent, r) in unknown:
             known[(player, r)] = absent
+    # An unknown cell, or a game still being played, is not an empty cell: it must not turn
+    # earlier rounds into a withdrawal. It stands in as a zero-point bye for the rule, then
+    # becomes absent.
+    held = unknown | {key for key in grid.pending if key not in grid.entries}
     result = {}
     for number in grid.players:
-        # An unknown cell is not an empty one: it must not turn earlier rounds into a
-        # withdrawal. It stands in as a zero-point bye for the rule, then becomes absent.
         marker = RoundEntry(EntryKind.ZERO_BYE)
         raw = [
-            marker if (number, r) in unknown else known.get((number, r), absent)
+            marker if (number, r) in held else known.get((number, r), absent)
             for r in range(1, grid.rounds + 1)
         ]
         entries = list(trailing_withdrawal(raw))
         result[number] = [
-            absent if (number, r) in unknown else e for r, e in enumerate(entries, start=1)
+            absent if (number, r) in held else e for r, e in enumerate(entries, start=1)
         ]
     return result
 

@@ -144,7 +144,7 @@ def test_a_game_list_row_without_a_result_is_paired_not_yet_played() -> None:
     games[4][3] = "½-½"
     t = tournament({"Results": games, "Players": PLAYERS})
     assert t.rounds == 2 and kinds(t, 2)[1] == "D3 (w)"
-    assert t.player(4).entries[1].kind is not EntryKind.DRAW  # no result yet: not played
+    assert t.player(4).entries[1].kind is EntryKind.ABSENT  # still playing: not withdrawn
     # A game of round 2 still without a result once round 3 has results: a missing result.
     games.append(["3", "Ann", "Cy", "1-0"])
     grid = read_results({"Results": games, "Players": PLAYERS}, SheetSettings())
