@@ -27,14 +27,16 @@ from bot.store import (
     TournamentState,
     TournamentStatus,
 )
-from core.explain_render import MarkdownExplanation
+from core.explain_render import EMBED_DESCRIPTION_LIMIT, MESSAGE_LIMIT, MarkdownExplanation
 from core.names import markdown_safe
 from core.problems import Problem
 from core.render import cells, names_of_tiebreaks
 
-MESSAGE_MAX = 2000
+# A message's and an embed description's limits are defined once, in core.explain_render
+# (which sizes the explanations' Markdown for Discord); the others are Discord's embed limits.
+MESSAGE_MAX = MESSAGE_LIMIT
+EMBED_DESCRIPTION_MAX = EMBED_DESCRIPTION_LIMIT
 EMBED_TITLE_MAX = 256
-EMBED_DESCRIPTION_MAX = 4096
 EMBED_FIELD_VALUE_MAX = 1024
 EMBED_FOOTER_MAX = 2048
 EMBED_TOTAL_MAX = 6000
