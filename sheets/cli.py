@@ -198,8 +198,8 @@ def _run_serve(
                     # The account's budget, shared by every process, sets the pace.
                     syncs_per_minute=quota.syncs_per_minute,
                     account=client.service_account_email,
-                    reads_per_minute=quota.reads_per_minute,
-                    writes_per_minute=quota.writes_per_minute,
+                    reads_per_minute=quota.reads_budget,
+                    writes_per_minute=quota.writes_budget,
                     quota_window=quota.window,
                     quota_hold=quota.hold,
                 )

@@ -193,8 +193,8 @@ class LinkBase:
             client.service_account_email,
             reads=reads,
             writes=writes,
-            reads_limit=self.quota.reads_per_minute,
-            writes_limit=self.quota.writes_per_minute,
+            reads_limit=self.quota.reads_budget,
+            writes_limit=self.quota.writes_budget,
             window=self.quota.window,
             hold=self.quota.hold,
         )
