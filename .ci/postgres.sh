@@ -36,7 +36,9 @@ start_postgres() {
   trap stop_postgres EXIT
   chown postgres "$HARKNESS_PG_DATADIR"
   su postgres -c "$HARKNESS_PG_BIN/initdb -D $HARKNESS_PG_DATADIR -A trust -U postgres" >/dev/null
-  su postgres -c "$HARKNESS_PG_BIN/pg_ctl -D $HARKNESS_PG_DATADIR -o '-c listen_addresses=127.0.0.1 -p $port -k $HARKNESS_PG_DATADIR' -l $HARKNESS_PG_DATADIR/log -w start" >/dev/null
+  # On failure the server's log says why (it is removed with the data folder at exit).
+  su postgres -c "$HARKNESS_PG_BIN/pg_ctl -D $HARKNESS_PG_DATADIR -o '-c listen_addresses=127.0.0.1 -p $port -k $HARKNESS_PG_DATADIR' -l $HARKNESS_PG_DATADIR/log -w start" >/dev/null \
+    || { cat "$HARKNESS_PG_DATADIR/log" >&2; return 1; }
   su postgres -c "$HARKNESS_PG_BIN/createdb -h 127.0.0.1 -p $port harkness_test"
   export HARKNESS_TEST_POSTGRES_URL="postgresql+asyncpg://postgres@127.0.0.1:$port/harkness_test"
   export HARKNESS_TEST_POSTGRES_PORT=$port
