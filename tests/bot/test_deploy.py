@@ -225,3 +225,30 @@ def test_the_bot_unit_installs_the_sheets_extra_and_keeps_the_key_out_of_home() 
     assert "[bot,sheets,pairing]" in install  # results in sheets, rounds paired
     assert "GOOGLE_APPLICATION_CREDENTIALS=/etc/harkness/google-key.json" in text
     assert dict(_unit()["Service"])["ProtectHome"] == "true"
+
+
+def test_the_scale_recipe_runs_two_shards_and_two_workers_on_postgresql() -> None:
+    base = yaml.safe_load((DEPLOY / "compose.yaml").read_text())["services"]
+    scale = yaml.safe_load((DEPLOY / "compose.scale.yaml").read_text())["services"]
+    shards = [
+        {**base.get(n, {}).get("environment", {}), **scale[n]["environment"]}
+        for n in ("bot", "bot-1")
+    ]
+    assert [s["HARKNESS_SHARD_ID"] for s in shards] == ["0", "1"]
+    assert {s["HARKNESS_SHARD_COUNT"] for s in shards} == {"2"}
+    for env in shards:
+        assert env["HARKNESS_DATABASE_URL"].startswith("postgresql://harkness:")
+        assert env["HARKNESS_SHEETS_SYNC_JOBS"] == "1"
+    assert scale["bot-1"]["healthcheck"]["test"] == base["bot"]["healthcheck"]["test"]
+    assert scale["addon"]["deploy"]["replicas"] == 2
+    assert scale["addon"]["environment"]["HARKNESS_DATABASE_URL"].startswith("postgresql://")
+
+
+def test_the_shard_template_takes_its_shard_from_the_instance_name() -> None:
+    unit = _units("harkness-bot@.service")
+    service = dict(unit["Service"])
+    assert (
+        service["ExecStart"] == "/usr/bin/env HARKNESS_SHARD_ID=%i /opt/harkness/bin/harkness-bot"
+    )
+    assert service["EnvironmentFile"] == "/etc/harkness/bot.env"
+    assert service["RestartPreventExitStatus"] == "1 2"
