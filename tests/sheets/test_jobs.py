@@ -13,6 +13,7 @@ from typing import Any
 import aiohttp
 import pytest
 from aiohttp import web
+from sqlalchemy import text
 
 from bot.store import Store
 from sheets.client import SheetsClient
@@ -182,3 +183,33 @@ async def test_workers_spend_one_budget_per_account_and_google_never_refuses(
 async def test_without_postgresql_the_queue_stays_in_memory() -> None:
     async with durable_store(None) as none, durable_store("sqlite:///club.db") as sqlite:
         assert none is None and sqlite is None
+
+
+async def test_idle_waits_for_a_sync_claimed_and_not_yet_started(
+    database: str, client: SheetsClient, make_sheet: MakeSheet
+) -> None:
+    """A claimed request no longer counts as waiting before its sync runs (the worker first
+    takes the sheet's lease): ``idle`` must not answer in between, or a caller that stops
+    the worker then loses it for the lease's time. The lease table is held here, so the
+    worker stays in that gap until it is let go."""
+    runs: Runs = []
+    sheet = make_sheet({"Results": seed_crosstable()})
+    worker = Worker("worker-1", database, client, runs)
+    queue = await worker.start()
+    assert worker.store is not None
+    try:
+        async with worker.store.engine.connect() as blocker:
+            await blocker.execute(text("LOCK TABLE sheet_leases IN EXCLUSIVE MODE"))
+            assert await worker.post(sheet) == "scheduled"
+            deadline = time.monotonic() + 30
+            while await queue.waiting():  # the debounce, then the claim
+                assert time.monotonic() < deadline, "the request was never claimed"
+                await asyncio.sleep(0.05)
+            idle = asyncio.ensure_future(queue.idle(timeout=30))
+            await asyncio.sleep(0.5)
+            assert not idle.done(), "idle while a claimed sync had not run"
+            await blocker.rollback()
+        await idle
+    finally:
+        await worker.stop()
+    assert [(name, key) for name, key, *_ in runs] == [("worker-1", sheet)]
