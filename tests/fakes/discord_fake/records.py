@@ -28,8 +28,10 @@ from .models import (
 
 T = TypeVar("T")
 
-DEFAULT_WAIT = 5.0
-"""Seconds a helper waits for the bot before failing the test (above the 3-second rule)."""
+DEFAULT_WAIT = 30.0
+"""Seconds a helper waits for the bot before failing the test. Only its patience: Discord's
+3-second rule is checked by the fake itself (``response_deadline``) whatever the wait, and a
+loaded machine may take more than a few seconds to answer a hundred members at once."""
 
 
 class FakeUsageError(Exception):
