@@ -192,6 +192,8 @@ class DurableSyncQueue:
             await asyncio.wait_for(self._wake.wait(), wait)
 
     async def _run(self, sheet: str, attempts: int) -> None:
+        from bot.store.tasks import cancel_and_wait
+
         if not await self.store.take_sheet(sheet, self.worker, lease=self.lease):
             await self.store.sync_failed(sheet, self.worker, None, retry_in=BUSY_RETRY)
             return
@@ -230,9 +232,7 @@ class DurableSyncQueue:
         else:
             await self.store.sync_done(sheet, self.worker, debounce=self.debounce)
         finally:
-            renewal.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await renewal
+            await cancel_and_wait(renewal)
             self.running = None
             self.completed.append((sheet, result))
             with contextlib.suppress(Exception):  # it runs out by itself

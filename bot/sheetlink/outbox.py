@@ -45,6 +45,7 @@ from bot.sheetlink.lease import Held, SheetBusy
 from bot.sheetlink.players import Players
 from bot.store import OutboxItem, Store, TournamentInfo
 from bot.store.outbox import key as outbox_key
+from bot.store.tasks import cancel_and_wait
 
 log = logging.getLogger("harkness.bot")
 
@@ -226,9 +227,7 @@ class Outbox(Players):
                     )
                     await self._give_back(batch, f"{type(error).__name__}: {error}")
         finally:
-            renewal.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await renewal
+            await cancel_and_wait(renewal)
 
     async def _renew(self, items: Sequence[OutboxItem]) -> None:
         """Keep the lease on ``items`` while they are being written (until cancelled)."""

@@ -22,6 +22,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from bot.store.errors import StoreError
+from bot.store.tasks import cancel_and_wait
 
 if TYPE_CHECKING:
     from bot.store.service import Store
@@ -76,9 +77,7 @@ async def holding(
     try:
         yield held
     finally:
-        renewal.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await renewal
+        await cancel_and_wait(renewal)
         try:
             if held.keep is not None:
                 await store.take_sheet(spreadsheet, holder, lease=held.keep)
