@@ -14,7 +14,7 @@ kind, an absence, or a round after withdrawal. Points are kept in exact half-poi
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields, replace
 from enum import Enum
 from typing import NamedTuple
@@ -463,10 +463,16 @@ def rounds_played(tournament: Tournament) -> int:
     >>> rounds_played(read_crosstable(text))
     1
     """
+    return last_played_round(p.entries for p in tournament.players)
+
+
+def last_played_round(rows: Iterable[Sequence[RoundEntry]]) -> int:
+    """:func:`rounds_played` of players' entries, one sequence a player: for readers that
+    need it before a :class:`Tournament` exists (the withdrawal rule of a crosstable)."""
     last = 0
-    for p in tournament.players:
-        for r in range(len(p.entries), last, -1):
-            if p.entries[r - 1].kind.has_opponent:
+    for entries in rows:
+        for r in range(len(entries), last, -1):
+            if entries[r - 1].kind.has_opponent:
                 last = r
                 break
     return last

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 from core.formats.crosstable import cell_hint, parse_cell, trailing_withdrawal
 from core.limits import MAX_CELL_CHARS, MAX_PLAYERS, MAX_RATING, MAX_ROUNDS, whole_number
-from core.model import Colour, EntryKind, Player, RoundEntry, Tournament
+from core.model import Colour, EntryKind, Player, RoundEntry, Tournament, last_played_round
 from core.players import Roster
 from core.points import points_disagreement
 from core.problems import HarknessError, Problem
@@ -578,14 +578,18 @@ def _entries(grid: ResultGrid, unknown: set[tuple[int, int]]) -> dict[int, list[
     # earlier rounds into a withdrawal. It stands in as a zero-point bye for the rule, then
     # becomes absent.
     held = unknown | {key for key in grid.pending if key not in grid.entries}
-    result = {}
-    for number in grid.players:
-        marker = RoundEntry(EntryKind.ZERO_BYE)
-        raw = [
+    marker = RoundEntry(EntryKind.ZERO_BYE)
+    raws = {
+        number: [
             marker if (number, r) in held else known.get((number, r), absent)
             for r in range(1, grid.rounds + 1)
         ]
-        entries = list(trailing_withdrawal(raw))
+        for number in grid.players
+    }
+    played = last_played_round(raws.values())
+    result = {}
+    for number, raw in raws.items():
+        entries = list(trailing_withdrawal(raw, played))
         result[number] = [
             absent if (number, r) in held else e for r, e in enumerate(entries, start=1)
         ]

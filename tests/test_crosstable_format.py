@@ -37,13 +37,42 @@ def test_every_cell_of_the_notation(cell: str, entry: RoundEntry) -> None:
 
 
 def test_empty_cells_after_the_last_game_mean_withdrawn() -> None:
-    t = read_crosstable("#\tName\tRd 1\tRd 2\tRd 3\n1\tA\tW2\t\t\n2\tB\tL1\tU\tU\n")
+    t = read_crosstable(
+        "#\tName\tRd 1\tRd 2\tRd 3\n1\tA\tW2\t\t\n2\tB\tL1\tW3\tD4\n"
+        "3\tC\tW4\tL2\tU\n4\tD\tL3\tH\tD2\n"
+    )
     assert [e.kind for e in t.player(1).entries] == [
         EntryKind.WIN,
         EntryKind.WITHDRAWN,
         EntryKind.WITHDRAWN,
     ]
     assert t.player(1).withdrawn_after == 1
+
+
+def test_empty_cells_of_a_round_not_yet_played_are_not_a_withdrawal() -> None:
+    """Byes typed ahead of time for round 2 (no game result in it yet): everyone else's
+    empty round-2 cell is "not yet paired", not a withdrawal; the byes stay for round 2."""
+    t = read_crosstable("#\tName\tRd 1\tRd 2\n1\tA\tW2\tH\n2\tB\tL1\t\n3\tC\tB\tU\n")
+    assert [[e.kind for e in p.entries] for p in t.players] == [
+        [EntryKind.WIN, EntryKind.HALF_BYE],
+        [EntryKind.LOSS, EntryKind.ABSENT],
+        [EntryKind.FULL_BYE, EntryKind.ZERO_BYE],
+    ]
+    assert t.player(2).withdrawn_after is None
+    # Two players only, byes all round: rounds 2 and 3 are not played, so A has not withdrawn.
+    t = read_crosstable("#\tName\tRd 1\tRd 2\tRd 3\n1\tA\tW2\t\t\n2\tB\tL1\tU\tU\n")
+    assert [e.kind for e in t.player(1).entries] == [
+        EntryKind.WIN,
+        EntryKind.ABSENT,
+        EntryKind.ABSENT,
+    ]
+    # A withdrawal in a round played stays one; the round not yet played stays empty.
+    t = read_crosstable("#\tName\tRd 1\tRd 2\tRd 3\n1\tA\tW2\t\t\n2\tB\tL1\tW3\tH\n3\tC\tU\tL2\t\n")
+    assert [e.kind for e in t.player(1).entries] == [
+        EntryKind.WIN,
+        EntryKind.WITHDRAWN,
+        EntryKind.ABSENT,
+    ]
 
 
 def test_aligned_text_with_empty_cells_reads_by_column_position() -> None:

@@ -8,9 +8,9 @@ recomputed on output. Columns are separated by a tab, a comma (CSV), or two or m
 Round cells: ``W9 (w)`` won against 9 with White, ``D5 (b)`` drawn with Black, ``L3`` lost
 (colour optional), ``X9`` / ``F9`` forfeit win / loss against 9, ``B`` full-point bye, ``H``
 half-point bye, ``U`` zero-point bye, ``-`` withdrawn, empty absent (withdrawn when every
-later cell is empty too). Case-insensitive; ``½`` and ``=`` are draws. A cell holding only a
-half point (``½``, ``1/2``, ``0.5``, ``=``) is refused with a hint (:func:`cell_hint`): it
-may mean a half-point bye (``H``) or a draw whose opponent is missing.
+later cell of the rounds played is empty too). Case-insensitive; ``½`` and ``=`` are draws.
+A cell holding only a half point (``½``, ``1/2``, ``0.5``, ``=``) is refused with a hint
+(:func:`cell_hint`): it may mean a half-point bye (``H``) or a draw whose opponent is missing.
 
 >>> t = read_crosstable('''#  Name  Rd 1  Rd 2
 ... 1  Ann  W2 (w)  H
@@ -25,6 +25,7 @@ import bisect
 import csv
 import re
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -38,7 +39,7 @@ from core.limits import (
     size_problem,
     whole_number,
 )
-from core.model import Colour, EntryKind, Player, RoundEntry, Tournament
+from core.model import Colour, EntryKind, Player, RoundEntry, Tournament, last_played_round
 from core.names import csv_unsafe, write_csv
 from core.numbers import UNDEFINED_TEXT, half_points
 from core.problems import HarknessError, Problem
@@ -250,6 +251,8 @@ def read_crosstable(text: str, path: str = "<input>", name: str = "") -> Tournam
         players.append(player)
     if problems:
         raise HarknessError(problems)
+    played = last_played_round(p.entries for p in players)
+    players = [replace(p, entries=trailing_withdrawal(p.entries, played)) for p in players]
     try:
         return Tournament(tuple(sorted(players, key=lambda p: p.id)), len(round_cols), name=name)
     except HarknessError as error:
@@ -405,17 +408,22 @@ def _read_row(
         entries.append(entry)
     if len(problems) > before:
         return None
-    return Player(player_id or 0, name, trailing_withdrawal(entries), rating)
+    return Player(player_id or 0, name, tuple(entries), rating)
 
 
-def trailing_withdrawal(entries: Sequence[RoundEntry]) -> tuple[RoundEntry, ...]:
-    """Empty cells after the player's last game mean the player withdrew (core/RULEBOOK.md)."""
+def trailing_withdrawal(entries: Sequence[RoundEntry], played: int) -> tuple[RoundEntry, ...]:
+    """Empty cells after the player's last entry mean the player withdrew, in the ``played``
+    rounds only (:func:`core.model.last_played_round`): an empty cell of a round not yet
+    played is "not yet paired", absent and available, even after a bye entered in advance
+    for that round by someone else (core/RULEBOOK.md, "The crosstable text format")."""
+    end = min(played, len(entries))
     last = len(entries)
     while last and entries[last - 1].kind is EntryKind.ABSENT:
         last -= 1
-    if last == 0 or last == len(entries):
+    if last == 0 or last >= end:
         return tuple(entries)
-    return tuple(entries[:last]) + (RoundEntry(EntryKind.WITHDRAWN),) * (len(entries) - last)
+    withdrawn = (RoundEntry(EntryKind.WITHDRAWN),) * (end - last)
+    return tuple(entries[:last]) + withdrawn + tuple(entries[end:])
 
 
 def _locate(

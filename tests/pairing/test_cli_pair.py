@@ -123,3 +123,22 @@ def test_prohibited_pairings_in_the_file_are_honoured_like_avoid(capsys, tmp_pat
     path.write_text("260   3   3    1   99\n" + Path(CLUB).read_text(encoding="utf-8"))
     status, _, err = run(capsys, "pair", str(path), "--round", "3")
     assert status == 2 and "TRF record 260 '  3   3    1   99': there is no player 99" in err
+
+
+def test_byes_typed_ahead_in_a_crosstable_leave_the_others_paired(capsys, tmp_path: Path):
+    """Round 2 has only the byes typed ahead: it is paired, not read as everyone withdrawn."""
+    path = tmp_path / "mid.txt"
+    path.write_text(
+        "#\tName\tRd 1\tRd 2\n1\tAnn\tW2 (w)\tH\n2\tBob\tL1 (b)\t\n3\tCy\tW4 (w)\tU\n"
+        "4\tDee\tL3 (b)\t\n5\tEd\tW6 (w)\t\n6\tFay\tL5 (b)\t\n"
+    )
+    status, out, _ = run(capsys, "pair", str(path), "--rounds", "3", "--format", "json")
+    assert status == 0
+    data = json.loads(out)
+    assert data["round"] == 2
+    paired = {n for board in data["boards"] for n in (board["white"], board["black"])}
+    assert paired | {data["bye"]} - {None} == {2, 4, 5, 6}
+    assert data["not_paired"] == [
+        {"id": 1, "entry": "half-point bye"},
+        {"id": 3, "entry": "zero-point bye"},
+    ]

@@ -15,6 +15,7 @@ from core.model import Colour, EntryKind, Player, RoundEntry, Tournament
 from core.pairing import next_round, pair_round, prepare
 from core.pairing.trf import engine_trf, pairing_trf
 from core.problems import HarknessError
+from core.standings import standings_after
 from tests.builders import crosstable
 
 CLUB = read_tournament(example_path("club-swiss.trf"))
@@ -56,6 +57,24 @@ def test_byes_and_withdrawals_recorded_for_the_round_are_honoured():
 def test_a_withdrawal_stays_in_force():
     t = crosstable("A: W2w -", "B: L1b W3w", "C: W4w L2b", "D: L3b L5w", "E: H W4b")
     assert prepare(t, 3, rounds=4).not_paired == {1: EntryKind.WITHDRAWN}
+
+
+def test_byes_typed_ahead_for_the_round_leave_everyone_else_available():
+    """A bye typed before the round is played does not make the others' empty cells a
+    withdrawal: they are paired, the byes are honoured, the standings ignore the round."""
+    t = crosstable("A: W2w H", "B: L1b", "C: W4w U", "D: L3b", "E: B", "F: ")
+    request = prepare(t)
+    assert request.round == 2
+    assert request.not_paired == {1: EntryKind.HALF_BYE, 3: EntryKind.ZERO_BYE}
+    assert standings_after(t, "fide-2024").tournament.rounds == 1
+    assert [p.half_points for p in standings_after(t, "fide-2024").tournament.players] == [
+        2,
+        0,
+        2,
+        0,
+        2,
+        0,
+    ]
 
 
 def test_requests_for_unknown_players_or_kinds_are_refused():

@@ -221,3 +221,30 @@ def test_without_the_setting_the_results_tab_is_not_written(
     result = pair_sheet(client, sheet_id)
     assert result.added == 0 and result.notices == ()
     assert sheets_fake.values(sheet_id, "Results!A1:E5") == [HEADER]
+
+
+def test_a_bye_row_typed_ahead_leaves_everyone_else_in_the_next_round(
+    sheets_fake: SheetsFake, make_sheet: MakeSheet, client: SheetsClient
+) -> None:
+    """A round-2 bye row typed before round 2 is played: Ada's half-point bye is honoured,
+    the others' empty round 2 is "not yet paired" (never a withdrawal), all four are paired."""
+    games = [
+        HEADER,
+        [1, 1, "Ben", "Ada", "1-0"],
+        [1, 2, "Cy", "Di", "0-1"],
+        [1, "", "Eve", "BYE", "1"],
+        [2, "", "Ada", "BYE", "H"],
+    ]
+    sheet_id = make_sheet(
+        {"Results": games, "Players": PLAYERS, "Harkness": settings_rows(Rounds="3")}
+    )
+    synced = sync(client, sheet_id)  # standings after round 1; the bye waits for round 2
+    assert synced.problems == () and synced.published
+    result = pair_sheet(client, sheet_id)
+    assert result.problems == () and result.round == 2
+    rows = sheets_fake.values(sheet_id, "'Pairings Rd 2'!A1:C8")
+    boards = [row for row in rows[1:] if row and row[0].isdigit()]
+    assert not [row for row in rows[1:] if row and row[0] == "bye"]
+    paired = {_number(label) for _, white, black in boards for label in (white, black)}
+    assert paired == {2, 3, 4, 5}
+    assert any("Ada" in " ".join(row) and "half-point bye" in " ".join(row) for row in rows)
