@@ -45,7 +45,7 @@ from bot.store.model import (
     TournamentInfo,
     TournamentStatus,
 )
-from core.log import undone
+from core.log import Board, Replay, replay, undone
 from core.model import Colour, EntryKind, Player, RoundEntry, Tournament, colours_agree, mirrored
 from core.problems import HarknessError
 
@@ -209,33 +209,9 @@ class _Game:
         return ResultStatus.PROVISIONAL, latest, None
 
 
-@dataclass(slots=True)
-class _Round:
-    games: dict[Pair, _Game] = field(default_factory=dict)
-    byes: dict[int, tuple[EntryKind, int]] = field(default_factory=dict)
-    of_player: dict[int, set[Pair]] = field(default_factory=dict)
-    #: Which game each report was made in (the report may have been replaced since).
-    report_in: dict[int, Pair] = field(default_factory=dict)
-
-    def add(self, game: _Game) -> None:
-        key = (game.low, game.high)
-        self.games[key] = game
-        for p in key:
-            keys = self.of_player.get(p)
-            if keys is None:
-                self.of_player[p] = {key}
-            else:
-                keys.add(key)
-
-    def drop(self, key: Pair) -> None:
-        del self.games[key]
-        for p in key:
-            self.of_player[p].discard(key)
-
-    def clear(self, player: int) -> None:
-        for key in list(self.of_player.get(player, ())):
-            self.drop(key)
-        self.byes.pop(player, None)
+#: One round of the fold: games (by pair) and byes as :class:`core.log.Board` replays them.
+_Round = Board[_Game, tuple[EntryKind, int]]
+_Fold = Replay[_Game, tuple[EntryKind, int], tuple[int, int]]
 
 
 def reverted_events(events: Sequence[Event]) -> frozenset[int]:
@@ -251,22 +227,14 @@ def _reverts(e: Event) -> int | None:
 def fold(players: Sequence[PlayerInfo], events: Sequence[Event], info: TournamentInfo) -> Folded:
     """Replay ``events`` (in seq order) for ``players`` into the tournament's state."""
     reverted = reverted_events(events)
-    rounds: dict[int, _Round] = {}
-    withdrawn: dict[int, tuple[int, int]] = {}
-    for e in events:
-        if e.seq in reverted or e.kind is EventKind.REVERT:
-            continue
-        if e.kind is EventKind.WITHDRAW:
-            assert e.player is not None and e.round is not None
-            withdrawn[e.player] = (e.round, e.seq)
-            continue
-        assert e.round is not None
-        state = rounds.get(e.round)
-        if state is None:
-            state = rounds[e.round] = _Round()
-        _apply(state, e)
+    report_in: dict[tuple[int, int], Pair] = {}
+
+    def step(state: _Fold, e: Event) -> None:
+        _apply(state, e, report_in)
+
+    replayed = replay(events, step, key=lambda e: e.seq, undoes=_reverts)
     last = events[-1].seq if events else 0
-    return _settle(players, rounds, withdrawn, info, last, reverted)
+    return _settle(players, replayed, info, last, reverted)
 
 
 def _normalised(e: Event) -> tuple[Pair, Claim]:
@@ -277,8 +245,16 @@ def _normalised(e: Event) -> tuple[Pair, Claim]:
     return (e.opponent, e.player), Claim(e.player, result, colour, e.seq, e.double)
 
 
-def _apply(r: _Round, e: Event) -> None:
+def _apply(state: _Fold, e: Event, report_in: dict[tuple[int, int], Pair]) -> None:
+    """One event in force. ``report_in[(round, seq)]`` is the game each report was made in
+    (the report may have been replaced since)."""
     kind = e.kind
+    if kind is EventKind.WITHDRAW:
+        assert e.player is not None and e.round is not None
+        state.withdraw(e.player, (e.round, e.seq))
+        return
+    assert e.round is not None
+    r = state.board(e.round)
     if kind is EventKind.REPORT:
         key, claim = _normalised(e)
         for other in tuple(r.of_player.get(claim.by, ())):
@@ -292,25 +268,22 @@ def _apply(r: _Round, e: Event) -> None:
                 r.drop(other)
         game = r.games.get(key)
         if game is None:
-            game = _Game(e.round or 0, *key)
-            r.add(game)
+            game = _Game(e.round, *key)
+            r.add(*key, game)
         game.claims[claim.by] = claim
-        r.report_in[e.seq] = key
+        report_in[(e.round, e.seq)] = key
     elif kind is EventKind.CONFIRM or kind is EventKind.DISPUTE:
         assert e.refers_to is not None
-        found = r.games.get(r.report_in.get(e.refers_to, (0, 0)))
+        found = r.games.get(report_in.get((e.round, e.refers_to), (0, 0)))
         if found is not None and any(c.seq == e.refers_to for c in found.claims.values()):
             found.verdicts[e.refers_to] = (kind is EventKind.CONFIRM, e.seq)
     elif kind is EventKind.SET:
         key, claim = _normalised(e)
-        r.clear(key[0])
-        r.clear(key[1])
         decision = Claim(-1, claim.result, claim.colour, e.seq, claim.double)
-        r.add(_Game(e.round or 0, *key, decision=decision))
+        r.set(*key, _Game(e.round, *key, decision=decision))
     elif kind is EventKind.BYE:
         assert e.player is not None and e.result is not None
-        r.clear(e.player)
-        r.byes[e.player] = (e.result, e.seq)
+        r.bye(e.player, (e.result, e.seq))
     elif kind is EventKind.CLEAR:
         assert e.player is not None
         r.clear(e.player)
@@ -318,12 +291,12 @@ def _apply(r: _Round, e: Event) -> None:
 
 def _settle(
     players: Sequence[PlayerInfo],
-    rounds: dict[int, _Round],
-    withdrawn: dict[int, tuple[int, int]],
+    replayed: _Fold,
     info: TournamentInfo,
     last: int,
     reverted: frozenset[int],
 ) -> Folded:
+    rounds, withdrawn = replayed.rounds, replayed.withdrawn
     number = {p.id: p.number for p in players}
     played_rounds = max((r for r, state in rounds.items() if state.games or state.byes), default=0)
     total = max(played_rounds, info.rounds if info.status is TournamentStatus.FINISHED else 0)

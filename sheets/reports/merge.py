@@ -14,12 +14,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from core.log import Replay, replay
 from core.model import Colour, EntryKind, RoundEntry
 from core.results import bye_result, score_result, score_text
 from sheets.problems import SheetProblem
 from sheets.read import ResultGrid, Rows, Sourced, with_entry
 from sheets.reports.players import label, merge_discord_ids, resolve
-from sheets.reports.report_tab import ACTION_WORDS, ReportRow, in_force, read_report_rows
+from sheets.reports.report_tab import (
+    ACTION_WORDS,
+    ReportRow,
+    read_report_rows,
+    row_key,
+    row_undoes,
+)
 
 _GAME_ACTIONS = frozenset({"confirm", "report", "set"})
 
@@ -64,12 +71,15 @@ def _words(grid: ResultGrid, r: int, p: int, claim: _Claim) -> str:
     return f"round {r}: {what} ({_how(claim.row)})"
 
 
+#: The two sides of a reported game: the reporter's first.
+_Sides = tuple[tuple[int, _Claim], tuple[int, _Claim]]
+
+
 def _fold(
     rows: Sequence[ReportRow], grid: ResultGrid, rounds: int | None, notices: list[SheetProblem]
 ) -> tuple[dict[tuple[int, int], _Claim], dict[int, _Claim]]:
-    """What the reports in force say, per (player, round); and withdrawals, by player."""
-    state: dict[tuple[int, int], _Claim] = {}
-    withdrawn: dict[int, _Claim] = {}
+    """What the reports in force say, per (player, round); and withdrawals, by player
+    (the replay is :func:`core.log.replay`'s; this reads the rows and skips what it cannot)."""
 
     def skip(row: ReportRow, why: str) -> None:
         notices.append(
@@ -78,25 +88,18 @@ def _fold(
             )
         )
 
-    def drop(p: int, r: int) -> None:
-        old = state.pop((p, r), None)
-        if old is not None and old.entry.opponent is not None:
-            mirror = state.get((old.entry.opponent, r))
-            if mirror is not None and mirror.entry.opponent == p:
-                del state[(old.entry.opponent, r)]
-
-    for row in rows:
+    def step(state: Replay[_Sides, _Claim, _Claim], row: ReportRow) -> None:
         r = row.round
         if r is None or r < 1:
             skip(row, "the round is missing")
-            continue
+            return
         if rounds is not None and r > rounds:
             skip(row, f"round {r} is beyond the {rounds} rounds of the Harkness tab")
-            continue
+            return
         p = resolve(row.player, grid.players)
         if isinstance(p, str):
             skip(row, p)
-            continue
+            return
         if row.action in _GAME_ACTIONS:
             score = score_result(row.result)
             q = resolve(row.opponent, grid.players)
@@ -110,22 +113,27 @@ def _fold(
                 colour = Colour.parse(row.colour)
                 mine = RoundEntry(score.first, q, colour if score.first.played else None)
                 theirs = mine.mirror(p, double=score.double)
-                drop(p, r)
-                drop(q, r)
-                state[(p, r)] = _Claim(mine, row)
-                state[(q, r)] = _Claim(theirs, row)
+                state.set(r, p, q, ((p, _Claim(mine, row)), (q, _Claim(theirs, row))))
         elif row.action == "bye":
             kind = bye_result(row.result)
             if kind is None:
                 skip(row, "not a bye")
             else:
-                drop(p, r)
-                state[(p, r)] = _Claim(RoundEntry(kind), row)
+                state.bye(r, p, _Claim(RoundEntry(kind), row))
         elif row.action == "clear":
-            drop(p, r)
+            state.clear(r, p)
         elif row.action == "withdraw":
-            withdrawn[p] = _Claim(RoundEntry(EntryKind.WITHDRAWN), row)
-    return state, withdrawn
+            state.withdraw(p, _Claim(RoundEntry(EntryKind.WITHDRAWN), row))
+
+    replayed = replay(rows, step, key=row_key, undoes=row_undoes)
+    out: dict[tuple[int, int], _Claim] = {}
+    for r, board in replayed.rounds.items():
+        for sides in board.games.values():
+            for p, claim in sides:
+                out[(p, r)] = claim
+        for p, claim in board.byes.items():
+            out[(p, r)] = claim
+    return out, replayed.withdrawn
 
 
 def _typed_by_opponent(grid: ResultGrid) -> dict[tuple[int, int], list[tuple[int, Sourced]]]:
@@ -163,7 +171,7 @@ def merge_reports(
         return notices
     rows, problems = read_report_rows(reports)
     notices += problems
-    state, withdrawn = _fold(in_force(rows), grid, rounds, notices)
+    state, withdrawn = _fold(rows, grid, rounds, notices)
     typed = dict(grid.entries)
     unreadable = set(grid.unreadable)
     by_opponent = _typed_by_opponent(grid)

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from core import log
 from core.names import name_key
 from sheets.layout import a1, clean
 from sheets.problems import SheetProblem
@@ -236,20 +235,22 @@ def read_report_rows(
     return out, problems
 
 
-def in_force(rows: Sequence[ReportRow]) -> list[ReportRow]:
-    """The rows still in force, oldest first: an undo takes back the row it names (and an
-    undo of an undo puts it back); undo rows themselves are left out (:mod:`core.log`).
+def row_key(row: ReportRow) -> str:
+    """The key an undo row names (the log's key of a row, :mod:`core.log`)."""
+    return row.key
 
+
+def row_undoes(row: ReportRow) -> str | None:
+    """The key of the row an undo row takes back; None for a row that is no undo.
+
+    >>> from core.log import in_force
     >>> def row(key, action="confirm", undoes=""):
     ...     return ReportRow(0, key, action, 1, "", "", "", "", undoes, "", "")
-    >>> [r.key for r in in_force([row("a"), row("b"), row("u1", "revert", "a"),
-    ...                            row("u2", "revert", "u1"), row("u3", "revert", "b")])]
+    >>> rows = [row("a"), row("b"), row("u1", "revert", "a"), row("u2", "revert", "u1"),
+    ...         row("u3", "revert", "b")]
+    >>> [r.key for r in in_force(rows, key=row_key, undoes=row_undoes)]
     ['a']
     """
-    return log.in_force(rows, key=lambda r: r.key, undoes=_undoes)
-
-
-def _undoes(row: ReportRow) -> str | None:
     return row.undoes if row.action == "revert" else None
 
 
