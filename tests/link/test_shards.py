@@ -3,8 +3,9 @@ workers, 20 Discord servers each with a linked sheet, 200 results reported and c
 members; one bot process is killed (``SIGKILL``) while it writes. Every result is in the
 store once and in its sheet's Discord reports tab once, each sheet's standings are synced by
 a worker, and Google's limits of 60 reads and 60 writes a minute (enforced by the fake, with
-the minute shortened to six seconds, and the processes told so, so that the test sees many
-"minutes" turn in about a minute and a half) are never exceeded: no request is refused.
+the minute shortened to six seconds, and the processes told 7.5 s (:data:`TOLD_WINDOW`), so
+that the test sees many "minutes" turn in about a minute) are never exceeded: no request is
+refused.
 Without the shared budget the same run is refused hundreds of requests.
 """
 
@@ -39,6 +40,11 @@ TD = Actor("1", "Tess (TD)", td=True)
 #: Google's per-minute limits, as the fake enforces them, with the "minute" this long.
 WINDOW = 6.0
 PER_WINDOW = 60
+#: The "minute" the processes are told: a second and a half longer than the fake's. Harkness
+#: counts a request as made up to its hold after it was spent (5 s of a real minute, so
+#: 0.5 s of this one); a loaded two-core machine can be later than that, which a real
+#: minute absorbs and a six-second one does not (it was refused a few reads at load 10).
+TOLD_WINDOW = 7.5
 KEY = REPORT_HEADER.index("Key")
 #: How long a member waits for an answer here: a two-core machine runs 400 interactions,
 #: four processes, PostgreSQL and both fakes at once.
@@ -212,7 +218,7 @@ async def test_two_shards_and_two_workers_write_every_result_once_within_googles
         )
     sheets_fake.enforce_quotas(PER_WINDOW, PER_WINDOW, window=WINDOW)
     quota = {
-        "HARKNESS_SHEETS_QUOTA_WINDOW": str(WINDOW),
+        "HARKNESS_SHEETS_QUOTA_WINDOW": str(TOLD_WINDOW),
         "HARKNESS_SHEETS_READS_PER_MINUTE": str(PER_WINDOW),
         "HARKNESS_SHEETS_WRITES_PER_MINUTE": str(PER_WINDOW),
         "HARKNESS_DATABASE_URL": database,
