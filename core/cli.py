@@ -297,13 +297,18 @@ def _picture_output(args: argparse.Namespace, picture: Picture, what: str = "") 
 
 
 def _explain(args: argparse.Namespace, warnings: list[Problem]) -> str:
-    from core.explain import explain, find_player
+    from core.explain import explain
     from core.explain_render import render_explanation
+    from core.players import find, unfound
 
     tournament, profile = _load(args, warnings)
     standings = compute_standings(tournament, profile)
-    player = find_player(tournament, args.player)
-    explanation = explain(standings, player.id, args.after_round)
+    players, typed = tournament.players, args.player
+    found = find(players, typed, number=lambda p: p.id, name=lambda p: p.name)
+    if found.match is None:
+        problem = unfound(found, typed, players, number=lambda p: p.id, name=lambda p: p.name)
+        raise HarknessError([problem])
+    explanation = explain(standings, found.match.id, args.after_round)
     if args.format in PICTURES:
         from core.pictures.why import why_picture
 

@@ -16,14 +16,11 @@ text, Discord-sized Markdown or JSON.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from core.model import EntryKind, Player, RoundEntry, Tournament
+from core.model import EntryKind, Player, RoundEntry
 from core.numbers import display, half_points
-from core.players import find
-from core.problems import HarknessError, Problem
 from core.profiles import Family, Profile
 from core.standings import UNPLAYED, Standing, Standings
 from core.tiebreaks import Tiebreak, tiebreaks_of
@@ -166,47 +163,6 @@ def points(score: Fraction) -> str:
     """``3 points``, ``1 point``, ``2.5 points``."""
     text = display(score)
     return f"{text} point" if score == 1 else f"{text} points"
-
-
-def find_player(tournament: Tournament, query: str) -> Player:
-    """The player a person means, by :func:`core.players.find` (a starting number, or a
-    name: exact, then prefix, then substring).
-
-    An unknown or ambiguous name raises :class:`HarknessError` listing the candidates.
-    """
-    found = find(tournament.players, query, number=lambda p: p.id, name=lambda p: p.name)
-    if found.match is not None:
-        return found.match
-    if found.how == "number":
-        last = max((p.id for p in tournament), default=0)
-        raise HarknessError(
-            [
-                Problem(
-                    f"PLAYER {query!r}: there is no player {found.digits}; starting numbers "
-                    f"run 1–{last}"
-                )
-            ]
-        )
-    if found.ambiguous:
-        names = ", ".join(f"{p.name} (#{p.id})" for p in found.matches[:10])
-        more = f" and {len(found.matches) - 10} more" if len(found.matches) > 10 else ""
-        raise HarknessError(
-            [
-                Problem(
-                    f"PLAYER {query!r} matches {len(found.matches)} players: "
-                    f"{names}{more}; give more of the name or the number"
-                )
-            ]
-        )
-    text = query.strip()
-    close = difflib.get_close_matches(text, [p.name for p in tournament.players], n=5, cutoff=0.5)
-    hint = (
-        f"; did you mean {', '.join(close)}?"
-        if close
-        else f"; players are {', '.join(p.name for p in tournament.players[:8])}"
-        + ("…" if len(tournament) > 8 else "")
-    )
-    raise HarknessError([Problem(f"PLAYER {query!r}: no player has that name{hint}")])
 
 
 def explain(standings: Standings, player_id: int, after_round: int | None = None) -> Explanation:

@@ -35,12 +35,15 @@ class Colour(Enum):
         return Colour.BLACK if self is Colour.WHITE else Colour.WHITE
 
     @classmethod
-    def parse(cls, text: str) -> Colour | None:
-        """``w`` / ``white`` / ``b`` / ``black`` in any case; None for anything else.
+    def parse(cls, text: Colour | str) -> Colour | None:
+        """``w`` / ``white`` / ``b`` / ``black`` in any case (a colour already read stands);
+        None for anything else.
 
         >>> Colour.parse(" White"), Colour.parse("b"), Colour.parse("red")
         (<Colour.WHITE: 'w'>, <Colour.BLACK: 'b'>, None)
         """
+        if isinstance(text, Colour):
+            return text
         return _COLOUR_WORDS.get(text.strip().lower())
 
 

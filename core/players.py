@@ -5,7 +5,7 @@ name, compared by :func:`core.names.name_key` (case and spacing ignored) and ran
 the names equal to it, else (when ``partial``) the names starting with it, else the names
 containing it. The first rank with any match decides: one match is the player, several are
 ambiguous. A front door words "no such player" and "which one?" in its own way, from the
-:class:`Found` it gets back.
+:class:`Found` it gets back, or shows the coded :func:`unfound` problem.
 
 >>> roster = [(1, "Ann Lee"), (2, "Dana Ng"), (3, "Anna Ito")]
 >>> find(roster, "an", number=lambda p: p[0], name=lambda p: p[1]).match
@@ -20,12 +20,14 @@ ambiguous. A front door words "no such player" and "which one?" in its own way, 
 
 from __future__ import annotations
 
+import difflib
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Generic, Literal, TypeVar
 
 from core.names import name_key
+from core.problems import Problem
 
 T = TypeVar("T")
 How = Literal["number", "exact", "prefix", "substring", "none"]
@@ -124,3 +126,57 @@ def find(
 ) -> Found[T]:
     """The candidates ``typed`` names (:meth:`Roster.find`, for a single lookup)."""
     return Roster(candidates, number=number, name=name).find(typed, partial=partial)
+
+
+def unfound(
+    found: Found[T],
+    typed: str,
+    candidates: Sequence[T],
+    *,
+    number: Callable[[T], int],
+    name: Callable[[T], str],
+) -> Problem:
+    """Why ``typed`` names no one of ``candidates`` (``found`` is its :func:`find` with no
+    :attr:`~Found.match`), as a problem with field ``player`` and value ``typed``: code
+    ``unknown-number`` (no such starting number; the range there is), ``ambiguous-player``
+    (the first ten candidates), or ``unknown-player`` (close names, else the first eight).
+    :attr:`~core.problems.Problem.detail` leaves out the ``PLAYER`` the command line names.
+
+    >>> roster = [(1, "Ann Lee"), (2, "Dana Ng"), (3, "Anna Ito")]
+    >>> def why(typed: str) -> Problem:
+    ...     found = find(roster, typed, number=lambda p: p[0], name=lambda p: p[1])
+    ...     return unfound(found, typed, roster, number=lambda p: p[0], name=lambda p: p[1])
+    >>> why("an").code, why("an").detail  # doctest: +ELLIPSIS
+    ('ambiguous-player', "'an' matches 2 players: Ann Lee (#1), Anna Ito (#3); give more of ...")
+    >>> why("9").message
+    "PLAYER '9': there is no player 9; starting numbers run 1–3"
+    >>> why("Dane Ng").code, why("Dane Ng").detail
+    ('unknown-player', "'Dane Ng': no player has that name; did you mean Dana Ng?")
+    """
+    if found.how == "number":
+        last = max(map(number, candidates), default=0)
+        code, why = (
+            "unknown-number",
+            (f": there is no player {found.digits}; starting numbers run 1–{last}"),
+        )
+    elif found.ambiguous:
+        shown = ", ".join(f"{name(p)} (#{number(p)})" for p in found.matches[:10])
+        more = f" and {len(found.matches) - 10} more" if len(found.matches) > 10 else ""
+        code, why = (
+            "ambiguous-player",
+            (
+                f" matches {len(found.matches)} players: {shown}{more}; "
+                "give more of the name or the number"
+            ),
+        )
+    else:
+        names = [name(p) for p in candidates]
+        close = difflib.get_close_matches(typed.strip(), names, n=5, cutoff=0.5)
+        hint = (
+            f"; did you mean {', '.join(close)}?"
+            if close
+            else f"; players are {', '.join(names[:8])}" + ("…" if len(names) > 8 else "")
+        )
+        code, why = "unknown-player", f": no player has that name{hint}"
+    detail = f"{typed!r}{why}"
+    return Problem(f"PLAYER {detail}", code=code, field="player", value=typed, detail=detail)

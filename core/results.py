@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from core.model import BYES, MIRROR, EntryKind, RoundEntry
+from core.model import BYES, MIRROR, WITH_OPPONENT, EntryKind, RoundEntry
 
 _SIDE_WORDS = {
     EntryKind.WIN: ("win", "w", "1"),
@@ -100,9 +100,15 @@ SIDE_WORDS = {**_table(_SIDE_WORDS), **_ONE_SIDED}
 BYE_WORDS = {**_table(_BYE_WORDS), **{result_key(kind.value): kind for kind in BYES}}
 
 
-def side_result(text: str) -> EntryKind | None:
-    """One player's result of a game (a side word, or a score from that player's side);
-    None if ``text`` is none of them."""
+def side_result(text: EntryKind | str) -> EntryKind | None:
+    """One player's result of a game (a side word, or a score from that player's side; a
+    kind already read stands if it is a game's); None if ``text`` is none of them.
+
+    >>> side_result(EntryKind.FORFEIT_WIN).value, side_result(EntryKind.HALF_BYE)
+    ('forfeit win', None)
+    """
+    if isinstance(text, EntryKind):
+        return text if text in WITH_OPPONENT else None
     return SIDE_WORDS.get(result_key(text))
 
 
@@ -117,8 +123,11 @@ def is_double_forfeit(text: str) -> bool:
     return result_key(text) in DOUBLE_FORFEIT_WORDS
 
 
-def bye_result(text: str) -> EntryKind | None:
-    """The bye ``text`` names (``H``, ``half``, ``½``, ``half-point bye``); None if none."""
+def bye_result(text: EntryKind | str) -> EntryKind | None:
+    """The bye ``text`` names (``H``, ``half``, ``½``, ``half-point bye``; a kind already
+    read stands if it is a bye); None if none."""
+    if isinstance(text, EntryKind):
+        return text if text in BYES else None
     return BYE_WORDS.get(result_key(text)) if text.strip() else None
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from core.cli import main
 from core.examples import example_path, load_example
-from core.explain import explain, find_player
+from core.explain import explain
 from core.explain_render import (
     EMBED_DESCRIPTION_LIMIT,
     MESSAGE_LIMIT,
@@ -19,6 +19,7 @@ from core.explain_render import (
     to_markdown,
 )
 from core.formats import read_tournament
+from core.players import find, unfound
 from core.problems import HarknessError
 from core.standings import Standings, compute_standings
 from tests.builders import nine_round_event
@@ -151,25 +152,32 @@ def test_an_undefined_tiebreak_is_stated(seed: Standings) -> None:
         ("GUS GARCIA", 7),
     ],
 )
-def test_find_player_by_number_prefix_or_substring(query: str, expected: int) -> None:
+def test_a_player_is_found_by_number_prefix_or_substring(query: str, expected: int) -> None:
     t = read_tournament(CORPUS / "explain-club.csv")
     if query.startswith("player"):
         t = load_example()
-    assert find_player(t, query).id == expected
+    found = find(t.players, query, number=lambda p: p.id, name=lambda p: p.name).match
+    assert found is not None and found.id == expected
 
 
 @pytest.mark.parametrize(
-    ("query", "message"),
+    ("query", "code", "message"),
     [
-        ("ar", "matches 3 players"),
-        ("Zed", "no player has that name"),
-        ("99", "there is no player 99"),
-        ("Ana Alverez", "did you mean Ana Alvarez"),
+        ("ar", "ambiguous-player", "matches 3 players"),
+        ("Zed", "unknown-player", "no player has that name"),
+        ("99", "unknown-number", "there is no player 99"),
+        ("Ana Alverez", "unknown-player", "did you mean Ana Alvarez"),
     ],
 )
-def test_an_unknown_or_ambiguous_player_lists_the_candidates(query: str, message: str) -> None:
-    with pytest.raises(HarknessError, match=message):
-        find_player(read_tournament(CORPUS / "explain-club.csv"), query)
+def test_an_unknown_or_ambiguous_player_lists_the_candidates(
+    query: str, code: str, message: str
+) -> None:
+    players = read_tournament(CORPUS / "explain-club.csv").players
+    found = find(players, query, number=lambda p: p.id, name=lambda p: p.name)
+    assert found.match is None
+    problem = unfound(found, query, players, number=lambda p: p.id, name=lambda p: p.name)
+    assert (problem.code, problem.field, problem.value) == (code, "player", query)
+    assert message in problem.message and problem.message == f"PLAYER {problem.detail}"
 
 
 def test_explain_command_exit_codes_and_formats(capsys: pytest.CaptureFixture[str]) -> None:

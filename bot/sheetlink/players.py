@@ -33,7 +33,7 @@ from bot.store import Actor, DiscordUser, PlayerInfo, PlayerRef, TournamentInfo
 from bot.store.players import name_taken
 from core.names import markdown_safe as md
 from core.names import name_key
-from core.problems import HarknessError
+from core.players import find, unfound
 
 log = logging.getLogger("harkness.bot")
 
@@ -105,12 +105,12 @@ class Players(Reading):
             if not any(p.id == player for p in t.players):
                 raise UserError(f"the Google Sheet of {info.name} has no player #{player}")
             return player
-        from core.explain import find_player
-
-        try:
-            return find_player(t, player).id
-        except HarknessError as error:
-            raise UserError(error.problems[0].message.removeprefix("PLAYER ")) from None
+        players = t.players
+        named = find(players, player, number=lambda p: p.id, name=lambda p: p.name)
+        if named.match is None:
+            problem = unfound(named, player, players, number=lambda p: p.id, name=lambda p: p.name)
+            raise UserError(problem.detail or problem.message)
+        return named.match.id
 
     async def join(
         self,

@@ -24,3 +24,29 @@ class StoreError(Exception):
         super().__init__(message)
         self.message = message
         self.code = code
+
+
+#: What the store says of a value core could not read, by what it was meant to be.
+_REFUSALS = {
+    "result": (
+        "a game's result is win, draw or loss (or forfeit win / forfeit loss)",
+        "bad-result",
+    ),
+    "bye": (
+        "a bye is full (1 point), half (½), zero (0) or pairing (pairing-allocated, 1 point)",
+        "bad-bye",
+    ),
+    "colour": ("a colour is white or black", "bad-colour"),
+}
+
+
+def refusal(field: str, value: object) -> StoreError:
+    """The store's words for a ``field`` (``result``, ``bye``, ``colour``) whose ``value``
+    core's reading (:mod:`core.results`, :meth:`core.model.Colour.parse`) found to be none.
+
+    >>> error = refusal("colour", "red")
+    >>> error.code, error.message
+    ('bad-colour', "a colour is white or black, not 'red'")
+    """
+    text, code = _REFUSALS[field]
+    return StoreError(f"{text}, not {getattr(value, 'value', value)!r}", code)

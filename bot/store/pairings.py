@@ -22,12 +22,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, replace
 
-from bot.store.errors import StoreError
+from bot.store.errors import StoreError, refusal
 from bot.store.fold import fold
 from bot.store.model import Event, EventKind, PlayerInfo, TournamentStatus
 from bot.store.players import PlayerRef
 from bot.store.queries import Loaded, append_event
-from bot.store.results import Change, bye_kind
+from bot.store.results import Change
 from core.model import Colour, EntryKind
 from core.pairing import (
     Board,
@@ -39,6 +39,7 @@ from core.pairing import (
     swap_players,
 )
 from core.problems import HarknessError
+from core.results import bye_result
 
 #: The byes a member may ask for before a round is paired (a TD may give any).
 REQUESTABLE = frozenset({EntryKind.HALF_BYE, EntryKind.ZERO_BYE})
@@ -307,7 +308,9 @@ async def request_bye(
         me = change.player(player)
         if not actor.td and not change.is_player(me):
             raise StoreError("you can only ask for your own bye", "not-your-game")
-    found = bye_kind(kind)
+    found = bye_result(kind)
+    if found is None:
+        raise refusal("bye", kind)
     if found not in REQUESTABLE and not actor.td:
         raise StoreError("a member may ask for a half- or zero-point bye", "bad-bye")
     change.check_round(round)
@@ -353,5 +356,5 @@ def on_board(
         and me is not None
         and change.player(opponent).number == board.opponent_of(me.number)
     ):
-        colour = board.colour_of(me.number)
+        colour = board.colour_for(me.number)
     return opponent, colour

@@ -18,7 +18,7 @@ from datetime import datetime
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.store import outbox
-from bot.store.errors import StoreError
+from bot.store.errors import StoreError, refusal
 from bot.store.fold import ByeState, Folded, GameState, fold
 from bot.store.model import (
     Actor,
@@ -31,7 +31,7 @@ from bot.store.model import (
 from bot.store.players import PlayerRef, resolve
 from bot.store.queries import Loaded, append_event
 from bot.store.views import EventView, GameView, Outcome
-from core.model import BYES, WITH_OPPONENT, Colour, EntryKind
+from core.model import Colour, EntryKind
 from core.results import bye_result, is_double_forfeit, side_result
 
 
@@ -45,46 +45,18 @@ def set_result_of(result: EntryKind | str) -> tuple[EntryKind, bool]:
     """
     if isinstance(result, str) and is_double_forfeit(result):
         return EntryKind.FORFEIT_LOSS, True
-    return game_result(result), False
+    kind = side_result(result)
+    if kind is None:
+        raise refusal("result", result)
+    return kind, False
 
 
-def game_result(result: EntryKind | str) -> EntryKind:
-    """A game's result from the reporter's side: ``win``, ``draw``, ``loss``, a forfeit, or
-    a score from that side (:func:`core.results.side_result`).
-
-    >>> game_result("Draw"), game_result(EntryKind.FORFEIT_WIN).value
-    (<EntryKind.DRAW: 'draw'>, 'forfeit win')
-    """
-    kind = result if isinstance(result, EntryKind) else side_result(result)
-    if kind is None or kind not in WITH_OPPONENT:
-        raise StoreError(
-            f"a game's result is win, draw or loss (or forfeit win / forfeit "
-            f"loss), not {getattr(result, 'value', result)!r}",
-            "bad-result",
-        )
-    return kind
-
-
-def bye_kind(kind: EntryKind | str) -> EntryKind:
-    """A bye: ``full``, ``half``, ``zero`` or ``pairing`` (pairing-allocated, a full point),
-    in any spelling :func:`core.results.bye_result` reads."""
-    found = kind if isinstance(kind, EntryKind) else bye_result(kind)
-    if found is None or found not in BYES:
-        raise StoreError(
-            "a bye is full (1 point), half (½), zero (0) or pairing "
-            f"(pairing-allocated, 1 point), not {getattr(kind, 'value', kind)!r}",
-            "bad-bye",
-        )
-    return found
-
-
-def colour_of(colour: Colour | str | None) -> Colour | None:
-    """A colour as typed (:meth:`core.model.Colour.parse`); the store's refusal otherwise."""
-    if colour is None or isinstance(colour, Colour):
-        return colour
-    found = Colour.parse(colour)
-    if found is None:
-        raise StoreError(f"a colour is white or black, not {colour!r}", "bad-colour")
+def _colour(colour: Colour | str | None) -> Colour | None:
+    """No colour, or the one :meth:`core.model.Colour.parse` reads (the store's refusal
+    otherwise)."""
+    found = None if colour is None else Colour.parse(colour)
+    if colour is not None and found is None:
+        raise refusal("colour", colour)
     return found
 
 
@@ -211,7 +183,9 @@ async def report(
             f"tournament-{info.status.value}",
         )
     change.check_round(round)
-    kind, col = game_result(result), colour_of(colour)
+    kind, col = side_result(result), _colour(colour)
+    if kind is None:
+        raise refusal("result", result)
     folded = change.folded
     for p in (me, other):
         withdrawal = folded.withdrawn.get(p.id)
@@ -399,7 +373,7 @@ async def set_result(
     me, other = change.player(player), change.player(opponent)
     if me.id == other.id:
         raise StoreError("a player cannot play themselves", "self-pairing")
-    (kind, double), col = set_result_of(result), colour_of(colour)
+    (kind, double), col = set_result_of(result), _colour(colour)
     folded = change.folded
     game = folded.game(round, me.id, other.id)
     if (
@@ -436,7 +410,9 @@ async def set_bye(
     """A TD gives a player a bye in a round (replacing what they had in it)."""
     change.require_td("give a bye")
     change.check_round(round)
-    me, bye = change.player(player), bye_kind(kind)
+    me, bye = change.player(player), bye_result(kind)
+    if bye is None:
+        raise refusal("bye", kind)
     items = change.folded.items(round, me.id)
     if len(items) == 1 and isinstance(items[0], ByeState) and items[0].kind is bye:
         return Outcome(False, f"{me.label} already has a {bye.value} in round {round}.")

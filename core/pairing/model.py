@@ -7,7 +7,7 @@ withdrawn are not paired at all.
 
 >>> p = RoundPairing(3, 5, (Board(1, 4, 1), Board(2, 2, 3)), bye=6,
 ...                  not_paired=((5, EntryKind.HALF_BYE),))
->>> p.opponent_of(1), p.colour_of(1), p.board_of(3).number, p.colour_of(6)
+>>> p.opponent_of(1), p.colour_for(1), p.board_of(3).number, p.colour_for(6)
 (4, <Colour.BLACK: 'b'>, 2, None)
 >>> sorted((player, str(e)) for player, e in p.entries().items())
 [(5, 'H'), (6, 'B')]
@@ -39,7 +39,7 @@ class Board:
     def opponent_of(self, player: int) -> int:
         return self.black if player == self.white else self.white
 
-    def colour_of(self, player: int) -> Colour:
+    def colour_for(self, player: int) -> Colour:
         return Colour.WHITE if player == self.white else Colour.BLACK
 
 
@@ -72,9 +72,9 @@ class RoundPairing:
         board = self._by_player.get(player)
         return board.opponent_of(player) if board else None
 
-    def colour_of(self, player: int) -> Colour | None:
+    def colour_for(self, player: int) -> Colour | None:
         board = self._by_player.get(player)
-        return board.colour_of(player) if board else None
+        return board.colour_for(player) if board else None
 
     def swapped(self, a: int, b: int) -> RoundPairing:
         """The pairing with players ``a`` and ``b`` in each other's places (on a board or

@@ -89,6 +89,6 @@ def pairing_trf(request: PairingRequest, pairing: RoundPairing) -> str:
         index += 1
         board = pairing.board_of(player)
         if board is not None:
-            colour = board.colour_of(player).value
+            colour = board.colour_for(player).value
             lines[i] = f"{line[:start].ljust(start)}  {board.opponent_of(player):>4} {colour}"
     return "".join(line + "\n" for line in lines)
