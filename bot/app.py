@@ -40,13 +40,14 @@ from pydantic import ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 
 from bot import health, logs, views
-from bot.errors import answer_error
+from bot.errors import answer_error, arrived
 from bot.settings import HOW_TO_GET_A_TOKEN, BotSettings, settings_problem
 from bot.sheetlink import SheetLinks
 from bot.sole import SharedSQLite, sole_bot
 from bot.store import Store
 from bot.store.engine import database_url, is_sqlite
 from bot.store.errors import StoreError
+from sheets import metrics
 
 log = logging.getLogger("harkness.bot")
 
@@ -67,6 +68,11 @@ class HarknessTree(app_commands.CommandTree[discord.Client]):
         /,
     ) -> None:
         await answer_error(interaction, error)
+
+    async def interaction_check(self, interaction: discord.Interaction[discord.Client], /) -> bool:
+        """Every command passes; it is counted here, and its arrival noted (metrics)."""
+        arrived(interaction)
+        return True
 
 
 def point_at(settings: BotSettings) -> None:
@@ -223,6 +229,11 @@ async def run(settings: BotSettings) -> int:
     if settings.discord_token is None:
         raise ValueError("no token")
     url = database_url(settings.database_url)
+    try:
+        metrics.expose()
+    except ValueError as error:
+        log.error("%s", error)
+        return EXIT_BAD_SETTINGS
     try:
         with sole_bot(url):
             store = await open_store(settings)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator
 
 import discord
@@ -27,6 +28,7 @@ from discord import app_commands
 from bot.render import message_text
 from bot.store import StoreError
 from core.names import markdown_safe
+from sheets import metrics
 
 log = logging.getLogger("harkness.bot")
 
@@ -36,6 +38,20 @@ PUBLIC_DEFERRAL = "harkness_public_deferral"
 ANSWERED = "harkness_answered"
 #: ``interaction.extras`` key: the :class:`PendingDeferral` of a public command.
 PENDING_DEFERRAL = "harkness_pending_deferral"
+#: ``interaction.extras`` key: when (monotonic) the command arrived, for the ack metric.
+ARRIVED = "harkness_arrived"
+
+
+def arrived(interaction: discord.Interaction[discord.Client]) -> None:
+    """Count a command (by name) and note when it arrived, for :func:`acknowledged`."""
+    name = interaction.command.qualified_name if interaction.command else "unknown"
+    metrics.INTERACTIONS.labels(name).inc()
+    interaction.extras[ARRIVED] = time.monotonic()
+
+
+def acknowledged(interaction: discord.Interaction[discord.Client]) -> None:
+    """Record the time to its first response once the interaction has been acknowledged."""
+    metrics.acknowledged(interaction.extras.pop(ARRIVED, None), time.monotonic())
 
 
 class PendingDeferral:
@@ -58,6 +74,7 @@ class PendingDeferral:
             if not self._interaction.response.is_done():
                 self._interaction.extras[PUBLIC_DEFERRAL] = True
                 await self._interaction.response.defer(thinking=True)
+                acknowledged(self._interaction)
 
     @contextlib.asynccontextmanager
     async def answering(self) -> AsyncIterator[None]:

@@ -16,7 +16,13 @@ from typing import Any
 
 import discord
 
-from bot.errors import PENDING_DEFERRAL, PUBLIC_DEFERRAL, PendingDeferral, answering
+from bot.errors import (
+    PENDING_DEFERRAL,
+    PUBLIC_DEFERRAL,
+    PendingDeferral,
+    acknowledged,
+    answering,
+)
 from bot.render import message_text
 
 Interaction = discord.Interaction[discord.Client]
@@ -35,6 +41,7 @@ async def defer(interaction: Interaction, *, public: bool) -> None:
         return
     interaction.extras[PUBLIC_DEFERRAL] = False
     await interaction.response.defer(ephemeral=True, thinking=True)
+    acknowledged(interaction)
 
 
 async def thinking(interaction: Interaction) -> discord.InteractionMessage:
@@ -44,6 +51,7 @@ async def thinking(interaction: Interaction) -> discord.InteractionMessage:
         if not interaction.response.is_done():
             interaction.extras[PUBLIC_DEFERRAL] = True
             await interaction.response.defer(thinking=True)
+            acknowledged(interaction)
     return await interaction.original_response()
 
 
@@ -77,6 +85,7 @@ async def reply(
             if files:
                 kwargs["files"] = list(files)
             await interaction.response.send_message(**kwargs)
+            acknowledged(interaction)
         interaction.extras[PUBLIC_DEFERRAL] = False
 
 

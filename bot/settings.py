@@ -14,6 +14,9 @@
 ``HARKNESS_LOG_LEVEL``     ``INFO`` by default
 ``HARKNESS_HEALTH_FILE``   a file the bot touches every 30 s while connected (for
                            ``python -m bot.health``, the container healthcheck)
+``HARKNESS_METRICS_PORT``  serve Prometheus metrics on this port (read by
+                           :func:`sheets.metrics.expose`, which the Sheets workers share;
+                           ``HARKNESS_METRICS_ADDR``, default ``127.0.0.1``, the address)
 ``HARKNESS_SHARD_ID``      with ``HARKNESS_SHARD_COUNT``: run as Discord shard ``ID`` of
 ``HARKNESS_SHARD_COUNT``   ``COUNT`` (one process per shard, ``0`` … ``COUNT - 1``, every one on
                            the same PostgreSQL database; Discord requires sharding from 2,500

@@ -29,6 +29,7 @@ from collections.abc import Sequence
 
 from pydantic import ValidationError
 
+from sheets import metrics
 from sheets.client import SheetsClient, SheetsError, open_client
 from sheets.settings import SheetsSettings
 from sheets.sync import sync
@@ -267,6 +268,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             report.setLevel(level)
     if args.command == "pair":
         return _run_pair(client, args.spreadsheet)
+    try:
+        metrics.expose()
+    except ValueError as error:
+        print(f"harkness-sheets: {error}", file=sys.stderr)
+        return EXIT_INPUT
     if args.command == "watch":
         assert config is not None
         return _run_watch(client, config, settings.poll_interval)

@@ -47,6 +47,7 @@ from gspread.http_client import FileType, HTTPClient, ParamsType
 from gspread.utils import extract_id_from_url
 from urllib3.exceptions import NewConnectionError
 
+from sheets.metrics import GOOGLE_429
 from sheets.settings import GOOGLE_SHEETS_API_BASE, SheetsSettings
 
 logger = logging.getLogger(__name__)
@@ -348,6 +349,8 @@ class HarknessHTTPClient(HTTPClient):
                 status_code, status, message = _google_error(error)
                 if status_code != 429 and status_code < 500:
                     raise self._final_error(error, call) from error
+                if status_code == 429:
+                    GOOGLE_429.inc()
                 failure = f"{status_code} {status}: {message}".strip()
                 retry_after = _retry_after(error.response)
                 last_status = status_code

@@ -28,6 +28,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from sheets.budget import HOLD, READS_PER_MINUTE, SYNC_READS, SYNC_WRITES, WRITES_PER_MINUTE
+from sheets.metrics import SYNC_JOBS
 from sheets.sync import SyncResult
 
 if TYPE_CHECKING:
@@ -129,6 +130,7 @@ class DurableSyncQueue:
             spreadsheet_id, reason=reason, debounce=self.debounce, max_wait=self.max_wait
         )
         self._wake.set()
+        SYNC_JOBS.labels("queued").inc()
         return state
 
     async def waiting(self) -> int:
@@ -219,8 +221,10 @@ class DurableSyncQueue:
         renewal = asyncio.create_task(self._renew(sheet), name="harkness-sync-lease")
         result: SyncResult | None = None
         try:
+            SYNC_JOBS.labels("run").inc()
             result = await asyncio.to_thread(self.sync, sheet)
         except Exception as error:  # logged; the queue goes on with the next sheet
+            SYNC_JOBS.labels("failed").inc()
             logger.error("sync of %s failed: %s", sheet, error)
             wait = min(RETRY_LONGEST, RETRY_FIRST * 2**attempts) * self._rng.uniform(0.5, 1.0)
             await self.store.sync_failed(

@@ -44,6 +44,7 @@ from aiohttp.typedefs import Handler, Middleware
 
 from sheets.client import is_spreadsheet_id
 from sheets.forwarded import DEFAULT_PROXIES, Network, client_address
+from sheets.metrics import SYNC_JOBS
 from sheets.sync import SyncResult
 
 logger = logging.getLogger(__name__)
@@ -196,7 +197,9 @@ class SyncQueue:
 
     async def ask(self, spreadsheet_id: str, reason: str = "") -> str:
         """:meth:`request`, as the endpoint asks every queue (:class:`Queue`)."""
-        return self.request(spreadsheet_id)
+        answer = self.request(spreadsheet_id)
+        SYNC_JOBS.labels("queued").inc()
+        return answer
 
     async def waiting(self) -> int:
         return self.pending
@@ -248,8 +251,10 @@ class SyncQueue:
             self._running.add(spreadsheet_id)
             result: SyncResult | None = None
             try:
+                SYNC_JOBS.labels("run").inc()
                 result = await asyncio.to_thread(self.sync, spreadsheet_id)
             except Exception as error:  # logged; the queue goes on with the next sheet
+                SYNC_JOBS.labels("failed").inc()
                 logger.error("sync of %s failed: %s", spreadsheet_id, error)
             finally:
                 self._running.discard(spreadsheet_id)

@@ -46,6 +46,7 @@ from bot.sheetlink.players import Players
 from bot.store import OutboxItem, Store, TournamentInfo
 from bot.store.outbox import key as outbox_key
 from bot.store.tasks import cancel_and_wait
+from sheets import metrics
 
 log = logging.getLogger("harkness.bot")
 
@@ -208,6 +209,10 @@ class Outbox(Players):
         """Write every result that is due (of ``guild``, or of every guild), sheet by sheet."""
         if self.client is None:
             return
+        if metrics.serving and guild is None:
+            depth, oldest = await self.store.outbox_backlog()
+            metrics.OUTBOX_DEPTH.set(depth)
+            metrics.OUTBOX_OLDEST_DUE.set(oldest)
         items = await self.store.claim_writes(self.worker, limit=100, lease=self.lease, guild=guild)
         if not items:
             return

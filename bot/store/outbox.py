@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, exists, insert, or_, select, update
+from sqlalchemy import and_, exists, func, insert, or_, select, update
 from sqlalchemy.engine import Row
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -254,6 +254,18 @@ async def postpone(
         .values(next_attempt_at=retry_at, claimed_by=None, claimed_until=None)
     )
     return int(result.rowcount)
+
+
+async def backlog(conn: AsyncConnection, now: datetime) -> tuple[int, float]:
+    """The unwritten rows (every guild), and the seconds the oldest due one has been due
+    (0 when none is due): the outbox depth and age a host graphs."""
+    o = schema.sheet_outbox
+    query = select(
+        func.count(),
+        func.min(o.c.next_attempt_at).filter(o.c.next_attempt_at <= now),
+    ).where(o.c.written_at.is_(None))
+    depth, oldest = (await conn.execute(query)).one()
+    return int(depth), max(0.0, (now - oldest).total_seconds()) if oldest is not None else 0.0
 
 
 async def items(

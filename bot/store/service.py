@@ -1026,6 +1026,12 @@ class Store:
 
         return await self._read(work)
 
+    async def outbox_backlog(self) -> tuple[int, float]:
+        """Unwritten sheet writes of every guild, and how long (s) the oldest due one has
+        been due; for the metrics, so not guild-scoped."""
+        now = self.clock()
+        return await self._read(lambda conn: outbox.backlog(conn, now))
+
     async def claim_writes(
         self,
         worker: str,

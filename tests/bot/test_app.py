@@ -7,6 +7,7 @@ import asyncio
 import json
 import os
 import signal
+import socket
 import sys
 import time
 from pathlib import Path
@@ -19,6 +20,7 @@ from bot.settings import BotSettings, settings_problem
 from bot.sole import sole_bot
 from bot.store.engine import database_url
 from tests.fakes.discord_api import DiscordFake
+from tests.scrape import free_port, scrape
 
 ROOT = Path(__file__).parents[2]
 STOP_SECONDS = 8.0
@@ -356,3 +358,52 @@ def test_shards_without_their_partner_or_postgresql_are_refused(
     with pytest.raises(ValidationError) as refused:
         BotSettings()
     assert said in settings_problem(refused.value)
+
+
+async def test_the_process_serves_metrics_that_count_commands_and_their_ack(
+    discord_fake: DiscordFake, tmp_path: Path
+) -> None:
+    port = free_port()
+    env = {
+        **discord_fake.env,
+        "HARKNESS_DATABASE_URL": f"sqlite:///{tmp_path / 'club.db'}",
+        "HARKNESS_METRICS_PORT": str(port),
+    }
+    process = await _start(env)
+    try:
+        await discord_fake.wait_until_ready(timeout=30)
+        samples = await asyncio.to_thread(scrape, port)
+        command = ("harkness_interactions_total", (("command", "tournament list"),))
+        assert command not in samples
+        assert samples[("harkness_ack_seconds_count", ())] == 0
+        for _ in range(2):
+            record = await discord_fake.command(discord_fake.member("alice"), "tournament list")
+            assert "No tournaments yet" in (await record.reply()).text
+        samples = await asyncio.to_thread(scrape, port)
+        assert samples[command] == 2
+        assert samples[("harkness_ack_seconds_count", ())] == 2
+        assert samples[("harkness_ack_seconds_bucket", (("le", "3.0"),))] == 2
+        process.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(process.communicate(), 20)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    assert process.returncode == 0
+
+
+async def test_a_metrics_port_in_use_is_refused_at_start(
+    discord_fake: DiscordFake, tmp_path: Path
+) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        env = {
+            **discord_fake.env,
+            "HARKNESS_DATABASE_URL": f"sqlite:///{tmp_path / 'club.db'}",
+            "HARKNESS_METRICS_PORT": str(taken.getsockname()[1]),
+        }
+        process = await _start(env)
+        _, stderr = await asyncio.wait_for(process.communicate(), 30)
+    assert process.returncode == EXIT_BAD_SETTINGS
+    assert "HARKNESS_METRICS_PORT: cannot serve metrics on 127.0.0.1" in stderr.decode()

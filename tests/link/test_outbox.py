@@ -14,8 +14,12 @@ import subprocess
 import sys
 from datetime import timedelta
 
+import pytest
+from prometheus_client import REGISTRY
+
 from bot.sheetlink.lease import LEASE
 from bot.store import OutboxItem, Store
+from sheets import metrics
 from sheets.reports import REPORT_HEADER
 from tests.bot.support import clicked, reported
 from tests.fakes.sheets_api import Op
@@ -165,3 +169,21 @@ async def test_a_result_held_by_a_bot_still_running_is_left_to_it(linked: Linked
     pending = await club.store.pending_writes(club.guild, "Club Night")
     assert [held.id for held in pending] == [item.id]
     assert keys(club) == []
+
+
+async def test_the_outbox_depth_and_age_are_measured_while_the_metrics_are_served(
+    linked: LinkedClub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    club = linked
+    monkeypatch.setattr(metrics, "serving", True)
+    club.sheets.fail_for(600, 503)  # Google is down: the result waits
+    message = await reported(club, "alice", 2, "#3", "draw")
+    await clicked(club, "carol", message, "Confirm")
+    await asyncio.wait_for(club.links.flush(), 30)
+    assert REGISTRY.get_sample_value("harkness_outbox_depth") == 1
+    assert REGISTRY.get_sample_value("harkness_outbox_oldest_due_seconds") is not None
+    club.sheets.clear_faults()
+    await club.settled(timeout=30)
+    await asyncio.wait_for(club.links.flush(), 30)
+    assert REGISTRY.get_sample_value("harkness_outbox_depth") == 0
+    assert REGISTRY.get_sample_value("harkness_outbox_oldest_due_seconds") == 0

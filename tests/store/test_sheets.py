@@ -165,3 +165,20 @@ async def test_leases_of_stopped_workers_are_freed_and_the_others_kept(linked: C
     assert not await store.mark_written(ann, "killed")
     assert await store.mark_written(bob, "running")
     assert await store.release_claims(lambda worker: True) == 1  # "new" still held one
+
+
+async def test_the_backlog_counts_unwritten_writes_and_how_long_the_oldest_has_been_due(
+    linked: Club, clock
+):
+    store = linked.store
+    assert await store.outbox_backlog() == (0, 0.0)
+    await store.set_bye(GUILD, linked.name, TD, round=1, player=1)
+    clock.advance(10)
+    await store.set_bye(GUILD, linked.name, TD, round=1, player=2)
+    clock.advance(5)
+    assert await store.outbox_backlog() == (2, 15.0)
+    first, _ = await store.claim_writes("worker-a")
+    assert await store.mark_failed(first, "worker-a", "503", retry_in=timedelta(seconds=60))
+    assert await store.outbox_backlog() == (2, 5.0)  # the retried one is not due yet
+    clock.advance(65)
+    assert await store.outbox_backlog() == (2, 70.0)  # the second, due at 10 s, is oldest
