@@ -17,6 +17,7 @@ import pytest
 
 from sheets.cli import main
 from tests.fakes.sheets_api import ServiceAccountKey, SheetsFake, generate_service_account
+from tests.scrape import free_port, scrape
 from tests.sheets.conftest import seed_crosstable
 
 MakeSheet = Callable[..., str]
@@ -161,6 +162,7 @@ def test_serve_believes_x_forwarded_for_from_the_proxies_in_its_setting(
         "HARKNESS_SHEETS_WEBHOOK_SECRET": STRONG_SECRET,
         "HARKNESS_SHEETS_PORT": str(port),
         "HARKNESS_SHEETS_TRUSTED_PROXIES": "10.9.8.7, 127.0.0.0/8",
+        "HARKNESS_METRICS_PORT": str(metrics_port := free_port()),
     }
     process = subprocess.Popen(
         [sys.executable, "-m", "sheets", "serve"],
@@ -182,11 +184,13 @@ def test_serve_believes_x_forwarded_for_from_the_proxies_in_its_setting(
         attacker = [_post(f"{base}/sync", "guess", "203.0.113.7") for _ in range(6)]
         other = _post(f"{base}/sync", "typo", "198.51.100.20")
         right = _post(f"{base}/sync", STRONG_SECRET, "203.0.113.7")
+        samples = scrape(metrics_port)
     finally:
         process.send_signal(signal.SIGTERM)
         _, log = process.communicate(timeout=15)
     assert attacker == [401] * 5 + [429]
     assert (other, right) == (401, 202)
+    assert samples[("harkness_sync_jobs_total", (("event", "queued"),))] == 1  # the right one
     assert "refused a sync request from 203.0.113.7:" in log
     assert "refused a sync request from 198.51.100.20:" in log
     assert "from 127.0.0.1" not in log and STRONG_SECRET not in log
