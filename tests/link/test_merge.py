@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from sheets.client import SheetsClient, open_client
-from sheets.reports import REPORTS_TAB, ReportConflict, append_requests, report_row
+from sheets.reports import REPORT_HEADER, REPORTS_TAB, ReportConflict, append_requests, report_row
 from sheets.settings import SheetsSettings
 from sheets.sync import read_snapshot, sync
 from tests.fakes.sheets_api import ServiceAccountKey, SheetsFake
@@ -246,19 +246,7 @@ def test_a_tab_of_that_name_the_bot_did_not_make_is_not_read(
         sheet,
         REPORTS_TAB,
         [
-            [
-                "Time",
-                "Round",
-                "Player",
-                "Result",
-                "Opponent",
-                "Colour",
-                "Action",
-                "Reported by",
-                "Confirmed by",
-                "Key",
-                "Undoes",
-            ],
+            REPORT_HEADER,
             ["", 1, "#1 Ann", "1-0", "#2 Bob", "", "confirmed", "", "", "k", ""],
         ],
     )
