@@ -18,6 +18,8 @@ when a read turns into a write. PostgreSQL needs nothing beyond its defaults.
 from __future__ import annotations
 
 import os
+import sqlite3
+import time
 from typing import Any
 
 from sqlalchemy import event
@@ -88,10 +90,31 @@ def _sqlite_connect(dbapi_connection: Any, connection_record: Any) -> None:
     # so that reads are transactional too and writes can take the lock up front.
     dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_S * 1000}")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    _use_wal(cursor)
     cursor.close()
+
+
+def _use_wal(cursor: Any) -> None:
+    """Switch the file to write-ahead logging, once for its lifetime (the mode persists).
+
+    The switch needs the file to itself, and SQLite answers "database is locked" at once
+    instead of waiting out the busy timeout when another process is connecting to a new
+    file at the same moment; so it is retried, within the same timeout.
+    """
+    deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_S
+    while True:
+        cursor.execute("PRAGMA journal_mode")
+        if str(cursor.fetchone()[0]).lower() == "wal":
+            return
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
 
 
 def _sqlite_begin(connection: Connection) -> None:

@@ -3,10 +3,15 @@ URLs get their async driver."""
 
 from __future__ import annotations
 
+import asyncio
+import sqlite3
+from pathlib import Path
+
 import pytest
+from sqlalchemy import text
 
 from bot.store import StoreError
-from bot.store.engine import DEFAULT_URL, database_url
+from bot.store.engine import DEFAULT_URL, create_engine, database_url
 
 
 @pytest.mark.parametrize(
@@ -43,3 +48,29 @@ def test_other_databases_are_refused_in_words(given: str, words: str):
     with pytest.raises(StoreError) as error:
         database_url(given)
     assert str(error.value).startswith(words) and error.value.code == "bad-database-url"
+
+
+async def test_a_new_sqlite_file_waits_for_another_writer_before_switching_to_wal(tmp_path: Path):
+    # Another process is writing to a file still in rollback mode (as when several processes
+    # open a new database at once). Switching to WAL needs the file to itself, and SQLite
+    # refuses at once rather than waiting; the engine retries within its busy timeout.
+    path = tmp_path / "harkness.db"
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("CREATE TABLE t (a)")
+    other.execute("BEGIN IMMEDIATE")
+    other.execute("INSERT INTO t VALUES (1)")
+
+    async def commit_soon() -> None:
+        await asyncio.sleep(0.3)
+        other.execute("COMMIT")
+
+    committing = asyncio.create_task(commit_soon())
+    engine = create_engine(f"sqlite:///{path}")
+    try:
+        async with engine.connect() as connection:
+            mode = (await connection.execute(text("PRAGMA journal_mode"))).scalar()
+    finally:
+        await engine.dispose()
+        await committing
+        other.close()
+    assert mode == "wal"
