@@ -42,9 +42,11 @@ PENDING_DEFERRAL = "harkness_pending_deferral"
 ARRIVED = "harkness_arrived"
 
 
-def arrived(interaction: discord.Interaction[discord.Client]) -> None:
-    """Count a command (by name) and note when it arrived, for :func:`acknowledged`."""
-    name = interaction.command.qualified_name if interaction.command else "unknown"
+def arrived(interaction: discord.Interaction[discord.Client], name: str | None = None) -> None:
+    """Count an interaction by ``name`` (default: its slash command's) and note when it
+    arrived, for :func:`acknowledged`."""
+    if name is None:
+        name = interaction.command.qualified_name if interaction.command else "unknown"
     metrics.INTERACTIONS.labels(name).inc()
     interaction.extras[ARRIVED] = time.monotonic()
 

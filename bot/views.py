@@ -21,7 +21,7 @@ import discord
 
 from bot import pictures, render, service
 from bot.checks import actor, guild_of
-from bot.errors import answer_error
+from bot.errors import acknowledged, answer_error, arrived
 from bot.lookup import bot_store
 from bot.respond import Interaction
 from bot.sheetlink import links_of
@@ -32,12 +32,23 @@ log = logging.getLogger("harkness.bot")
 PREFIX = "harkness"
 
 
-async def guarded(interaction: Interaction, work: Callable[[Interaction], Awaitable[None]]) -> None:
-    """Run a button's work; anything that goes wrong is answered by the one error handler."""
+async def guarded(
+    interaction: Interaction, name: str, work: Callable[[Interaction], Awaitable[None]]
+) -> None:
+    """Run a button's work; anything that goes wrong is answered by the one error handler.
+    The click is counted as ``name`` in the metrics, like a slash command."""
+    arrived(interaction, name)
     try:
         await work(interaction)
     except Exception as error:  # every error is answered and logged there
         await answer_error(interaction, error)
+
+
+async def acknowledge_click(interaction: Interaction, *, ephemeral: bool = False) -> None:
+    """Acknowledge a click at once (the answer edits the message, or follows privately),
+    timed in the metrics like a slash command's acknowledgement."""
+    await interaction.response.defer(ephemeral=ephemeral, thinking=ephemeral)
+    acknowledged(interaction)
 
 
 # -- Confirm / Dispute -------------------------------------------------------------------
@@ -56,7 +67,7 @@ def _verdict(outcome: Outcome, by: str) -> str:
 async def _answer_report(
     interaction: Interaction, tournament_id: int, report: int, confirm: bool
 ) -> None:
-    await interaction.response.defer()
+    await acknowledge_click(interaction)
     store, guild = bot_store(interaction), guild_of(interaction)
     info = await service.tournament_by_id(store, guild, tournament_id)
     who = await actor(store, interaction)
@@ -133,7 +144,11 @@ class ConfirmButton(
         return cls(int(match["tournament"]), int(match["report"]))
 
     async def callback(self, interaction: Interaction) -> None:
-        await guarded(interaction, lambda i: _answer_report(i, self.tournament, self.report, True))
+        await guarded(
+            interaction,
+            "button confirm",
+            lambda i: _answer_report(i, self.tournament, self.report, True),
+        )
 
 
 class DisputeButton(
@@ -161,7 +176,11 @@ class DisputeButton(
         return cls(int(match["tournament"]), int(match["report"]))
 
     async def callback(self, interaction: Interaction) -> None:
-        await guarded(interaction, lambda i: _answer_report(i, self.tournament, self.report, False))
+        await guarded(
+            interaction,
+            "button dispute",
+            lambda i: _answer_report(i, self.tournament, self.report, False),
+        )
 
 
 def report_buttons(tournament: int, report: int) -> discord.ui.View:
@@ -211,10 +230,10 @@ class StandingsPageButton(
         )
 
     async def callback(self, interaction: Interaction) -> None:
-        await guarded(interaction, self._turn)
+        await guarded(interaction, "button standings page", self._turn)
 
     async def _turn(self, interaction: Interaction) -> None:
-        await interaction.response.defer()
+        await acknowledge_click(interaction)
         store, guild = bot_store(interaction), guild_of(interaction)
         info = await service.tournament_by_id(store, guild, self.tournament)
         standings, pages = await service.standings(
@@ -275,10 +294,10 @@ class WhyDetailsButton(
         return cls(int(match["tournament"]), int(match["player"]), int(match["round"]))
 
     async def callback(self, interaction: Interaction) -> None:
-        await guarded(interaction, self._details)
+        await guarded(interaction, "button why details", self._details)
 
     async def _details(self, interaction: Interaction) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await acknowledge_click(interaction, ephemeral=True)
         store, guild = bot_store(interaction), guild_of(interaction)
         info = await service.tournament_by_id(store, guild, self.tournament)
         why = await service.why(

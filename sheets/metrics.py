@@ -20,7 +20,8 @@ log = logging.getLogger(__name__)
 #: Whether this process serves its metrics (so work done only for them can be skipped).
 serving = False
 
-#: Slash commands and components received, by command name.
+#: Slash commands (by qualified name) and button clicks (``button confirm``, ``button
+#: dispute``, ``button standings page``, ``button why details``) received.
 INTERACTIONS = Counter(
     "harkness_interactions", "Interactions received by the bot, by command.", ["command"]
 )

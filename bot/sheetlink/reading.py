@@ -7,13 +7,16 @@ seconds however many members ask (one read at a time per sheet), and its standin
 long as the input's hash is the same, so a busy evening costs a few reads a minute. Each
 read is synced as the worker does (:func:`sheets.sync.sync`: one read, at most one write), so
 the sheet's Standings tab shows the same places as Discord, and new conflicts are told to
-the TD (:mod:`bot.sheetlink.conflicts`).
+the TD (:mod:`bot.sheetlink.conflicts`). The read and its sync hold the sheet's lease, like
+every other write, so several bot processes never interleave them.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from collections.abc import AsyncIterator
 from dataclasses import replace
 
 from bot.errors import UserError
@@ -27,8 +30,10 @@ from bot.sheetlink.api import (
 )
 from bot.sheetlink.base import SheetUnreadable, SheetView, short
 from bot.sheetlink.conflicts import Conflicts
+from bot.sheetlink.lease import SheetBusy, holding
 from bot.store import StandingsView, TournamentInfo, TournamentState
 from core.standings import standings_after
+from sheets.metrics import SYNC_JOBS
 
 log = logging.getLogger("harkness.bot")
 
@@ -55,47 +60,79 @@ class Reading(Conflicts):
             if not force and cached is not None and self._fresh(cached):
                 await self._check_use(guild, sheet, cached.input.settings.discord_servers)
                 return cached  # someone else read it while this one waited
-            try:
-                # One read, and the sync's write when the bot makes it.
-                if not await self._spent(1, 0 if self.sync_jobs else 1):
-                    raise SheetsError("Google's quota for this minute is spent")
-                snapshot = await asyncio.to_thread(read_snapshot, client, sheet)
-            except SheetsError as error:
-                log.warning(
-                    "cannot read the sheet of %s: %s",
-                    info.name,
-                    error,
-                    extra={"guild_id": guild, "spreadsheet": sheet},
-                )
-                if cached is not None:
-                    await self._check_use(guild, sheet, cached.input.settings.discord_servers)
-                    return replace(cached, stale=True)
-                if isinstance(error, SheetsPermissionError):
+            async with self._syncing(sheet) as syncs:
+                try:
+                    # One read, and the sync's write when the bot makes it.
+                    if not await self._spent(1, 1 if syncs and not self.sync_jobs else 0):
+                        raise SheetsError("Google's quota for this minute is spent")
+                    snapshot = await asyncio.to_thread(read_snapshot, client, sheet)
+                except SheetsError as error:
+                    log.warning(
+                        "cannot read the sheet of %s: %s",
+                        info.name,
+                        error,
+                        extra={"guild_id": guild, "spreadsheet": sheet},
+                    )
+                    if cached is not None:
+                        await self._check_use(guild, sheet, cached.input.settings.discord_servers)
+                        return replace(cached, stale=True)
+                    if isinstance(error, SheetsPermissionError):
+                        raise SheetUnreadable(
+                            f"the Google Sheet of {info.name} is no longer shared "
+                            f"with {error.share_with}: a TD shares it again (as "
+                            "an Editor)"
+                        ) from None
                     raise SheetUnreadable(
-                        f"the Google Sheet of {info.name} is no longer shared "
-                        f"with {error.share_with}: a TD shares it again (as "
-                        "an Editor)"
+                        f"the Google Sheet of {info.name} cannot be read just now ({short(error)})"
                     ) from None
-                raise SheetUnreadable(
-                    f"the Google Sheet of {info.name} cannot be read just now ({short(error)})"
-                ) from None
-            return await self._adopt(guild, info, snapshot)
+                return await self._adopt(guild, info, snapshot, syncs=syncs)
 
-    async def _adopt(self, guild: str, info: TournamentInfo, snapshot: Snapshot) -> SheetView:
-        """Make ``snapshot`` the sheet's current view, sync the sheet from it (the worker's
-        write, only when its input changed; or a sync job for the workers, with
-        ``HARKNESS_SHEETS_SYNC_JOBS``), and tell the TD of new conflicts. Called with
-        the sheet's lock held. A sheet the server may not use is neither shown nor written."""
+    @contextlib.asynccontextmanager
+    async def _syncing(self, sheet: str) -> AsyncIterator[bool]:
+        """Whether a read in the block may sync the sheet. With sync jobs it always may (the
+        workers write, under the sheet's lease). Inline, the read and its sync hold the
+        sheet's lease in the store (:mod:`bot.sheetlink.lease`), as every other writer does,
+        so that no other process writes the sheet between them; when another process holds
+        it, the member is answered from the read and the sync is left to that process (the
+        bot's result writer and the Sheets workers sync after writing) or to the next read."""
+        if self.sync_jobs:
+            yield True
+            return
+        async with contextlib.AsyncExitStack() as stack:
+            try:
+                await stack.enter_async_context(
+                    holding(self.store, sheet, self.worker, lease=self.lease)
+                )
+                held = True
+            except SheetBusy:
+                held = False
+            yield held
+
+    async def _adopt(
+        self, guild: str, info: TournamentInfo, snapshot: Snapshot, *, syncs: bool = True
+    ) -> SheetView:
+        """Make ``snapshot`` the sheet's current view, sync the sheet from it unless ``syncs``
+        is False (the worker's write, only when its input changed; or a sync job for the
+        workers, with ``HARKNESS_SHEETS_SYNC_JOBS``), and tell the TD of new conflicts.
+        Called with the sheet's lock held, and its lease when syncing inline. A sheet the
+        server may not use is neither shown nor written."""
         client = self._client()
         sheet = snapshot.spreadsheet_id or (info.sheet.spreadsheet_id if info.sheet else "")
         view = await asyncio.to_thread(self._view_of, sheet, snapshot, self._views.get(sheet))
         await self._check_use(guild, sheet, view.input.settings.discord_servers)
         self._views[sheet] = view
         try:
-            if self.sync_jobs:  # a harkness-sheets serve worker syncs it (coalesced)
+            if not syncs:
+                log.debug(
+                    "another process is writing the sheet of %s: it syncs it",
+                    info.name,
+                    extra={"guild_id": guild, "spreadsheet": sheet},
+                )
+            elif self.sync_jobs:  # a harkness-sheets serve worker syncs it (coalesced)
                 await self.store.request_sync(
                     sheet, reason="results from Discord", debounce=self.sync_debounce
                 )
+                SYNC_JOBS.labels("queued").inc()
             else:
                 await asyncio.to_thread(sync, client, sheet, snapshot=snapshot)
         except SheetsError as error:
