@@ -1,4 +1,10 @@
-"""Explanations rendered: plain text (terminal), Markdown sized for Discord, and JSON.
+"""Explanations worded: plain text (terminal), Markdown sized for Discord, and JSON.
+
+:mod:`core.explain` decides every reason as data (a kind and its values); this module is
+where they become words, once, for every front door: the command line prints
+:func:`to_text`, the bot's ``/why`` sends :func:`to_markdown` (and the "why" picture draws
+:func:`sentence` and :func:`note_text`), the sheet's Standings tab writes :func:`reason_text`
+and its Breakdown tab :func:`round_text`, :func:`taken_off_text` and :func:`summary`.
 
 Discord's limits shape the Markdown: a message holds at most 2,000 characters and an embed
 description 4,096. :func:`to_markdown` returns a summary that fits a message and details
@@ -12,9 +18,19 @@ from dataclasses import asdict, dataclass
 from fractions import Fraction
 from typing import Any
 
-from core.explain import Explanation, RoundPart, TiebreakExplanation, points
+from core.explain import (
+    Comparison,
+    Explanation,
+    Note,
+    RoundNote,
+    RoundPart,
+    RoundWhy,
+    TiebreakExplanation,
+    Why,
+)
+from core.model import EntryKind
 from core.names import markdown_safe as md
-from core.numbers import UNDEFINED_TEXT, as_json_number, display
+from core.numbers import UNDEFINED_TEXT, as_json_number, display, half_points
 
 MESSAGE_LIMIT = 2000
 EMBED_DESCRIPTION_LIMIT = 4096
@@ -28,6 +44,254 @@ class MarkdownExplanation:
 
     summary: str
     details: tuple[str, ...]
+
+
+# -- words for the data -------------------------------------------------------------------
+
+#: An unplayed round in an explanation's words.
+UNPLAYED_WORDS = {
+    EntryKind.FORFEIT_WIN: "forfeit win",
+    EntryKind.FORFEIT_LOSS: "forfeit loss",
+    EntryKind.FULL_BYE: "full-point bye",
+    EntryKind.PAIRING_BYE: "full-point bye",
+    EntryKind.HALF_BYE: "half-point bye",
+    EntryKind.ZERO_BYE: "zero-point bye",
+    EntryKind.ABSENT: "absence",
+    EntryKind.WITHDRAWN: "withdrawal",
+}
+_SHARE = {
+    EntryKind.WIN: "you won: all of it",
+    EntryKind.DRAW: "a draw: half of it",
+    EntryKind.LOSS: "you lost: none of it",
+}
+_PLAIN = {
+    RoundWhy.NOT_PLAYED_NOTHING: "not played: counts nothing",
+    RoundWhy.RUNNING_SCORE: "your score after this round",
+    RoundWhy.NOT_PLAYED_ZERO: "not played: adds 0",
+    RoundWhy.WITH_BLACK: "played with Black",
+    RoundWhy.AGAINST_TIED: "against a tied player",
+    RoundWhy.OPPONENT_RATING: "opponent's rating",
+    RoundWhy.UNRATED: "unrated: skipped",
+    RoundWhy.NOT_PLAYED: "not played",
+}
+
+
+def ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``11th``, ``22nd``.
+
+    >>> [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101)]
+    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '101st']
+    """
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def ordinal_place(place: str) -> str:
+    """``3`` → ``3rd``; ``3-4`` → ``3rd–4th``."""
+    return "–".join(ordinal(int(p)) for p in place.split("-"))
+
+
+def points(score: Fraction) -> str:
+    """``3 points``, ``1 point``, ``2.5 points``."""
+    text = display(score)
+    return f"{text} point" if score == 1 else f"{text} points"
+
+
+def _scored(score: Fraction) -> str:
+    return half_points(int(score * 2))
+
+
+def rounds_text(rounds: list[int] | tuple[int, ...]) -> str:
+    """``round 3``, ``rounds 4–5``, ``rounds 2, 5``."""
+    if len(rounds) == 1:
+        return f"round {rounds[0]}"
+    if list(rounds) == list(range(rounds[0], rounds[-1] + 1)):
+        return f"rounds {rounds[0]}–{rounds[-1]}"
+    return "rounds " + ", ".join(map(str, rounds))
+
+
+def headline(e: Explanation) -> str:
+    """``Player C: 3rd place, 3 points of 4.``"""
+    shared = " (shared)" if "-" in e.player.place else ""
+    when = f" after round {e.after_round}" if e.after_round else ""
+    return (
+        f"{e.player.name}: {ordinal_place(e.player.place)} place{shared}{when}, "
+        f"{points(e.player.score)} of {e.rounds}."
+    )
+
+
+def _shown(e: Explanation, code: str, value: Fraction | None) -> str:
+    tb = e.tiebreak(code)
+    return display(value, tb.digits, "undefined")
+
+
+def sentence(e: Explanation, c: Comparison) -> str:
+    """How the player compares with the neighbour ``c`` (:class:`~core.explain.Why`)."""
+    upper, lower = (c.other, e.player) if c.above else (e.player, c.other)
+    both = f"{upper.name} and {lower.name} both scored {_scored(e.player.score)}"
+    if c.kind is Why.ALL_UNPLAYED:
+        return (
+            f"{both}, but {lower.name}'s points all came from rounds not played, "
+            f"so {upper.name} is ahead before any tiebreak."
+        )
+    pieces = [both]
+    pieces += [f"{e.tiebreak(code).name} {_shown(e, code, v)} each" for code, v in c.equal]
+    if c.kind is Why.EQUAL or c.decided_by is None:
+        pieces.append("they are equal on every tiebreak, so they share the place")
+    elif c.kind is Why.COIN_FLIP:
+        pieces.append(f"a coin flip decides ({c.text})")
+    else:
+        up, low = (c.theirs, c.ours) if c.above else (c.ours, c.theirs)
+        code = c.decided_by
+        shown = f"{_shown(e, code, up)} vs {_shown(e, code, low)}"
+        pieces.append(f"{e.tiebreak(code).name} {shown} decides")
+    return "; ".join(pieces) + "."
+
+
+def note_text(e: Explanation, n: Note) -> str:
+    """One note of the explanation in words (:class:`~core.explain.Why`)."""
+    if n.kind is Why.SHARES_PLACE:
+        return (
+            f"You share place {n.place} with {', '.join(n.players)}: equal score and equal "
+            "on every tiebreak."
+        )
+    if n.kind is Why.COIN_USED:
+        return f"A coin flip was used in this score group ({n.text})."
+    if n.kind is Why.UNPLAYED_PRE_CHECK:
+        return (
+            "All your points came from rounds you did not play, so a player on the "
+            "same score who scored in play finishes ahead of you (US Chess 34E)."
+        )
+    if n.kind is Why.NO_UNPLAYED_PRE_CHECK:
+        return (
+            "All your points came from rounds you did not play; "
+            f"{n.profile} has no all-unplayed pre-check (as SwissSys), so the "
+            "tiebreaks decide your place like anyone else's."
+        )
+    if n.kind is Why.MEDIAN_LAST:
+        return (
+            f"With only {n.count} round{'s' if n.count != 1 else ''}, Modified Median moves "
+            f"to last place in the order ({n.profile} rules)."
+        )
+    if n.kind is Why.UNDEFINED:
+        return f"{e.tiebreak(n.code).name} is not defined for you: {n.text}."
+    if n.kind is Why.ALONE:
+        scored = _scored(n.score or Fraction(0))
+        return f"Nobody else scored {scored}, so no tiebreak was needed for your place."
+    if n.kind is Why.FILE_DISAGREES:
+        return f"The file says otherwise about your score: {n.text}."
+    if n.kind is Why.TAKEN_OFF:
+        return taken_off_text(n)
+    if n.kind in (Why.HALF_BYE_TAKEN, Why.HALF_BYE_KEPT):
+        return variant_text(n)
+    return headline(e)
+
+
+def reason_text(e: Explanation) -> str:
+    """The short why of the place (:attr:`~core.explain.Explanation.reason`) in words: the
+    Standings tab's "Why" column."""
+    reason = e.reason
+    return sentence(e, reason) if isinstance(reason, Comparison) else note_text(e, reason)
+
+
+def _opponent_counted(n: RoundNote) -> str:
+    """Why an opponent's adjusted score differs from their real one (US Chess 34E1): each
+    unplayed round counts ½, so only rounds that scored something else are named."""
+    changed: dict[str, list[int]] = {}
+    for r, kind in n.half:
+        changed.setdefault(UNPLAYED_WORDS[kind], []).append(r)
+    reasons = []
+    withdrawn = changed.pop("withdrawal", [])
+    if withdrawn:
+        reasons.append(
+            f"withdrew after round {withdrawn[0] - 1}, so "
+            f"{rounds_text(withdrawn)} count{'s' if len(withdrawn) == 1 else ''} ½ each"
+            if withdrawn[0] > 1
+            else "withdrew before round 1"
+        )
+    for words, rounds in changed.items():
+        reasons.append(
+            f"{'a ' if len(rounds) == 1 else ''}{words}"
+            f"{'s' if len(rounds) > 1 else ''} in {rounds_text(rounds)} "
+            f"count{'s' if len(rounds) == 1 else ''} ½"
+        )
+    return "; ".join(reasons)
+
+
+def round_text(n: RoundNote | None) -> str:
+    """Why a round contributed what it did, in words ("" for a round whose entry says it)."""
+    if n is None:
+        return ""
+    if n.kind in (RoundWhy.OPPONENT_SCORE, RoundWhy.SHARE_OF_OPPONENT):
+        text = f"{n.opponent} scored {display(n.scored)}"
+        if n.counted is not None:
+            text += f", counted as {display(n.counted)}: {_opponent_counted(n)}"
+        if n.kind is RoundWhy.SHARE_OF_OPPONENT and n.result is not None:
+            text += f"; {_SHARE[n.result]}"
+        return text
+    if n.kind is RoundWhy.OWN_UNPLAYED and n.entry is not None:
+        return f"your own {UNPLAYED_WORDS[n.entry]}: counts as an opponent with 0"
+    if n.kind is RoundWhy.OPPONENT_CUMULATIVE:
+        return f"{n.opponent}'s Cumulative"
+    if n.kind is RoundWhy.KASHDAN:
+        if n.entry is not None and n.entry.played:
+            return f"{n.entry.value}: {n.points}"
+        return f"not played: {n.points}"
+    if n.kind is RoundWhy.RULE:
+        return n.text
+    return _PLAIN.get(n.kind, "")
+
+
+def taken_off_text(n: Note | None) -> str:
+    """Cumulative's subtraction (US Chess 34E3) in words, round by round ("" for none)."""
+    if n is None:
+        return ""
+    words = [
+        f"−{'½' if h == 1 else half_points(h)} for your {UNPLAYED_WORDS[kind]} in round {r}"
+        for r, kind, h in n.taken
+    ]
+    return "points won without playing are taken off: " + ", ".join(words)
+
+
+def variant_text(n: Note | None) -> str:
+    """Which Cumulative the profile uses, in words, where it matters to the player ("" for
+    none): SwissSys takes ½ off for a half-point bye, US Chess 34E3 only full points."""
+    if n is None:
+        return ""
+    if n.kind is Why.HALF_BYE_TAKEN:
+        return (
+            f"{n.profile} takes ½ off for a half-point bye as well as 1 for a full point "
+            "won without playing, as SwissSys does (US Chess 34E3 takes off only the full point)"
+        )
+    many = len(n.rounds) > 1
+    byes = f"half-point bye{'s' if many else ''} in {rounds_text(n.rounds)}"
+    return (
+        f"your {byes} {'keep their' if many else 'keeps its'} ½: {n.profile} "
+        "takes off only full points won without playing, as US Chess 34E3 says (SwissSys "
+        "takes ½ off for a half-point bye)"
+    )
+
+
+def summary(tb: TiebreakExplanation) -> str:
+    """One tiebreak in a sentence: its value, its rule, what was dropped or taken off."""
+    if tb.value is None:
+        return f"{tb.name} is not defined for you ({tb.note})."
+    variant = variant_text(tb.variant)
+    more = f"; {variant}" if variant else ""
+    dropped = [p for p in tb.parts if p.dropped]
+    if dropped:
+        rounds = ", ".join(f"round {p.round} ({display(p.value)})" for p in dropped)
+        return f"{tb.name} {tb.shown}: {tb.note}; dropped {rounds}."
+    if tb.adjustment:
+        total = sum((p.value for p in tb.parts if p.value is not None), Fraction(0))
+        return (
+            f"{tb.name} {tb.shown}: {tb.note} ({display(total)}), minus "
+            f"{display(-tb.adjustment)} for points won without playing{more}."
+        )
+    return f"{tb.name} {tb.shown}: {tb.note}{more}."
+
+
+# -- the renderings -----------------------------------------------------------------------
 
 
 def _group_window(e: Explanation) -> list[str]:
@@ -48,17 +312,18 @@ def _value(v: Fraction | None) -> str:
 
 def _round_line(p: RoundPart) -> tuple[str, str, str, str]:
     mark = "dropped" if p.dropped else ""
-    return (f"Rd {p.round}", p.entry, _value(p.value), f"{p.reason}{'  ' if mark else ''}{mark}")
+    why = round_text(p.note)
+    return (f"Rd {p.round}", p.entry, _value(p.value), f"{why}{'  ' if mark else ''}{mark}")
 
 
 def to_text(e: Explanation) -> str:
     """The explanation for a terminal: summary, comparisons, each tiebreak round by round."""
-    lines = [e.headline, f"Rules: {e.profile} — tiebreaks in order: {', '.join(e.order)}.", ""]
+    lines = [headline(e), f"Rules: {e.profile} — tiebreaks in order: {', '.join(e.order)}.", ""]
     lines.append(f"Score group ({points(e.player.score)}): " + " · ".join(_group_window(e)))
     for c in e.comparisons:
-        lines.append(f"{'Above' if c.above else 'Below'} you: {c.sentence}")
+        lines.append(f"{'Above' if c.above else 'Below'} you: {sentence(e, c)}")
     for tb in e.tiebreaks:
-        lines += ["", tb.summary]
+        lines += ["", summary(tb)]
         rows = [_round_line(p) for p in tb.parts]
         widths = [max((len(r[j]) for r in rows), default=0) for j in range(3)]
         for r in rows:
@@ -69,9 +334,9 @@ def to_text(e: Explanation) -> str:
                 + r[3]
             )
         if tb.adjustment:
-            lines.append(f"  {display(tb.adjustment)}: {tb.adjustment_reason}")
+            lines.append(f"  {display(tb.adjustment)}: {taken_off_text(tb.taken_off)}")
     if e.notes:
-        lines += ["", "Notes:"] + [f"- {n}" for n in e.notes]
+        lines += ["", "Notes:"] + [f"- {note_text(e, n)}" for n in e.notes]
     return "\n".join(line.rstrip() for line in lines) + "\n"
 
 
@@ -81,12 +346,13 @@ def _md_tiebreak(tb: TiebreakExplanation) -> list[str]:
         value = _value(p.value)
         entry = md(p.entry)
         cell = f"~~{entry} → {value}~~ dropped" if p.dropped else f"{entry} → {value}"
-        reason = f" — {md(p.reason)}" if p.reason else ""
+        why = round_text(p.note)
+        reason = f" — {md(why)}" if why else ""
         lines.append(f"`Rd {p.round}` {cell}{reason}")
     if tb.adjustment:
-        lines.append(f"{display(tb.adjustment)}: {md(tb.adjustment_reason)}")
+        lines.append(f"{display(tb.adjustment)}: {md(taken_off_text(tb.taken_off))}")
     if tb.variant:
-        lines.append(f"_{md(tb.name)}: {md(tb.variant)}._")
+        lines.append(f"_{md(tb.name)}: {md(variant_text(tb.variant))}._")
     return lines
 
 
@@ -98,19 +364,19 @@ def to_markdown(e: Explanation) -> MarkdownExplanation:
     """Discord-sized Markdown: a summary message and details split into embed-sized parts.
     Every sentence of the explanation holds names, so each is escaped
     (:func:`core.names.markdown_safe`) before Markdown is put around it."""
-    summary = [
-        f"**{md(e.headline)}**",
+    head = [
+        f"**{md(headline(e))}**",
         f"Score group ({points(e.player.score)}): " + " · ".join(md(n) for n in _group_window(e)),
     ]
-    summary += [f"{'⬆' if c.above else '⬇'} {md(c.sentence)}" for c in e.comparisons]
-    summary.append(
+    head += [f"{'⬆' if c.above else '⬇'} {md(sentence(e, c))}" for c in e.comparisons]
+    head.append(
         "Tiebreaks ("
         + e.profile
         + "): "
         + " · ".join(f"{md(tb.name)} {tb.shown}" for tb in e.tiebreaks)
     )
-    summary += [f"_{md(n)}_" for n in e.notes]
-    text = "\n".join(summary)
+    head += [f"_{md(note_text(e, n))}_" for n in e.notes]
+    text = "\n".join(head)
     details: list[str] = []
     page: list[str] = []
     for block in (_md_tiebreak(tb) for tb in e.tiebreaks):
@@ -136,10 +402,64 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
+def _json_part(p: RoundPart) -> dict[str, Any]:
+    return {
+        "round": p.round,
+        "entry": p.entry,
+        "opponent": p.opponent,
+        "value": p.value,
+        "dropped": p.dropped,
+        "reason": round_text(p.note),
+    }
+
+
+def _json_tiebreak(tb: TiebreakExplanation) -> dict[str, Any]:
+    return {
+        "code": tb.code,
+        "name": tb.name,
+        "rule": tb.rule,
+        "value": tb.value,
+        "shown": tb.shown,
+        "note": tb.note,
+        "parts": [_json_part(p) for p in tb.parts],
+        "adjustment": tb.adjustment,
+        "adjustment_reason": taken_off_text(tb.taken_off),
+        "summary": summary(tb),
+        "variant": variant_text(tb.variant),
+        "digits": tb.digits,
+    }
+
+
 def to_json_dict(e: Explanation) -> dict[str, Any]:
-    """The explanation as plain JSON data (exact values as decimals; ratings to 2 places)."""
-    data: dict[str, Any] = _jsonable(asdict(e))
-    data["headline"] = e.headline
+    """The explanation as plain JSON data (exact values as decimals; ratings to 2 places),
+    every reason in words."""
+    comparisons = [
+        {
+            "other": asdict(c.other),
+            "above": c.above,
+            "decided_by": c.decided_by,
+            "ours": c.ours,
+            "theirs": c.theirs,
+            "equal": c.equal,
+            "sentence": sentence(e, c),
+        }
+        for c in e.comparisons
+    ]
+    data: dict[str, Any] = _jsonable(
+        {
+            "player": asdict(e.player),
+            "rank": e.rank,
+            "rounds": e.rounds,
+            "profile": e.profile,
+            "order": e.order,
+            "score_group": [asdict(p) for p in e.score_group],
+            "comparisons": comparisons,
+            "tiebreaks": [_json_tiebreak(tb) for tb in e.tiebreaks],
+            "notes": [note_text(e, n) for n in e.notes],
+            "after_round": e.after_round,
+        }
+    )
+    data["headline"] = headline(e)
     return data
 
 

@@ -1,9 +1,10 @@
 """What the worker's own tabs say: standings, breakdown and errors, as rows of cells.
 
 Every number and every sentence comes from ``core`` (:func:`core.render.cells` for the
-standings, :func:`core.explain.explain` for the "why" text and the breakdown); this module
-only lays them out. Numbers are written as numbers (so a TD can sort and sum them) and text as
-text: a name such as ``=IMPORTXML(...)`` is a string, never a formula.
+standings, :func:`core.explain.explain` for the "why" and the breakdown, worded by
+:mod:`core.explain_render`); this module only lays them out. Numbers are written as
+numbers (so a TD can sort and sum them) and text as text: a name such as
+``=IMPORTXML(...)`` is a string, never a formula.
 
 >>> from fractions import Fraction
 >>> [_number(Fraction(17, 2)).value, _number(Fraction(48)).value, _number(None, 0, None, "–").value]
@@ -21,6 +22,7 @@ from fractions import Fraction
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from core.explain import Explanation, explain
+from core.explain_render import reason_text, round_text, summary, taken_off_text
 from core.numbers import UNDEFINED_TEXT, as_json_number, decimals_kept, display
 from core.render import cells as standings_cells
 from core.render import names_of_tiebreaks
@@ -129,7 +131,7 @@ def standings_tab(
                 _number(standings.value(c, i), registry[c].digits, undefined=UNDEFINED_TEXT)
                 for c in codes
             ),
-            _text(explained[row.player.id].reason, wrap=True),
+            _text(reason_text(explained[row.player.id]), wrap=True),
         ]
         if group is not None:
             cells = [
@@ -218,7 +220,7 @@ def breakdown_tab(
         for tb in e.tiebreaks:
             parts = []
             for part in tb.parts:
-                reason = "; ".join(x for x in (part.entry, part.reason) if x)
+                reason = "; ".join(x for x in (part.entry, round_text(part.note)) if x)
                 if part.dropped:
                     shown = display(part.value, None, "")
                     parts.append(OutCell(f"({shown})", f"{reason} — dropped"))
@@ -226,7 +228,7 @@ def breakdown_tab(
                     parts.append(_number(part.value, None, reason or None))
             parts += [OutCell()] * (rounds - len(parts))
             adjusted = (
-                _number(tb.adjustment, None, tb.adjustment_reason or None)
+                _number(tb.adjustment, None, taken_off_text(tb.taken_off) or None)
                 if tb.adjustment
                 else OutCell()
             )
@@ -239,7 +241,7 @@ def breakdown_tab(
                     _number(tb.value, tb.digits, undefined=tb.shown),
                     *parts,
                     adjusted,
-                    _text(tb.summary, wrap=True),
+                    _text(summary(tb), wrap=True),
                 ]
             )
     widths: tuple[int, ...] = (NUMBER_WIDTH, NUMBER_WIDTH, NAME_WIDTH, CODE_WIDTH, NUMBER_WIDTH)

@@ -10,11 +10,18 @@ import pytest
 
 from core.cli import main
 from core.examples import example_path, load_example
-from core.explain import explain
+from core.explain import Why, explain
 from core.explain_render import (
     EMBED_DESCRIPTION_LIMIT,
     MESSAGE_LIMIT,
+    headline,
+    note_text,
+    reason_text,
     render_explanation,
+    round_text,
+    sentence,
+    summary,
+    taken_off_text,
     to_json_dict,
     to_markdown,
 )
@@ -39,8 +46,9 @@ def club() -> Standings:
 
 
 def test_player_a_and_b_are_decided_by_modified_median(seed: Standings) -> None:
-    (below,) = explain(seed, 1).comparisons
-    assert below.sentence == (
+    e = explain(seed, 1)
+    (below,) = e.comparisons
+    assert sentence(e, below) == (
         "Player A and Player B both scored 3; Modified Median 8.5 vs 8 decides."
     )
     assert (below.decided_by, below.ours, below.theirs) == ("MM", 8.5, 8)
@@ -49,7 +57,7 @@ def test_player_a_and_b_are_decided_by_modified_median(seed: Standings) -> None:
 def test_player_c_and_d_are_decided_by_solkoff_after_equal_medians(seed: Standings) -> None:
     e = explain(seed, 4)
     (above,) = e.comparisons
-    assert above.sentence == (
+    assert sentence(e, above) == (
         "Player C and Player D both scored 3; Modified Median 6.5 each; Solkoff 7.5 vs 6.5 decides."
     )
     assert above.equal == (("MM", 6.5),) and above.above
@@ -69,14 +77,14 @@ def test_every_seed_player_is_explained_with_the_published_numbers(seed: Standin
 def test_a_player_alone_on_their_score_needs_no_tiebreak(seed: Standings) -> None:
     e = explain(seed, 5)  # Player E, the only 2½
     assert e.comparisons == ()
-    assert any("Nobody else scored 2.5" in n for n in e.notes)
+    assert any("Nobody else scored 2.5" in note_text(e, n) for n in e.notes)
 
 
 def test_modified_median_parts_say_which_round_was_dropped_and_why(seed: Standings) -> None:
     mm = explain(seed, 4).tiebreaks[0]
     assert [p.dropped for p in mm.parts] == [False, True, False, False]
-    assert mm.parts[1].reason == "Player J scored 0"
-    assert mm.summary == (
+    assert round_text(mm.parts[1].note) == "Player J scored 0"
+    assert summary(mm) == (
         "Modified Median 6.5: plus score: the lowest is dropped; dropped round 2 (0)."
     )
     assert sum(p.value for p in mm.parts if not p.dropped and p.value) == mm.value
@@ -85,7 +93,7 @@ def test_modified_median_parts_say_which_round_was_dropped_and_why(seed: Standin
 def test_an_opponent_who_withdrew_is_counted_with_half_points(club: Standings) -> None:
     eli = explain(club, 5)
     solkoff = next(tb for tb in eli.tiebreaks if tb.code == "SOLK")
-    assert solkoff.parts[2].reason == (
+    assert round_text(solkoff.parts[2].note) == (
         "Dev Dutta scored 0.5, counted as 1.5: withdrew after round 3, so rounds 4–5 count ½ each"
     )
 
@@ -93,17 +101,20 @@ def test_an_opponent_who_withdrew_is_counted_with_half_points(club: Standings) -
 def test_own_unplayed_rounds_and_the_cumulative_bye_subtraction(club: Standings) -> None:
     gus = explain(club, 7)
     mm = gus.tiebreaks[0]
-    assert mm.parts[2].reason == "your own full-point bye: counts as an opponent with 0"
+    assert round_text(mm.parts[2].note) == "your own full-point bye: counts as an opponent with 0"
     cum = next(tb for tb in gus.tiebreaks if tb.code == "CUM")
     assert cum.adjustment == -2
-    assert "full-point bye in round 3" in cum.adjustment_reason
-    assert any("All your points came from rounds you did not play" in n for n in gus.notes)
+    assert "full-point bye in round 3" in taken_off_text(cum.taken_off)
+    assert any(
+        "All your points came from rounds you did not play" in note_text(gus, n) for n in gus.notes
+    )
 
 
 def test_the_all_unplayed_points_rule_is_the_decisive_comparison(club: Standings) -> None:
-    (above,) = explain(club, 7).comparisons
+    gus = explain(club, 7)
+    (above,) = gus.comparisons
     assert above.decided_by == "unplayed"
-    assert "points all came from rounds not played" in above.sentence
+    assert "points all came from rounds not played" in sentence(gus, above)
 
 
 def test_a_forfeit_win_counts_as_an_own_unplayed_round(club: Standings) -> None:
@@ -111,7 +122,7 @@ def test_a_forfeit_win_counts_as_an_own_unplayed_round(club: Standings) -> None:
     assert fay.tiebreaks[0].parts[1].entry == "X8"
     assert fay.tiebreaks[0].parts[1].value == 0
     cum = next(tb for tb in fay.tiebreaks if tb.code == "CUM")
-    assert "forfeit win in round 2" in cum.adjustment_reason
+    assert "forfeit win in round 2" in taken_off_text(cum.taken_off)
 
 
 def test_a_shared_place_and_a_coin_flip_are_stated_plainly() -> None:
@@ -120,24 +131,26 @@ def test_a_shared_place_and_a_coin_flip_are_stated_plainly() -> None:
     t = crosstable("A: W2", "B: L1", "C: W4", "D: L3")
     shared = explain(compute_standings(t, "uscf"), 1)
     assert shared.player.place == "1-2"
-    assert any("You share place 1-2 with C" in n for n in shared.notes)
+    assert any("You share place 1-2 with C" in note_text(shared, n) for n in shared.notes)
     assert shared.comparisons[0].decided_by is None
     flipped = explain(compute_standings(t, "uscf", "MM,SOLK,COIN"), 1)
-    assert any("coin flip was used" in n for n in flipped.notes)
+    assert any("coin flip was used" in note_text(flipped, n) for n in flipped.notes)
 
 
 def test_modified_median_moved_last_is_explained() -> None:
     standings = compute_standings(load_example().after_round(2), "mdchess")
     e = explain(standings, 1, after_round=2)
     assert e.order[-1] == "MM"
-    assert any("Modified Median moves to last place" in n for n in e.notes)
-    assert "after round 2" in e.headline
+    assert any("Modified Median moves to last place" in note_text(e, n) for n in e.notes)
+    assert "after round 2" in headline(e)
 
 
 def test_an_undefined_tiebreak_is_stated(seed: Standings) -> None:
     standings = compute_standings(seed.tournament, "uscf", "MM,AOR")
     e = explain(standings, 1)
-    assert any("Average rating of opponents is not defined for you" in n for n in e.notes)
+    assert any(
+        "Average rating of opponents is not defined for you" in note_text(e, n) for n in e.notes
+    )
     assert e.tiebreaks[1].shown == "undefined"
 
 
@@ -232,13 +245,13 @@ def test_fide_explanations_name_the_dummy_opponent_and_the_2026_cap() -> None:
     held = Path(__file__).resolve().parent / "corpus" / "fide-held-swiss5.trf"
     standings = compute_standings(read_tournament(held), "fide-2026")
     bh = next(tb for tb in explain(standings, 4).tiebreaks if tb.code == "BH")
-    assert bh.parts[1].reason == (
+    assert round_text(bh.parts[1].note) == (
         "half-point bye: a game against a dummy opponent with your "
         "own score, 3.5, capped at 2.5, half the maximum score "
         "(C.07 16.4, 2026 text)"
     )
-    assert bh.parts[0].reason.startswith("Nick scored 2, counted as 3")
-    assert bh.parts[2].reason == "Opal scored 1.5"
+    assert round_text(bh.parts[0].note).startswith("Nick scored 2, counted as 3")
+    assert round_text(bh.parts[2].note) == "Opal scored 1.5"
 
 
 def test_a_points_column_that_disagrees_is_a_note_of_the_players_explanation() -> None:
@@ -252,11 +265,13 @@ def test_a_points_column_that_disagrees_is_a_note_of_the_players_explanation() -
         "     1 b 0\n"
     )
     standings = compute_standings(read_trf(trf, "club.trf"), "uscf")
-    assert explain(standings, 1).notes[-1] == (
+    ann = explain(standings, 1)
+    assert note_text(ann, ann.notes[-1]) == (
         "The file says otherwise about your score: Ann: the points column says 2.0, the "
         "results add up to 1; the results are used."
     )
-    assert not any("points column" in n for n in explain(standings, 2).notes)
+    bob = explain(standings, 2)
+    assert not any("points column" in note_text(bob, n) for n in bob.notes)
 
 
 def test_a_fide_explanation_quotes_no_us_chess_rule() -> None:
@@ -282,13 +297,15 @@ def test_the_short_reason_is_answered_by_core_not_read_back_from_its_notes(
     seed: Standings,
 ) -> None:
     """The sheet's "why" column is :attr:`Explanation.reason`: the decisive comparison, or
-    for a player alone on their score the sentence saying no tiebreak was needed."""
+    for a player alone on their score the note saying no tiebreak was needed."""
     for row in seed.rows:
         e = explain(seed, row.player.id)
         if e.alone:
-            assert e.reason.startswith("Nobody else scored") and e.reason in e.notes
+            assert e.reason in e.notes and e.reason.kind is Why.ALONE
+            assert reason_text(e).startswith("Nobody else scored")
         else:
-            assert e.reason in [c.sentence for c in e.comparisons]
+            assert e.reason in e.comparisons
+            assert reason_text(e) in [sentence(e, c) for c in e.comparisons]
 
 
 def test_a_rules_problem_carries_its_code_field_and_value() -> None:

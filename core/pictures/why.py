@@ -4,17 +4,17 @@ highlighted, and at each boundary around them the cell where the tie was broken.
 It is sized for a phone (:data:`~core.pictures.layout.PHONE_WIDTH`): long names are cut,
 but no tiebreak column is left out, since any of them may be the one that decided.
 Everything comes from the engine: the rows are the standings' cells (the tiebreak columns'
-own breakdowns, as the text table prints them) and the marks and sentences are the
-:class:`~core.explain.Explanation`'s comparisons. A comparison decided by a tiebreak marks
-that tiebreak's cell in both rows; the US Chess all-unplayed-points rule marks the score;
-a shared place marks the place. Each mark's sentence is written under the table beside a
-swatch of its colour.
+own breakdowns, as the text table prints them) and the marks are the
+:class:`~core.explain.Explanation`'s comparisons, worded by :mod:`core.explain_render`. A
+comparison decided by a tiebreak marks that tiebreak's cell in both rows; the US Chess
+all-unplayed-points rule marks the score; a shared place marks the place. Each mark's
+sentence is written under the table beside a swatch of its colour.
 """
 
 from __future__ import annotations
 
-from core.explain import Explanation, points
-from core.explain_render import GROUP_WINDOW
+from core.explain import Explanation
+from core.explain_render import GROUP_WINDOW, headline, note_text, points, sentence
 from core.pictures import Picture, alt_text
 from core.pictures.layout import PHONE_WIDTH, Cell, Heading, Note, Sheet
 from core.pictures.standings import row_text
@@ -55,7 +55,7 @@ def sheet(standings: Standings, e: Explanation) -> Sheet:
         other = at - 1 if c.above else at + 1
         for position in (other, at):
             marks.setdefault((position, column), []).append(style)
-        notes.append(Note(f"{'Above' if c.above else 'Below'} you: {c.sentence}", style))
+        notes.append(Note(f"{'Above' if c.above else 'Below'} you: {sentence(e, c)}", style))
     rows = []
     for n, line in enumerate(lines):
         texts = [line[_PLACE], line[_NAME], line[_SCORE], *line[4:]]
@@ -65,12 +65,12 @@ def sheet(standings: Standings, e: Explanation) -> Sheet:
                 for j, text in enumerate(texts)
             )
         )
-    notes += [Note(text) for text in e.notes]
+    notes += [Note(note_text(e, n)) for n in e.notes]
     group = standings.score_group(e.player.id)
     hidden = len(group) - len(lines)
     more = f" ({hidden} more not shown)" if hidden else ""
     return Sheet(
-        e.headline,
+        headline(e),
         f"Score group: {points(e.player.score)}, {len(group)} "
         f"player{'s' if len(group) != 1 else ''}{more} · {e.profile} rules",
         (
@@ -89,7 +89,7 @@ def sheet(standings: Standings, e: Explanation) -> Sheet:
 def description(standings: Standings, e: Explanation) -> str:
     """The alt text: the headline, each comparison's sentence, then the rows shown."""
     start, end = _window(standings, e)
-    head = " ".join([f"Why picture: {e.headline}", *(c.sentence for c in e.comparisons)])
+    head = " ".join([f"Why picture: {headline(e)}", *(sentence(e, c) for c in e.comparisons)])
     head += " Score group:"
     parts = []
     for line in cells(standings)[1 + start : 1 + end]:

@@ -28,20 +28,39 @@ __all__ = [
 
 #: The US Chess family (Rule 34E and the tiebreaks US programs print).
 USCF_TIEBREAKS = (
-    Tiebreak("MM", "Modified Median", "US Chess 34E1", uscf.modified_median),
-    Tiebreak("SOLK", "Solkoff", "US Chess 34E2", uscf.solkoff),
-    Tiebreak("CUM", "Cumulative", "US Chess 34E3", uscf.cumulative),
-    Tiebreak("OCUM", "Opponents' Cumulative", "US Chess 34E", uscf.opponents_cumulative),
-    Tiebreak("MED", "Median", "US Chess 34E", uscf.median),
-    Tiebreak("KASH", "Kashdan", "US Chess 34E", uscf.kashdan),
-    Tiebreak("SB", "Sonneborn-Berger", "US Chess 34E", uscf.sonneborn_berger),
-    Tiebreak("BLK", "Most Blacks", "US Chess 34E", uscf.most_blacks),
+    Tiebreak(
+        "MM",
+        "Modified Median",
+        "US Chess 34E1",
+        uscf.modified_median,
+        notes=uscf.adjusted_score_notes,
+    ),
+    Tiebreak("SOLK", "Solkoff", "US Chess 34E2", uscf.solkoff, notes=uscf.adjusted_score_notes),
+    Tiebreak("CUM", "Cumulative", "US Chess 34E3", uscf.cumulative, notes=uscf.cumulative_notes),
+    Tiebreak(
+        "OCUM",
+        "Opponents' Cumulative",
+        "US Chess 34E",
+        uscf.opponents_cumulative,
+        notes=uscf.opponents_cumulative_notes,
+    ),
+    Tiebreak("MED", "Median", "US Chess 34E", uscf.median, notes=uscf.adjusted_score_notes),
+    Tiebreak("KASH", "Kashdan", "US Chess 34E", uscf.kashdan, notes=uscf.kashdan_notes),
+    Tiebreak(
+        "SB",
+        "Sonneborn-Berger",
+        "US Chess 34E",
+        uscf.sonneborn_berger,
+        notes=uscf.sonneborn_berger_notes,
+    ),
+    Tiebreak("BLK", "Most Blacks", "US Chess 34E", uscf.most_blacks, notes=uscf.most_blacks_notes),
     Tiebreak(
         "H2H",
         "Result between tied players",
         "US Chess 34E",
         uscf.head_to_head_column,
         group=uscf.head_to_head,
+        notes=uscf.head_to_head_notes,
     ),
     Tiebreak(
         "AOR",
@@ -49,8 +68,16 @@ USCF_TIEBREAKS = (
         "US Chess 34E",
         uscf.average_opponents_rating,
         digits=0,
+        notes=uscf.rating_notes,
     ),
-    Tiebreak("PERF", "Performance rating", "US Chess 34E", uscf.performance_rating, digits=0),
+    Tiebreak(
+        "PERF",
+        "Performance rating",
+        "US Chess 34E",
+        uscf.performance_rating,
+        digits=0,
+        notes=uscf.rating_notes,
+    ),
     Tiebreak("COIN", "Coin flip", "US Chess 34E", uscf.coin_flip),
 )
 

@@ -20,6 +20,7 @@ from typing import NamedTuple, TypeVar, cast
 from core.model import EntryKind, Tournament
 from core.numbers import display_units, json_units
 from core.profiles import Profile
+from core.tiebreaks.notes import Notes, NotesFunction, worded
 
 Units = int | Fraction
 T = TypeVar("T")
@@ -35,7 +36,9 @@ class Breakdown(NamedTuple):
     For sum tiebreaks ``units == sum(kept contributions) + adjustment`` always holds.
     ``note`` names the rule that was applied, in words; ``round_notes`` (optional, one per
     round or empty) says why a round contributed what it did where that is not plain from
-    the round's entry (FIDE's dummy opponents and caps, for instance).
+    the round's entry (FIDE's dummy opponents and caps, for instance). Tiebreaks that give
+    their round notes on demand instead (:attr:`Tiebreak.notes`, US Chess's) leave it empty;
+    read both through :meth:`Tiebreak.round_notes`.
     """
 
     units: Units | None
@@ -138,6 +141,8 @@ class Tiebreak:
     ``digits`` is how many decimals to display (None: exact, as halves and quarters are).
     ``group`` tiebreaks (head-to-head, direct encounter) depend on who is still tied, so
     the standings compute them per tied group through ``compute_group`` instead.
+    ``notes`` gives one player's round notes on demand (:mod:`core.tiebreaks.notes`);
+    without it the notes are the words the breakdown carries.
     """
 
     code: str
@@ -146,3 +151,12 @@ class Tiebreak:
     compute: ColumnFunction
     group: Callable[[Section, Sequence[int]], dict[int, Breakdown]] | None = None
     digits: int | None = None
+    notes: NotesFunction | None = None
+
+    def round_notes(self, section: Section, index: int, breakdown: Breakdown) -> Notes:
+        """Why each round of the player at ``index`` contributed what it did to this
+        tiebreak (``breakdown`` is theirs): one :class:`~core.tiebreaks.notes.RoundNote`
+        or None per round. Computed when asked, never by the standings."""
+        if self.notes is not None:
+            return self.notes(section, index, breakdown)
+        return worded(breakdown.round_notes, section.rounds)

@@ -50,19 +50,42 @@ from core.tiebreaks.fide_results import (
     wins,
     wins_with_black,
 )
+from core.tiebreaks.notes import opponent_scores
 
 TIEBREAKS: tuple[Tiebreak, ...] = (
-    Tiebreak("BH", "Buchholz", "C.07 8.1, 16", buchholz),
-    Tiebreak("BH/C1", "Buchholz Cut-1", "C.07 8.1, 14.1, 16.5", buchholz_cut1),
-    Tiebreak("BH/C2", "Buchholz Cut-2", "C.07 8.1, 14.2, 16.5", buchholz_cut2),
-    Tiebreak("BH/M1", "Median Buchholz-1", "C.07 8.1, 14.3, 16.5", buchholz_median1),
-    Tiebreak("BH/M2", "Median Buchholz-2", "C.07 8.1, 14.4, 16.5", buchholz_median2),
-    Tiebreak("FB", "Fore Buchholz", "C.07 8.2, 16", fore_buchholz),
+    Tiebreak("BH", "Buchholz", "C.07 8.1, 16", buchholz, notes=opponent_scores),
+    Tiebreak(
+        "BH/C1", "Buchholz Cut-1", "C.07 8.1, 14.1, 16.5", buchholz_cut1, notes=opponent_scores
+    ),
+    Tiebreak(
+        "BH/C2", "Buchholz Cut-2", "C.07 8.1, 14.2, 16.5", buchholz_cut2, notes=opponent_scores
+    ),
+    Tiebreak(
+        "BH/M1",
+        "Median Buchholz-1",
+        "C.07 8.1, 14.3, 16.5",
+        buchholz_median1,
+        notes=opponent_scores,
+    ),
+    Tiebreak(
+        "BH/M2",
+        "Median Buchholz-2",
+        "C.07 8.1, 14.4, 16.5",
+        buchholz_median2,
+        notes=opponent_scores,
+    ),
+    Tiebreak("FB", "Fore Buchholz", "C.07 8.2, 16", fore_buchholz, notes=opponent_scores),
     Tiebreak(
         "AOB", "Average of Opponents' Buchholz", "C.07 8.3", average_of_opponents_buchholz, digits=2
     ),
-    Tiebreak("SB", "Sonneborn-Berger", "C.07 9.1, 16", sonneborn_berger),
-    Tiebreak("SB/C1", "Sonneborn-Berger Cut-1", "C.07 9.1, 14.1, 16.5", sonneborn_berger_cut1),
+    Tiebreak("SB", "Sonneborn-Berger", "C.07 9.1, 16", sonneborn_berger, notes=opponent_scores),
+    Tiebreak(
+        "SB/C1",
+        "Sonneborn-Berger Cut-1",
+        "C.07 9.1, 14.1, 16.5",
+        sonneborn_berger_cut1,
+        notes=opponent_scores,
+    ),
     Tiebreak("KS", "Koya", "C.07 9.2", koya),
     Tiebreak("PS", "Progressive scores", "C.07 7", progressive_scores),
     Tiebreak("PS/C1", "Progressive scores Cut-1", "C.07 7, 14.1", progressive_scores_cut1),

@@ -1,9 +1,13 @@
 """US Chess tiebreaks (Official Rules of Chess, 7th ed., Rule 34E; core/RULEBOOK.md, ``uscf``).
 
 Scores are in half-points throughout (a win is 2). The opponents' scores that Modified
-Median, Median, Solkoff and Sonneborn-Berger use are *adjusted*: each of the opponent's
-unplayed rounds counts ½ instead of what it scored; the player's own unplayed rounds count
-as opponents with adjusted score 0.
+Median, Median, Solkoff and Sonneborn-Berger use are *adjusted* (34E1): each of the
+opponent's unplayed rounds counts ½ instead of what it scored; the player's own unplayed
+rounds count as opponents with adjusted score 0.
+
+Each tiebreak also says why each round counts what it does (its ``*_notes`` function, a
+:class:`~core.tiebreaks.notes.RoundNote` per round), computed only when an explanation
+asks: the columns themselves carry no notes, so standings pay nothing for them.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from itertools import accumulate
 from core.model import UNPLAYED_WINS, Colour, EntryKind
 from core.profiles import Profile
 from core.tiebreaks.base import Breakdown, Column, Section, breakdown
+from core.tiebreaks.notes import Notes, RoundNote, RoundWhy
 
 
 def median_cuts(own_half_points: int, rounds: int, *, modified: bool) -> tuple[int, int, str]:
@@ -301,3 +306,114 @@ def coin_flip(section: Section) -> Column:
         draw = int.from_bytes(digest[:3], "big") % 1000
         column.append(Breakdown(draw, (), (), 0, f"coin flip, seed {seed}: drew {draw}"))
     return Column("COIN", 1, tuple(column))
+
+
+# -- round notes, on demand ------------------------------------------------------------
+
+
+def _opponent(section: Section, o: int, kind: RoundWhy, result: EntryKind | None) -> RoundNote:
+    """Opponent ``o``'s score and, where it differs, their adjusted score (Rule 34E1: each
+    of their unplayed rounds counts ½), with the rounds that made it differ: those that
+    scored something other than ½."""
+    opponent = section.tournament.players[o]
+    half = tuple(
+        [
+            (r, k)
+            for r, k in enumerate(section.kinds[o], start=1)
+            if not k.played and k.half_points != 1
+        ]
+    )
+    counted = Fraction(section.adjusted[o], 2) if half else None
+    scored = Fraction(section.scores[o], 2)
+    return RoundNote(kind, opponent.name, opponent.id, scored, counted, half, result=result)
+
+
+def adjusted_score_notes(section: Section, index: int, _: Breakdown) -> Notes:
+    """Modified Median, Median and Solkoff (Rules 34E1, 34E2), round by round: the
+    opponent's adjusted score, or the player's own unplayed round counting as an opponent
+    with adjusted score 0."""
+    return tuple(
+        [
+            _opponent(section, o, RoundWhy.OPPONENT_SCORE, None)
+            if o >= 0
+            else RoundNote(RoundWhy.OWN_UNPLAYED, entry=k)
+            for k, o in zip(section.kinds[index], section.opponents[index], strict=True)
+        ]
+    )
+
+
+def sonneborn_berger_notes(section: Section, index: int, _: Breakdown) -> Notes:
+    """Sonneborn-Berger (Rule 34E), round by round: the opponent's adjusted score and the
+    share of it the result earns (all of it for a win, half for a draw, none for a loss);
+    a round not played counts nothing."""
+    return tuple(
+        [
+            _opponent(section, o, RoundWhy.SHARE_OF_OPPONENT, k)
+            if o >= 0
+            else RoundNote(RoundWhy.NOT_PLAYED_NOTHING)
+            for k, o in zip(section.kinds[index], section.opponents[index], strict=True)
+        ]
+    )
+
+
+def cumulative_notes(section: Section, index: int, _: Breakdown) -> Notes:
+    """Cumulative (Rule 34E3), round by round: the running score after the round, and what
+    is taken off for it as won without playing (:func:`cumulative_subtraction`)."""
+    taken = cumulative_subtraction(section.profile)
+    return tuple(
+        [
+            RoundNote(RoundWhy.RUNNING_SCORE, entry=k, taken=taken.get(k, 0))
+            for k in section.kinds[index]
+        ]
+    )
+
+
+def opponents_cumulative_notes(section: Section, index: int, _: Breakdown) -> Notes:
+    """Opponents' Cumulative (Rule 34E), round by round: the opponent's Cumulative; a round
+    not played adds 0."""
+    players = section.tournament.players
+    return tuple(
+        [
+            RoundNote(RoundWhy.OPPONENT_CUMULATIVE, players[o].name, players[o].id)
+            if o >= 0
+            else RoundNote(RoundWhy.NOT_PLAYED_ZERO)
+            for o in section.opponents[index]
+        ]
+    )
+
+
+def kashdan_notes(section: Section, index: int, _: Breakdown) -> Notes:
+    """Kashdan (Rule 34E), round by round: the points the result earns."""
+    return tuple(
+        [
+            RoundNote(RoundWhy.KASHDAN, entry=k, points=_KASHDAN.get(k, 0))
+            for k in section.kinds[index]
+        ]
+    )
+
+
+def most_blacks_notes(_: Section, __: int, breakdown: Breakdown) -> Notes:
+    """Most Blacks (Rule 34E): the rounds played with Black."""
+    return tuple([RoundNote(RoundWhy.WITH_BLACK) if v else None for v in breakdown.per_round])
+
+
+def head_to_head_notes(_: Section, __: int, breakdown: Breakdown) -> Notes:
+    """Result between tied players (Rule 34E): the rounds against a player still tied."""
+    return tuple(
+        [RoundNote(RoundWhy.AGAINST_TIED) if v is not None else None for v in breakdown.per_round]
+    )
+
+
+def rating_notes(section: Section, index: int, breakdown: Breakdown) -> Notes:
+    """Average rating of opponents and performance rating (Rule 34E), round by round: the
+    opponent's rating; an unrated opponent is skipped; a round not played takes no part."""
+    return tuple(
+        [
+            RoundNote(RoundWhy.NOT_PLAYED)
+            if o < 0
+            else RoundNote(RoundWhy.UNRATED)
+            if rating is None
+            else RoundNote(RoundWhy.OPPONENT_RATING)
+            for o, rating in zip(section.opponents[index], breakdown.per_round, strict=True)
+        ]
+    )
