@@ -39,7 +39,7 @@ from discord.http import Route
 from pydantic import ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 
-from bot import health, logs, views
+from bot import buttons, health, logs
 from bot.errors import answer_error, arrived
 from bot.settings import HOW_TO_GET_A_TOKEN, BotSettings, settings_problem
 from bot.sheetlink import SheetLinks
@@ -124,7 +124,7 @@ class HarknessBot(commands.Bot):
         self.sheets.start()
         for cog in COGS:
             await self.add_cog(cog(self))
-        views.register(self)
+        buttons.register(self)
         if not self.settings.shard_id:  # one shard registers the commands for all
             await self.sync_commands()
         if self.settings.health_file is not None:

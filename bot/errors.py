@@ -1,7 +1,7 @@
 """The one place where anything that went wrong is answered: once, ephemerally, in words.
 
 Slash commands reach :func:`answer_error` through the command tree's ``on_error``; buttons
-reach it through :class:`bot.views.HarknessButton`. A mistake the member can fix (a
+reach it through :class:`bot.buttons.HarknessButton`. A mistake the member can fix (a
 :class:`~bot.store.StoreError` from the store, a :class:`UserError` from the bot) is shown
 in its words, escaped (it may quote names: :func:`core.names.markdown_safe`). Anything
 else is a bug: the member is told that something went wrong on our side, with a

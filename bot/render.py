@@ -28,6 +28,7 @@ from bot.store import (
     TournamentStatus,
 )
 from core.explain_render import EMBED_DESCRIPTION_LIMIT, MESSAGE_LIMIT, MarkdownExplanation
+from core.limits import shorten
 from core.names import markdown_safe
 from core.problems import Problem
 from core.render import cells, names_of_tiebreaks
@@ -76,15 +77,6 @@ def plain(text: str) -> str:
     return markdown_safe(text)
 
 
-def fit(text: str, limit: int) -> str:
-    """``text`` cut to ``limit`` characters, ending in ``…`` when cut.
-
-    >>> fit("Modified Median", 8), fit("Solkoff", 8)
-    ('Modifie…', 'Solkoff')
-    """
-    return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"
-
-
 def message_text(text: str | None) -> str | None:
     """A message's text cut to Discord's 2,000 characters (``…`` at the end when cut): every
     answer goes through this, so a refusal quoting a long input is still delivered.
@@ -92,7 +84,7 @@ def message_text(text: str | None) -> str | None:
     >>> len(message_text("x" * 5000) or ""), message_text(None)
     (2000, None)
     """
-    return None if text is None else fit(text, MESSAGE_MAX)
+    return None if text is None else shorten(text, MESSAGE_MAX)
 
 
 def lines_within(lines: Sequence[str], limit: int, more: str = "… and {n} more") -> str:
@@ -110,7 +102,7 @@ def lines_within(lines: Sequence[str], limit: int, more: str = "… and {n} more
     for i, line in enumerate(lines):
         tail = more.format(n=len(lines) - i)
         if len("\n".join([*kept, line, tail])) > limit:
-            return "\n".join([*kept, fit(tail, limit)])
+            return "\n".join([*kept, shorten(tail, limit)])
         kept.append(line)
     return "\n".join(kept)  # pragma: no cover - the loop always returns
 
@@ -173,7 +165,7 @@ def tournament_info(state: TournamentState, td_role: str | None = None) -> disco
     """A tournament at a glance: stage, rules, rounds played, players, open games."""
     info = state.info
     embed = discord.Embed(
-        title=fit(info.name, EMBED_TITLE_MAX), colour=COLOUR_INFO, description=status_line(info)
+        title=shorten(info.name, EMBED_TITLE_MAX), colour=COLOUR_INFO, description=status_line(info)
     )
     played = state.tournament.rounds
     embed.add_field(name="Rounds with results", value=f"{played} of {info.rounds}")
@@ -185,7 +177,7 @@ def tournament_info(state: TournamentState, td_role: str | None = None) -> disco
         embed.add_field(name="Dates", value=f"{info.start_date or '?'} – {info.end_date or ''}")
     if info.sheet is not None:
         embed.add_field(
-            name="Google Sheet", value=fit(info.sheet.url or info.sheet.spreadsheet_id, 1024)
+            name="Google Sheet", value=shorten(info.sheet.url or info.sheet.spreadsheet_id, 1024)
         )
     if state.players:
         embed.add_field(
@@ -214,7 +206,7 @@ def tiebreak_order(
     """The tiebreak order in words: ``1. Modified Median (MM) — US Chess 34E1``, then how
     unplayed rounds count under these rules (``variants``, core's words)."""
     embed = discord.Embed(
-        title=fit(f"Tiebreaks of {info.name}", EMBED_TITLE_MAX), colour=COLOUR_INFO
+        title=shorten(f"Tiebreaks of {info.name}", EMBED_TITLE_MAX), colour=COLOUR_INFO
     )
     lines = [
         f"Players with the same score are ranked by these tiebreaks, in this order "
@@ -249,7 +241,7 @@ def report_message(outcome: Outcome, reporter: str) -> str:
         text = f"**{plain(reporter)}** reported {plain(game.describe())}.\n{asked}"
     elif outcome.status is ResultStatus.DISPUTED:
         text += "\nA TD decides with `/result set`; `/result open` lists the open games."
-    return fit(text, MESSAGE_MAX)
+    return shorten(text, MESSAGE_MAX)
 
 
 #: How :func:`report_message` ends its first line while the report waits for an answer.
@@ -262,7 +254,7 @@ def answered_report(original: str, verdict: str) -> str:
     first = original.split("\n", 1)[0]
     if first.endswith(WAITING):
         first = first.removesuffix(WAITING) + "."
-    return fit(f"{first}\n{verdict}", MESSAGE_MAX)
+    return shorten(f"{first}\n{verdict}", MESSAGE_MAX)
 
 
 def open_games(
@@ -272,7 +264,7 @@ def open_games(
     and, for a tournament kept in a Google Sheet, the Discord reports the sheet disagrees
     with (the sheet's cell stands)."""
     embed = discord.Embed(
-        title=fit(f"Open games of {info.name}", EMBED_TITLE_MAX), colour=COLOUR_WAIT
+        title=shorten(f"Open games of {info.name}", EMBED_TITLE_MAX), colour=COLOUR_WAIT
     )
     if sheet_conflicts:
         embed.add_field(
@@ -298,7 +290,9 @@ def open_games(
 
 def history(info: TournamentInfo, events: Sequence[EventView]) -> discord.Embed:
     """The audit trail, newest first."""
-    embed = discord.Embed(title=fit(f"History of {info.name}", EMBED_TITLE_MAX), colour=COLOUR_INFO)
+    embed = discord.Embed(
+        title=shorten(f"History of {info.name}", EMBED_TITLE_MAX), colour=COLOUR_INFO
+    )
     lines = [plain(e.describe()) for e in events]
     embed.description = lines_within(lines, EMBED_DESCRIPTION_MAX) or "Nothing happened yet."
     embed.set_footer(text="/result undo event:<number> undoes one of these.")
@@ -326,7 +320,7 @@ class StandingsPages:
         if picture is not None:
             embed.set_image(url=f"attachment://{picture.filename}")
         numbered = f"Page {page + 1} of {len(self.pages)} · " if len(self.pages) > 1 else ""
-        embed.set_footer(text=fit(numbered + self.footer, EMBED_FOOTER_MAX))
+        embed.set_footer(text=shorten(numbered + self.footer, EMBED_FOOTER_MAX))
         return check_embed(embed)
 
 
@@ -338,7 +332,7 @@ def _table_lines(view: StandingsView) -> tuple[str, list[str]]:
         marks.append(MARKS[status] if status is not None else "")
     header, body = table[0], table[1:]
     for line, sign in zip(body, marks, strict=True):
-        line[2] = markdown_safe(fit(line[2], NAME_WIDTH), in_code=True)
+        line[2] = markdown_safe(shorten(line[2], NAME_WIDTH), in_code=True)
         line[3] = line[3] + sign
     rows = [header, *body]
     widths = [max(len(r[j]) for r in rows) for j in range(len(header))]
@@ -359,7 +353,7 @@ def standings_pages(view: StandingsView) -> StandingsPages:
     pages: list[str] = []
     page: list[str] = []
     for line in lines:
-        line = fit(line, LINE_MAX)
+        line = shorten(line, LINE_MAX)
         candidate = "\n".join([header, *page, line])
         if page and (len(page) >= ROWS_PER_PAGE or len(candidate) > PAGE_BUDGET):
             pages.append("\n".join([header, *page]))
@@ -367,7 +361,7 @@ def standings_pages(view: StandingsView) -> StandingsPages:
         page.append(line)
     pages.append("\n".join([header, *page]))
     of = f" of {info.rounds}" if view.after_round <= info.rounds else ""
-    title = fit(f"{info.name} — standings after round {view.after_round}{of}", EMBED_TITLE_MAX)
+    title = shorten(f"{info.name} — standings after round {view.after_round}{of}", EMBED_TITLE_MAX)
     _, legend = mark_signs(view)
     footer = " · ".join([names_of_tiebreaks(view.standings), *legend])
     return StandingsPages(title, tuple(pages), footer)
@@ -415,9 +409,9 @@ def why_details(title: str, details: Sequence[str]) -> list[list[discord.Embed]]
     current: list[discord.Embed] = []
     size = 0
     for i, part in enumerate(details):
-        embed = discord.Embed(description=fit(part, EMBED_DESCRIPTION_MAX), colour=COLOUR_INFO)
+        embed = discord.Embed(description=shorten(part, EMBED_DESCRIPTION_MAX), colour=COLOUR_INFO)
         if i == 0:
-            embed.title = fit(title, EMBED_TITLE_MAX)
+            embed.title = shorten(title, EMBED_TITLE_MAX)
         check_embed(embed)
         if current and (
             len(current) >= EMBEDS_PER_MESSAGE or size + embed_size(embed) > EMBED_TOTAL_MAX
@@ -451,4 +445,4 @@ def warning_lines(warnings: Sequence[Problem]) -> list[str]:
 
 def joined(lines: Iterable[str]) -> str:
     """Lines joined for a message, cut to Discord's 2,000 characters."""
-    return fit("\n".join(lines), MESSAGE_MAX)
+    return shorten("\n".join(lines), MESSAGE_MAX)

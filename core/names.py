@@ -1,6 +1,6 @@
 """What a player's name may be, and how it is written where it could be taken for markup.
 
-A name is data typed by a member, a TD or a file, never markup. Three rules, each defined
+A name is data typed by a member, a TD or a file, never markup. Four rules, each defined
 here once and used by every front door:
 
 - :func:`name_problem`: a name has 1 to :data:`NAME_MAX` characters once its spaces are
@@ -9,6 +9,7 @@ here once and used by every front door:
 - :func:`markdown_safe`: a name (or a sentence holding names) shown in Discord-flavoured
   Markdown renders as the characters typed: no emphasis, heading, quote, list, spoiler,
   masked link, mention, timestamp or code fence; inside a code block no fence either.
+- :func:`mentioned_id`: a Discord mention of a member (``<@id>``) read as the id it names.
 - :func:`csv_safe`: a CSV cell a spreadsheet would run as a formula (OWASP "CSV injection":
   a cell starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return) is written
   with a leading apostrophe, which spreadsheets read as "this is text";
@@ -47,6 +48,22 @@ def name_key(name: str) -> str:
     'spring open'
     """
     return " ".join(name.split()).casefold()
+
+
+#: A Discord mention of a member: ``<@80351110224678912>`` (or the older ``<@!…>``).
+_MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def mentioned_id(text: str) -> str | None:
+    """The user id a Discord mention of a member names (``<@id>`` or ``<@!id>``, spaces
+    around it ignored), else None: the one reading of a mention, for the bot's player
+    lookup and a sheet's ``Discord`` column alike.
+
+    >>> mentioned_id(" <@!42> "), mentioned_id("<@&7>"), mentioned_id("Ann <@42>")
+    ('42', None, None)
+    """
+    found = _MENTION.fullmatch(text.strip())
+    return found.group(1) if found else None
 
 
 def name_problem(name: str) -> str | None:

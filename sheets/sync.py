@@ -2,7 +2,7 @@
 
 1. **Read** everything in one ``spreadsheets.get`` (:mod:`sheets.snapshot`).
 2. **Decide** (:func:`decide`, no I/O): read the settings and the results (merged with the
-   Discord bot's reports, :mod:`sheets.reports`) into a ``core`` tournament, hash the
+   Discord bot's reports, :mod:`sheets.discord_tabs`) into a ``core`` tournament, hash the
    input, and stop there if the hash stored in the sheet is the same, every output tab is
    in place and shows what was written (:mod:`sheets.output`: a TD's edit inside one is
    replaced), writing at most the Errors tab's "Last checked" cell, every
@@ -41,6 +41,7 @@ from core.profiles import Profile
 from core.standings import standings_after
 from sheets.batches import MAX_REQUEST_BYTES, batches
 from sheets.client import SheetsClient, SheetsRequestError, spreadsheet_id
+from sheets.discord_tabs import REPORTS_MARKER, REPORTS_TAB, bot_rows, bot_tab, merge_reports
 from sheets.layout import CROSSTABLE_PAIRINGS, SETTINGS_TAB, Role
 from sheets.output import HEALED, SEEN, Stored, read_digest, verdict, written_digest
 from sheets.problems import SheetProblem
@@ -53,7 +54,6 @@ from sheets.read import (
     points_notices,
     read_results,
 )
-from sheets.reports import REPORTS_MARKER, REPORTS_TAB, bot_rows, bot_tab, merge_reports
 from sheets.settings_tab import SheetSettings, default_rows, read_settings
 from sheets.snapshot import READ_PARAMS, Snapshot, Tab, parse_snapshot
 from sheets.tabs import (
@@ -156,7 +156,7 @@ class SheetInput:
     """What a spreadsheet's input says, read and checked, before anything is written.
 
     ``problems`` are the TD's to fix (settings, cells, ``core``'s checks); ``notices`` are the
-    Discord reports that were not applied (:mod:`sheets.reports`): they are listed on the
+    Discord reports that were not applied (:mod:`sheets.discord_tabs`): they are listed on the
     Errors tab but do not hold the standings back, since the TD's cells stand. ``warnings``
     are points cells (``Tot``) that disagree with the results: listed too, never blocking.
     """

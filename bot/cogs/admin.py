@@ -34,7 +34,7 @@ from core.profiles import OPTION_BY_KEY, PROFILES
 IMPORT_MAX_BYTES = MAX_FILE_BYTES
 
 PROFILE_CHOICES = [
-    app_commands.Choice(name=render.fit(f"{name} — {profile.description}", 100), value=name)
+    app_commands.Choice(name=shorten(f"{name} — {profile.description}", 100), value=name)
     for name, profile in PROFILES.items()
 ] + [
     app_commands.Choice(name="fide — FIDE C.07, the text in force at the start date", value="fide")
@@ -43,7 +43,7 @@ PROFILE_CHOICES = [
 #: The profile options as slash-command options: their names and questions are core's.
 OPTION_NAMES = {"cumulative_half_bye": "cumulative-half-bye", "unplayed_rule": "unplayed-rule"}
 OPTION_HELP = {
-    param: render.fit(f"{OPTION_BY_KEY[key].on}? (default: the profile's)", 100)
+    param: shorten(f"{OPTION_BY_KEY[key].on}? (default: the profile's)", 100)
     for param, key in OPTION_NAMES.items()
 }
 

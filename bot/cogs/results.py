@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import render
+from bot.buttons import report_buttons, settle_reports
 from bot.checks import actor, guild_of, in_servers, td_actor
 from bot.cogs.sheets import landed_line, with_line
 from bot.lookup import (
@@ -24,7 +25,6 @@ from bot.lookup import (
 from bot.respond import Interaction, defer, reply, thinking
 from bot.sheetlink import links_of
 from bot.store import Outcome, ResultStatus
-from bot.views import report_buttons, settle_reports
 
 RESULT_CHOICES = [
     app_commands.Choice(name="I won (1-0)", value="win"),

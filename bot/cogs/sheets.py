@@ -17,6 +17,7 @@ from bot.lookup import RUNNING_FIRST, bot_store, pick_tournament
 from bot.respond import Interaction, defer, reply
 from bot.sheetlink import NOT_SET_UP, SheetLinks, links_of
 from bot.store import Actor, Outcome, PlayerInfo, StoreError, TournamentInfo
+from core.limits import shorten
 from core.players import find
 
 
@@ -125,4 +126,4 @@ async def landed_line(
 
 def with_line(text: str, line: str) -> str:
     """``text`` and, when there is one, ``line`` below it, within Discord's 2,000."""
-    return render.fit(f"{text}\n{line}" if line else text, render.MESSAGE_MAX)
+    return shorten(f"{text}\n{line}" if line else text, render.MESSAGE_MAX)

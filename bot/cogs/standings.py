@@ -9,7 +9,8 @@ from __future__ import annotations
 from discord import app_commands
 from discord.ext import commands
 
-from bot import pictures, render, service
+from bot import answers, pictures, render
+from bot.buttons import standings_buttons, why_buttons
 from bot.checks import guild_of
 from bot.lookup import (
     RUNNING_FIRST,
@@ -22,7 +23,7 @@ from bot.pictures import DEFAULT_THEME, Theme
 from bot.respond import Interaction, defer, reply
 from bot.sheetlink import links_of
 from bot.store import DiscordUser, PlayerRef
-from bot.views import standings_buttons, why_buttons
+from core.limits import shorten
 
 THEME_HELP = "Picture colours: Discord's dark theme (default) or light"
 
@@ -51,7 +52,7 @@ class StandingsCog(commands.Cog, name="Standings"):
         await defer(interaction, public=True)
         store, guild = bot_store(interaction), guild_of(interaction)
         found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
-        view, pages = await service.standings(
+        view, pages = await answers.standings(
             store, guild, found.name, after_round, links_of(interaction)
         )
         picture = await pictures.standings_page(view, pages.pages, 0, theme)
@@ -76,7 +77,7 @@ class StandingsCog(commands.Cog, name="Standings"):
         await defer(interaction, public=True)
         store, guild = bot_store(interaction), guild_of(interaction)
         found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
-        table = await service.crosstable(store, guild, found, links_of(interaction))
+        table = await answers.crosstable(store, guild, found, links_of(interaction))
         base = f"{render.slug(found.name)}-crosstable"
         picture = (
             await pictures.crosstable(table.standings, base, theme)
@@ -124,13 +125,13 @@ class StandingsCog(commands.Cog, name="Standings"):
         store, guild = bot_store(interaction), guild_of(interaction)
         found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
         who: PlayerRef = player if player else DiscordUser(str(interaction.user.id))
-        why = await service.why(
+        why = await answers.why(
             store, guild, found.name, who, after_round, links_of(interaction), interaction.user.name
         )
         view = why_buttons(found.id, why.number, why.after_round) if why.markdown.details else None
         text = render.why_summary(why.markdown, why.marked)
         if why.source:
-            text = render.fit(f"{text}\n_{render.plain(why.source)}_", render.MESSAGE_MAX)
+            text = shorten(f"{text}\n_{render.plain(why.source)}_", render.MESSAGE_MAX)
         picture = (
             await pictures.why(why.standings, why.explanation, theme)
             if why.standings is not None
@@ -148,7 +149,7 @@ class StandingsCog(commands.Cog, name="Standings"):
         await defer(interaction, public=False)
         store, guild = bot_store(interaction), guild_of(interaction)
         found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
-        rules = await service.tiebreak_order(store, guild, found, links_of(interaction))
+        rules = await answers.tiebreak_order(store, guild, found, links_of(interaction))
         await reply(
             interaction,
             embed=render.tiebreak_order(

@@ -24,8 +24,7 @@ try:
         open_client,
         spreadsheet_id,
     )
-    from sheets.read import PlayerRow
-    from sheets.reports import (
+    from sheets.discord_tabs import (
         PLAYERS_MARKER,
         PLAYERS_TAB,
         REPORTS_MARKER,
@@ -44,6 +43,7 @@ try:
         report_row,
         written_keys,
     )
+    from sheets.read import PlayerRow
     from sheets.settings import SheetsSettings
     from sheets.snapshot import Snapshot
     from sheets.sync import SheetInput, read_input, read_snapshot, sync

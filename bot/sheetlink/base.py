@@ -123,6 +123,11 @@ class LinkBase:
         self.quota = Quota()
         self.sync_jobs = settings.sheets_sync_jobs
         self.sync_debounce = timedelta(seconds=5)
+        self._configure(settings)
+
+    def _configure(self, settings: BotSettings) -> None:
+        """Where a part of the link sets up its own state from the bot's settings (the one
+        constructor is this class's)."""
 
     @classmethod
     def from_environment(cls, bot: discord.Client, store: Store, settings: BotSettings) -> Self:

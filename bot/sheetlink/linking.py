@@ -32,6 +32,7 @@ from bot.sheetlink.base import SheetUnreadable, short
 from bot.sheetlink.players import Players
 from bot.store import Actor, StoreError, TournamentInfo
 from core.names import markdown_safe as md
+from core.names import mentioned_id
 
 log = logging.getLogger("harkness.bot")
 
@@ -207,7 +208,8 @@ class Linking(Players):
         for number, player in sorted(players.items()):
             if number in known:
                 continue
-            value = discord_of(player).strip().removeprefix("<@").removesuffix(">").lstrip("!")
+            value = discord_of(player).strip()
+            value = mentioned_id(value) or value
             try:
                 await self.store.add_player(
                     guild,

@@ -16,16 +16,13 @@ import logging
 import os
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import timedelta
-
-import discord
 
 from bot.settings import BotSettings
 from bot.sheetlink.api import (
     SHEETS_MISSING,
     RetryPolicy,
-    SheetsClient,
     SheetsError,
     SheetsTimeoutError,
     SheetsUnavailableError,
@@ -43,7 +40,7 @@ from bot.sheetlink.api import (
 from bot.sheetlink.base import SheetOfAnotherServer
 from bot.sheetlink.lease import Held, SheetBusy
 from bot.sheetlink.players import Players
-from bot.store import OutboxItem, Store, TournamentInfo
+from bot.store import OutboxItem, TournamentInfo
 from bot.store.outbox import key as outbox_key
 from bot.store.tasks import cancel_and_wait
 from sheets import metrics
@@ -105,18 +102,9 @@ PENDING_NO_SHEETS = (
 class Outbox(Players):
     """The writer of due results: a background task, and a bounded wait for one result."""
 
-    def __init__(
-        self,
-        bot: discord.Client,
-        store: Store,
-        settings: BotSettings,
-        client: SheetsClient | None,
-        why_not: str | None = None,
-        *,
-        timeout: float = 30.0,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        super().__init__(bot, store, settings, client, why_not, timeout=timeout, clock=clock)
+    def _configure(self, settings: BotSettings) -> None:
+        """The writer's own state: how often it looks for due results, how it backs off."""
+        super()._configure(settings)
         self.poll_seconds = settings.sheets_outbox_poll
         self.retry = (
             RetryPolicy(0, settings.sheets_outbox_retry, settings.sheets_outbox_max)

@@ -32,7 +32,7 @@ from bot.sheetlink.reading import Reading
 from bot.store import Actor, DiscordUser, PlayerInfo, PlayerRef, TournamentInfo
 from bot.store.players import name_taken
 from core.names import markdown_safe as md
-from core.names import name_key
+from core.names import mentioned_id, name_key
 from core.players import find, unfound
 
 log = logging.getLogger("harkness.bot")
@@ -56,7 +56,7 @@ class Players(Reading):
     async def _members(
         self, registered: Sequence[PlayerInfo], players: Mapping[int, PlayerRow]
     ) -> list[Member]:
-        """The registered players as :class:`~sheets.reports.Member` s. Their usernames are
+        """The registered players as :class:`~sheets.discord_tabs.Member` s. Their usernames are
         the ones seen in commands, and are looked up only when the sheet names someone by
         ``@name``."""
         by_name = any(discord_of(p).strip().startswith("@") for p in players.values())
@@ -81,8 +81,8 @@ class Players(Reading):
         standings = view.standings
         assert standings is not None
         t = standings.tournament
-        if isinstance(player, str) and player.strip().startswith("<@"):
-            player = DiscordUser(player.strip().strip("<@!>"))
+        if isinstance(player, str) and (mentioned := mentioned_id(player)) is not None:
+            player = DiscordUser(mentioned)
         if isinstance(player, DiscordUser):
             if username:
                 self._usernames[player.id] = username

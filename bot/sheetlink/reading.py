@@ -1,7 +1,7 @@
 """Reading a linked sheet for ``/standings``, ``/crosstable`` and ``/why``, cached, and
 syncing its output tabs from what was read.
 
-What the TD typed, merged with the Discord reports (:mod:`sheets.reports`), is ranked by
+What the TD typed, merged with the Discord reports (:mod:`sheets.discord_tabs`), is ranked by
 ``core`` under the sheet's own rules. A read is reused for ``HARKNESS_SHEETS_REFRESH``
 seconds however many members ask (one read at a time per sheet), and its standings for as
 long as the input's hash is the same, so a busy evening costs a few reads a minute. Each

@@ -82,8 +82,7 @@ from bot.store.model import (
     TournamentStatus,
 )
 from bot.store.players import DiscordUser, PlayerRef
-from bot.store.service import Store, sheet_of_another_server
-from bot.store.views import (
+from bot.store.records import (
     ByeView,
     ClaimView,
     EventView,
@@ -93,6 +92,7 @@ from bot.store.views import (
     StandingsView,
     TournamentState,
 )
+from bot.store.store import Store, sheet_of_another_server
 
 __all__ = [
     "Actor",

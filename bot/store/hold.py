@@ -25,7 +25,7 @@ from bot.store.errors import StoreError
 from bot.store.tasks import cancel_and_wait
 
 if TYPE_CHECKING:
-    from bot.store.service import Store
+    from bot.store.store import Store
 
 log = logging.getLogger("harkness.store")
 

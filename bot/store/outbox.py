@@ -27,7 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from bot.store import schema
 from bot.store.model import Event, EventKind
 from bot.store.queries import Conflict, Loaded
-from bot.store.views import OutboxItem
+from bot.store.records import OutboxItem
 from core.results import score_text
 
 

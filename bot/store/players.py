@@ -7,7 +7,6 @@ ignored, or a unique start or part of it: :func:`core.players.find`), by a Disco
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -20,10 +19,8 @@ from bot.store import schema
 from bot.store.errors import StoreError
 from bot.store.model import Actor, PlayerInfo, TournamentInfo, TournamentStatus
 from bot.store.queries import Conflict, clean_name, next_number, player_info
-from core.names import name_key
+from core.names import mentioned_id, name_key
 from core.players import find
-
-_MENTION = re.compile(r"^<@!?(\d+)>$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,9 +51,9 @@ def resolve(players: Sequence[PlayerInfo], ref: PlayerRef, tournament: str) -> P
             raise StoreError(f"{tournament} has no player #{ref}", "unknown-player")
         return found[0]
     text = ref.strip()
-    mention = _MENTION.match(text)
-    if mention:
-        return resolve(players, DiscordUser(mention.group(1)), tournament)
+    mentioned = mentioned_id(text)
+    if mentioned is not None:
+        return resolve(players, DiscordUser(mentioned), tournament)
     named = find(players, text, number=lambda p: p.number, name=lambda p: p.name)
     if named.how == "number" and named.number is not None:
         return resolve(players, named.number, tournament)

@@ -2,7 +2,7 @@
 
 Each function runs inside the tournament's write transaction (its row locked), checks the
 request against the current fold, appends at most one event, and says what happened in an
-:class:`~bot.store.views.Outcome`. A request that repeats what the log already says writes
+:class:`~bot.store.records.Outcome`. A request that repeats what the log already says writes
 nothing (``changed`` is False), so pressing a button twice is harmless.
 
 Who may do what: a member reports only their own games and confirms or disputes only
@@ -30,7 +30,7 @@ from bot.store.model import (
 )
 from bot.store.players import PlayerRef, resolve
 from bot.store.queries import Loaded, append_event
-from bot.store.views import EventView, GameView, Outcome
+from bot.store.records import EventView, GameView, Outcome
 from core.model import Colour, EntryKind
 from core.results import bye_result, is_double_forfeit, side_result
 

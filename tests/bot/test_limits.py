@@ -18,6 +18,7 @@ from bot.store import Actor, Store
 from core.explain import explain
 from core.explain_render import to_markdown
 from core.formats.trf import write_trf
+from core.limits import shorten
 from core.standings import compute_standings
 from tests.fakes.discord_api import DiscordFake, DiscordLimitError, ViolationKind, running_bot
 from tests.generate import random_swiss
@@ -34,8 +35,8 @@ def test_lines_within_never_exceeds_the_limit(lines: list[str], limit: int) -> N
 
 
 @given(st.text(max_size=5000), st.integers(min_value=1, max_value=4096))
-def test_fit_never_exceeds_the_limit(text: str, limit: int) -> None:
-    fitted = render.fit(text, limit)
+def test_shorten_never_exceeds_the_limit(text: str, limit: int) -> None:
+    fitted = shorten(text, limit)
     assert len(fitted) <= limit
     assert fitted == text or fitted.endswith("…")
 

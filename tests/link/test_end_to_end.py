@@ -15,7 +15,7 @@ import re
 
 import pytest
 
-from sheets.reports import REPORT_HEADER
+from sheets.discord_tabs import REPORT_HEADER
 from tests.bot.support import clicked, reported, running_tournament
 from tests.fakes.discord_api import MessageRecord
 from tests.link.conftest import RESULTS, LinkedClub, as_shown

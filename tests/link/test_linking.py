@@ -6,7 +6,7 @@ set them up; nothing is linked by halves."""
 from __future__ import annotations
 
 from bot.store import Actor
-from sheets.reports import REPORT_HEADER
+from sheets.discord_tabs import REPORT_HEADER
 from tests.bot.support import Club, clicked, reported, running_tournament
 from tests.fakes.sheets_api import Op
 from tests.link.conftest import RESULTS, LinkedClub

@@ -2,7 +2,7 @@
 reports tab into the TD's results: what the TD typed always wins, an empty cell takes the
 report, a disagreement is listed on the Errors tab and never applied, and nothing the TD
 typed is changed. These tests run the worker alone, with real gspread against the fake; the
-bot's tab is written with the bot's own requests (:func:`sheets.reports.append_requests`)."""
+bot's tab is written with the bot's own requests (:func:`sheets.discord_tabs.append_requests`)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,13 @@ from typing import Any
 import pytest
 
 from sheets.client import SheetsClient, open_client
-from sheets.reports import REPORT_HEADER, REPORTS_TAB, ReportConflict, append_requests, report_row
+from sheets.discord_tabs import (
+    REPORT_HEADER,
+    REPORTS_TAB,
+    ReportConflict,
+    append_requests,
+    report_row,
+)
 from sheets.settings import SheetsSettings
 from sheets.sync import read_snapshot, sync
 from tests.fakes.sheets_api import ServiceAccountKey, SheetsFake

@@ -20,7 +20,7 @@ from prometheus_client import REGISTRY
 from bot.sheetlink.lease import LEASE
 from bot.store import OutboxItem, Store
 from sheets import metrics
-from sheets.reports import REPORT_HEADER
+from sheets.discord_tabs import REPORT_HEADER
 from tests.bot.support import clicked, reported
 from tests.fakes.sheets_api import Op
 from tests.link.conftest import LinkedClub, eventually

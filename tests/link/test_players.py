@@ -4,7 +4,7 @@ and ``/player link`` fill in. The TD's tabs are never written."""
 
 from __future__ import annotations
 
-from sheets.reports import PLAYERS_HEADER
+from sheets.discord_tabs import PLAYERS_HEADER
 from tests.bot.support import appoint_tds, clicked, reported, running_tournament
 from tests.link.conftest import RESULTS, LinkedClub, as_shown
 

@@ -24,7 +24,7 @@ import pytest
 from sqlalchemy import func, select
 
 from bot.store import Actor, Store, TournamentStatus, schema
-from sheets.reports import REPORT_HEADER
+from sheets.discord_tabs import REPORT_HEADER
 from tests.fakes.discord_api import DiscordFake, FakeGuild, FakeMember, MessageRecord
 from tests.fakes.discord_fake.models import ChannelType, FakeChannel, FakeRole
 from tests.fakes.sheets_api import Op, ServiceAccountKey, SheetsFake

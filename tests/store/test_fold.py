@@ -130,7 +130,7 @@ def test_any_log_folds_into_a_consistent_tournament_with_honest_marks(log: list[
         "bot.store.players",
         "bot.store.queries",
         "bot.store.results",
-        "bot.store.views",
+        "bot.store.records",
     ],
 )
 def test_the_examples_in_the_docstrings_run(module: str):

@@ -1,5 +1,5 @@
-"""What the store's service hands back: games, outcomes of a change, the audit trail,
-a tournament's state and its standings, and sheet writes still to do.
+"""The records the store (:class:`bot.store.Store`) hands back: games, outcomes of a change,
+the audit trail, a tournament's state and its standings, and sheet writes still to do.
 
 Players appear as :class:`PlayerInfo` (starting number, name, Discord id), results from a
 named player's side, so a front end can word a message without further look-ups.

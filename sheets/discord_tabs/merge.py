@@ -17,16 +17,16 @@ from dataclasses import dataclass
 from core.log import Replay, replay
 from core.model import Colour, EntryKind, RoundEntry
 from core.results import bye_result, score_result, score_text
-from sheets.problems import SheetProblem
-from sheets.read import ResultGrid, Rows, Sourced, with_entry
-from sheets.reports.players import label, merge_discord_ids, resolve
-from sheets.reports.report_tab import (
+from sheets.discord_tabs.players_tab import label, merge_discord_ids, resolve
+from sheets.discord_tabs.reports_tab import (
     ACTION_WORDS,
     ReportRow,
     read_report_rows,
     row_key,
     row_undoes,
 )
+from sheets.problems import SheetProblem
+from sheets.read import ResultGrid, Rows, Sourced, with_entry
 
 _GAME_ACTIONS = frozenset({"confirm", "report", "set"})
 

@@ -1,4 +1,4 @@
-"""The store's service: every operation the bot and the sheet link need, as async methods.
+"""The store (:class:`Store`): every operation the bot and the sheet link need, as async methods.
 
 Each method is one database transaction. Every method that reads or writes a guild's data
 takes the guild first and finds the tournament *in that guild* by name, so nothing of one
@@ -48,8 +48,15 @@ from bot.store.offload import off_loop
 from bot.store.pairings import RoundDraft
 from bot.store.players import PlayerRef
 from bot.store.queries import Conflict, clean_name
+from bot.store.records import (
+    EventView,
+    GameView,
+    OutboxItem,
+    Outcome,
+    StandingsView,
+    TournamentState,
+)
 from bot.store.results import Change
-from bot.store.views import EventView, GameView, OutboxItem, Outcome, StandingsView, TournamentState
 from core.limits import shorten
 from core.model import Colour, EntryKind, as_played
 from core.names import name_key
@@ -743,7 +750,7 @@ class Store:
 
     async def state(self, guild: str, tournament: str) -> TournamentState:
         """The tournament now: core tournament, marks, open games (see
-        :class:`~bot.store.views.TournamentState`)."""
+        :class:`~bot.store.records.TournamentState`)."""
         loaded = await self._read(lambda conn: queries.load(conn, guild, tournament))
         return TournamentState.of(loaded.info, loaded.players, loaded.folded)
 

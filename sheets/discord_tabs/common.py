@@ -1,7 +1,7 @@
 """The bot's two tabs as tabs: their titles and markers, finding them in a snapshot, and the
 requests that create, grow, protect and fill them (rows at fixed positions, text never parsed
-as a formula). What goes in each tab is :mod:`sheets.reports.report_tab`'s and
-:mod:`sheets.reports.players`'."""
+as a formula). What goes in each tab is :mod:`sheets.discord_tabs.reports_tab`'s and
+:mod:`sheets.discord_tabs.players_tab`'."""
 
 from __future__ import annotations
 

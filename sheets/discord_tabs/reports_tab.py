@@ -11,10 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from core.names import name_key
-from sheets.layout import a1, clean
-from sheets.problems import SheetProblem
-from sheets.read import Rows
-from sheets.reports.bot_tabs import (
+from sheets.discord_tabs.common import (
     REPORTS_MARKER,
     REPORTS_TAB,
     Request,
@@ -23,6 +20,9 @@ from sheets.reports.bot_tabs import (
     row_data,
     tab_requests,
 )
+from sheets.layout import a1, clean
+from sheets.problems import SheetProblem
+from sheets.read import Rows
 from sheets.snapshot import Snapshot
 
 REPORT_HEADER = [

@@ -10,10 +10,8 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from core.names import name_key
-from sheets.layout import clean
-from sheets.read import PlayerRow, ResultGrid, Rows
-from sheets.reports.bot_tabs import (
+from core.names import mentioned_id, name_key
+from sheets.discord_tabs.common import (
     PLAYERS_MARKER,
     PLAYERS_TAB,
     Request,
@@ -22,13 +20,14 @@ from sheets.reports.bot_tabs import (
     same_rows,
     tab_requests,
 )
+from sheets.layout import clean
+from sheets.read import PlayerRow, ResultGrid, Rows
 from sheets.snapshot import Snapshot
 
 PLAYERS_HEADER = ["#", "Name", "Discord", "Member"]
 """The players tab's columns."""
 
 _LABEL = re.compile(r"^#\s*(\d+)\s*(.*)$")
-_MENTION = re.compile(r"^<@!?(\d+)>$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,9 +59,7 @@ def names_member(value: str, discord_id: str | None, username: str | None) -> bo
     (False, False)
     """
     text = clean(value)
-    mention = _MENTION.match(text)
-    if mention:
-        text = mention.group(1)
+    text = mentioned_id(text) or text
     if text.isdigit():
         return discord_id is not None and text == discord_id
     if text.startswith("@") and len(text) > 1:
@@ -166,7 +163,7 @@ def labels_of(
     members: Sequence[Member], players: Mapping[int, PlayerRow], matched: Mapping[int, int]
 ) -> dict[int, str]:
     """Discord starting number → the sheet's label of that player, for
-    :func:`~sheets.reports.report_tab.report_row`."""
+    :func:`~sheets.discord_tabs.reports_tab.report_row`."""
     return {
         m.number: label(players[matched[m.key]])
         for m in members

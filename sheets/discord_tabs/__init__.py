@@ -1,4 +1,5 @@
-"""Discord reports in the TD's spreadsheet: the bot's own tabs, and how they merge.
+"""The Discord bot's tabs in a linked spreadsheet (``Discord reports``, ``Discord players``):
+what they hold, and how the worker merges them into what the TD typed.
 
 For a tournament linked to a spreadsheet, the Discord bot keeps two tabs of its own:
 
@@ -18,15 +19,20 @@ never writes anywhere else but the worker's output tabs.
 The worker merges the reports into what the TD's tabs say (:func:`merge_reports`): what the
 TD typed always wins, a cell the TD left empty takes the report, and a report that disagrees
 with the TD becomes a :class:`ReportConflict` on the Errors tab (never applied silently);
-:mod:`sheets.reports.merge` says it in full.
+:mod:`sheets.discord_tabs.merge` says it in full.
 
 The package's modules, one purpose each:
 
-- :mod:`~sheets.reports.bot_tabs`: the two tabs as tabs (titles, markers, finding them,
+- :mod:`~sheets.discord_tabs.common`: what both tabs share (titles, markers, finding them,
   creating, protecting and filling them);
-- :mod:`~sheets.reports.report_tab`: the reports tab's rows, written and read back;
-- :mod:`~sheets.reports.players`: matching Discord members to sheet players, the players tab;
-- :mod:`~sheets.reports.merge`: the reports into the TD's grid, and the conflicts.
+- :mod:`~sheets.discord_tabs.reports_tab`: the reports tab's rows, written and read back;
+- :mod:`~sheets.discord_tabs.players_tab`: matching Discord members to sheet players, and
+  the players tab;
+- :mod:`~sheets.discord_tabs.merge`: the reports into the TD's grid, and the conflicts.
+
+They live in :mod:`sheets` because they are tabs of a spreadsheet: the bot's sheet link
+(:mod:`bot.sheetlink`) writes them with these functions, and the worker reads them;
+nothing here imports :mod:`bot`.
 
 >>> from sheets.read import read_results
 >>> from sheets.settings_tab import SheetSettings
@@ -42,7 +48,7 @@ The package's modules, one purpose each:
 (['W2', 'L1'], "'Discord reports'!D2")
 """
 
-from sheets.reports.bot_tabs import (
+from sheets.discord_tabs.common import (
     BOT_TAB_PROTECTION,
     PLAYERS_MARKER,
     PLAYERS_TAB,
@@ -54,8 +60,8 @@ from sheets.reports.bot_tabs import (
     bot_tab,
     foreign_tab,
 )
-from sheets.reports.merge import ReportConflict, merge_reports
-from sheets.reports.players import (
+from sheets.discord_tabs.merge import ReportConflict, merge_reports
+from sheets.discord_tabs.players_tab import (
     PLAYERS_HEADER,
     Member,
     discord_of,
@@ -66,7 +72,7 @@ from sheets.reports.players import (
     player_rows,
     players_requests,
 )
-from sheets.reports.report_tab import (
+from sheets.discord_tabs.reports_tab import (
     ACTION_WORDS,
     REPORT_HEADER,
     ReportRow,

@@ -19,7 +19,7 @@ from typing import Any
 
 import discord
 
-from bot import pictures, render, service
+from bot import answers, pictures, render
 from bot.checks import actor, guild_of
 from bot.errors import acknowledged, answer_error, arrived
 from bot.lookup import bot_store
@@ -69,7 +69,7 @@ async def _answer_report(
 ) -> None:
     await acknowledge_click(interaction)
     store, guild = bot_store(interaction), guild_of(interaction)
-    info = await service.tournament_by_id(store, guild, tournament_id)
+    info = await answers.tournament_by_id(store, guild, tournament_id)
     who = await actor(store, interaction)
     if confirm:
         outcome = await store.confirm(guild, info.name, who, report)
@@ -235,8 +235,8 @@ class StandingsPageButton(
     async def _turn(self, interaction: Interaction) -> None:
         await acknowledge_click(interaction)
         store, guild = bot_store(interaction), guild_of(interaction)
-        info = await service.tournament_by_id(store, guild, self.tournament)
-        standings, pages = await service.standings(
+        info = await answers.tournament_by_id(store, guild, self.tournament)
+        standings, pages = await answers.standings(
             store, guild, info.name, self.after_round, links_of(interaction)
         )
         page = max(0, min(self.page, len(pages.pages) - 1))
@@ -299,8 +299,8 @@ class WhyDetailsButton(
     async def _details(self, interaction: Interaction) -> None:
         await acknowledge_click(interaction, ephemeral=True)
         store, guild = bot_store(interaction), guild_of(interaction)
-        info = await service.tournament_by_id(store, guild, self.tournament)
-        why = await service.why(
+        info = await answers.tournament_by_id(store, guild, self.tournament)
+        why = await answers.why(
             store,
             guild,
             info.name,

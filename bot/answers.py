@@ -1,9 +1,11 @@
-"""The bot's services: load from the store, ask core, hand back what the renderers need.
+"""The answers to the standings questions (``/standings``, ``/crosstable``, ``/why``,
+``/tiebreaks``): load from the store, ask core, hand back what the renderers need.
 
 Shared by slash commands and by the buttons that outlive them (a standings page, the
 details of ``/why``), so both give the same answer. No tiebreak is computed here: standings
 come from the store (which asks :mod:`core.standings`), explanations from
-:mod:`core.explain`, and the tiebreak order from :mod:`core.profiles`.
+:mod:`core.explain`, and the order that applies from
+:func:`core.standings.applicable_order`.
 
 A tournament linked to a Google Sheet answers from the sheet (:mod:`bot.sheetlink`): the
 TD's results merged with the Discord reports, under the sheet's rules. If this bot cannot
@@ -15,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from bot.errors import UserError
-from bot.render import EMBED_FOOTER_MAX, StandingsPages, fit, standings_pages
+from bot.render import EMBED_FOOTER_MAX, StandingsPages, standings_pages
 from bot.sheetlink import SheetLinks, SheetOfAnotherServer, SheetUnreadable, SheetView
 from bot.store import (
     DiscordUser,
@@ -27,9 +29,10 @@ from bot.store import (
     TournamentInfo,
 )
 from bot.store.offload import off_loop
-from bot.store.service import standings_of
+from bot.store.store import standings_of
 from core.explain import Explanation, explain
 from core.explain_render import MarkdownExplanation, to_markdown
+from core.limits import shorten
 from core.model import as_played
 from core.standings import Standings, applicable_order
 from core.tiebreaks import tiebreaks_of
@@ -84,7 +87,7 @@ async def standings(
 def _noted(pages: StandingsPages, note: str) -> StandingsPages:
     if not note:
         return pages
-    return replace(pages, footer=fit(f"{pages.footer} · {note}", EMBED_FOOTER_MAX))
+    return replace(pages, footer=shorten(f"{pages.footer} · {note}", EMBED_FOOTER_MAX))
 
 
 @dataclass(frozen=True, slots=True)
