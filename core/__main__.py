@@ -1,7 +1,5 @@
 """``python -m core`` is the ``harkness`` command."""
 
-import sys
+from core.cli import console
 
-from core.cli import main
-
-sys.exit(main())
+console()

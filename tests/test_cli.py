@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -173,6 +174,38 @@ def test_the_installed_console_script_and_python_dash_m() -> None:
         )
         assert done.returncode == 0, done.stderr
         assert done.stdout.splitlines()[1].startswith("1,1,Player A,3,8.5")
+
+
+def test_a_process_ended_at_once_has_printed_everything_and_its_status(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from core.formats.trf import write_trf
+    from tests.generate import random_swiss
+
+    big = tmp_path / "big.trf"
+    big.write_text(write_trf(random_swiss(1500, 5, seed=5)))
+    buffered = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    for path in (SEED, str(big)):  # what stays in the buffer, and more than a pipe holds
+        _, expected, _ = run(capsys, "standings", path, "--format", "json")
+        done = subprocess.run(
+            [sys.executable, "-m", "core", "standings", path, "--format", "json"],
+            capture_output=True,
+            text=True,
+            check=False,
+            env=buffered,
+        )
+        assert (done.returncode, done.stdout, done.stderr) == (0, expected, "")
+    assert len(expected) > 128 * 1024
+    big.write_text(big.read_text().replace(" w 1", " w X", 1))
+    bad = subprocess.run(
+        [sys.executable, "-m", "core", "standings", str(big)],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=buffered,
+    )
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert "unknown result code 'X'" in bad.stderr
 
 
 def test_large_sections_print_as_plain_aligned_text() -> None:
