@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.examples import example_path, load_example
 from core.formats import read_text
@@ -199,6 +200,41 @@ def test_every_result_code_of_trf16(block: str, entry: RoundEntry) -> None:
     text = edit(SMALL, 3, 92, block)  # player 1, round 1
     text = edit(text, 4, 92, other)  # player 2, round 1
     assert read_trf(text).player(1).entries[0] == entry
+
+
+_FIELDS = ("   0", "0000", "    ", "   7", "  12", " 123", "0012", "9999", " 1 2", "12  ", "  x1")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["  ", " x"]),
+            st.sampled_from(_FIELDS),
+            st.sampled_from(list("wbWB- x")),
+            st.sampled_from(list("10=WDLwdl+-FUHZfuhz XQ")),
+        ),
+        max_size=12,
+    )
+)
+def test_a_line_read_in_one_pass_reads_as_block_by_block(
+    blocks: list[tuple[str, str, str, str]],
+) -> None:
+    from core.formats.trf import _plain_rounds, _read_rounds, _Reading
+
+    line = " " * 89 + "".join(
+        f"{lead}{field} {colour} {code}" for lead, field, colour, code in blocks
+    )
+    line = line.rstrip()
+    reading = _Reading("x.trf")
+    by_block = _read_rounds(line, 1, 1, reading, {}, {})
+    in_one_pass = _plain_rounds(line)
+    if in_one_pass is not None:  # only what the block reader takes without a word
+        assert (in_one_pass, reading.problems) == (by_block, [])
+    elif all(lead == "  " and field.lstrip(" ").isdigit() for lead, field, _, _ in blocks):
+        # A plain shape is read in one pass unless it is wrong (a bye against an opponent).
+        plain = all(c in "wbWB-" and r in "10=WDLwdl+-FUHZfuhz" for _, _, c, r in blocks)
+        assert not plain or reading.problems
 
 
 def test_a_line_with_fewer_rounds_is_absent_from_the_rest() -> None:

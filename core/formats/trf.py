@@ -71,6 +71,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import TYPE_CHECKING, Literal, cast
 
 from core.formats.text import lines_of
@@ -83,6 +84,7 @@ from core.limits import (
     whole_number,
 )
 from core.model import (
+    HALF_POINTS,
     Colour,
     EntryKind,
     Player,
@@ -156,6 +158,22 @@ _GAME_SUFFIX: dict[str, tuple[EntryKind, Colour | None]] = {
     if kind.has_opponent
     for c, colour in _COLOURS.items()
 }
+#: Round blocks as :func:`write_trf` writes them (and most programs do), for every round
+#: of a line: two blanks, the opponent's number right-aligned in four columns (``0`` or
+#: ``0000``: none), a blank, the colour ``w``, ``b`` or ``-``, a blank, a result code. Such a
+#: line is read in one pass (:func:`_plain_rounds`); any other (an absence, a blank colour,
+#: a mistake) block by block, which says what is wrong and where.
+_PLAIN_ROUNDS = re.compile(
+    r"(?:  (?:   [0-9]|  [0-9]{2}| [0-9]{3}|[0-9]{4}) [wbWB-] [10=WDLwdl+FUHZfuhz-])*"
+)
+#: A plain block's result code against an opponent: a game or a forfeit.
+_AGAINST: dict[str, EntryKind] = {c: k for c, k in _RESULTS.items() if k.has_opponent}
+#: A plain block's result code without an opponent: a bye, or an unpaired ``+ = -``.
+_WITHOUT: dict[str, RoundEntry] = {
+    **{c: RoundEntry(k) for c, k in _RESULTS.items() if not k.has_opponent},
+    **{c: RoundEntry(k) for c, k in _UNPAIRED.items()},
+}
+_KIND_OF = itemgetter(0)
 _RESULT_CODE: dict[EntryKind, str] = {
     EntryKind.WIN: "1",
     EntryKind.DRAW: "=",
@@ -196,8 +214,12 @@ class _Reading:
     doubtful: set[int] = field(default_factory=set)
     #: A player line whose starting rank is unreadable or taken: who it is, is unknown.
     lost_line: bool = False
-    #: Per starting rank: the points column's text and the line it is on.
-    points: dict[int, tuple[str, int]] = field(default_factory=dict)
+    #: Per starting rank whose points column (81–84) is not the score of the line's
+    #: results as :func:`write_trf` writes it: the column's text, the line it is on and the
+    #: score in half-points.
+    points: dict[int, tuple[str, int, int]] = field(default_factory=dict)
+    #: The points column as :func:`write_trf` writes it, by half-points, as met.
+    points_text: dict[int, str] = field(default_factory=dict)
 
     def problem(
         self,
@@ -312,13 +334,11 @@ def _points_warnings(players: Iterable[Player], reading: _Reading) -> Iterator[P
     score of their results: the results decide. A blank or unreadable column says nothing."""
     points = reading.points
     for p in players:
-        text, number = points.get(p.id, ("", 0))
-        half = sum([e.kind.half_points for e in p.entries])
-        if text == _POINTS_TEXT[half % 2].format(half // 2):
-            continue  # the common case: the column as written here
-        message = points_disagreement(p.name, text, half)
-        if message is not None:
-            yield Problem(message, path=reading.path, line=number, column=81, player=p.id)
+        if p.id in points:
+            text, number, half = points[p.id]
+            message = points_disagreement(p.name, text, half)
+            if message is not None:
+                yield Problem(message, path=reading.path, line=number, column=81, player=p.id)
 
 
 def _position(p: Problem) -> tuple[int, int]:
@@ -332,11 +352,8 @@ def _read_player(
     cache: dict[str, RoundEntry],
     opponents: dict[str, int],
 ) -> None:
-    """Read one player line (already stripped of trailing blanks) into ``reading``.
-
-    ``cache`` holds every round block read so far, ``opponents`` every opponent field (each
-    player is met about once a round, so a field repeats as often as the rounds).
-    """
+    """Read one player line (already stripped of trailing blanks) into ``reading``
+    (``cache`` and ``opponents``: see :func:`_read_rounds`)."""
     rank_text = line[4:8].strip()
     # Four columns: ASCII digits are a short number int() takes as is (whole_number's checks).
     player_id = int(rank_text) if rank_text.isascii() and rank_text.isdecimal() else 0
@@ -380,6 +397,77 @@ def _read_player(
             49,
             player=player_id,
         )
+    entries = _plain_rounds(line)
+    if entries is None:
+        entries = _read_rounds(line, number, player_id, reading, cache, opponents)
+    half = sum(map(HALF_POINTS.__getitem__, map(_KIND_OF, entries)))
+    points = line[80:84].strip()
+    written = reading.points_text.get(half)
+    if written is None:
+        written = reading.points_text[half] = _POINTS_TEXT[half % 2].format(half // 2)
+    if points != written:
+        reading.points[player_id] = (points, number, half)
+    reading.players.append(
+        new_player(
+            player_id,
+            line[14:47].strip(),
+            entries,
+            rating,
+            line[10:13].strip(),
+            line[9:10].strip(),
+            line[53:56].strip(),
+            line[57:68].strip(),
+            line[69:79].strip(),
+            (),
+            line[85:89].strip(),
+        )
+    )
+
+
+def _plain_rounds(line: str) -> tuple[RoundEntry, ...] | None:
+    """The entries of a player line whose round blocks are all plain (:data:`_PLAIN_ROUNDS`),
+    in one pass; None for any other line, and for a plain block that is wrong (a bye against
+    an opponent, a game without one), which :func:`_read_rounds` then words.
+
+    >>> [str(e) for e in _plain_rounds(" " * 89 + "    12 w 1     0 - H     0 - +  0003 b =")]
+    ['W12 (w)', 'H', 'B', 'D3 (b)']
+    >>> _plain_rounds(" " * 89 + "     0 - 1") is None, _plain_rounds(" " * 89 + "    12   1")
+    (True, None)
+    """
+    rounds = line[FIRST_ROUND - 3 :]
+    if not _PLAIN_ROUNDS.fullmatch(rounds):
+        return None
+    # Every plain block is three words: the opponent, the colour and the result code.
+    words = rounds.split()
+    against, without, colours = _AGAINST, _WITHOUT, _COLOURS
+    try:
+        return tuple(
+            [
+                _new_entry(RoundEntry, (against[code], opponent, colours[colour]))
+                if opponent
+                else without[code]
+                for opponent, colour, code in zip(
+                    map(int, words[::3]), words[1::3], words[2::3], strict=True
+                )
+            ]
+        )
+    except KeyError:
+        return None
+
+
+def _read_rounds(
+    line: str,
+    number: int,
+    player_id: int,
+    reading: _Reading,
+    cache: dict[str, RoundEntry],
+    opponents: dict[str, int],
+) -> tuple[RoundEntry, ...]:
+    """The entries of a player line block by block, each problem said where it is.
+
+    ``cache`` holds every round block read so far, ``opponents`` every opponent field (each
+    player is met about once a round, so a field repeats as often as the rounds).
+    """
     # Each round is two blanks, then columns 92–99 of round 1 and so on; most blocks repeat
     # (the same opponent, colour and result on another line), so each is read once.
     blocks = [
@@ -394,30 +482,14 @@ def _read_player(
                 continue
             block = blocks[r]
             # A game as aligned as it should be, against an opponent field read before:
-            # inline, as about half the blocks of a large section are new.
+            # inline, as many blocks of a section are new.
             game, opponent = suffix(block[6:]), opponent_of(block[2:6])
             if game is not None and opponent and block.startswith("  "):
                 entry = cache[block] = _new_entry(RoundEntry, (game[0], opponent, game[1]))
             else:
                 entry = _read_new_block(block, number, player_id, r + 1, reading, cache, opponents)
             found[r] = entry
-    entries = cast(list[RoundEntry], found)
-    reading.points[player_id] = (line[80:84].strip(), number)
-    reading.players.append(
-        new_player(
-            player_id,
-            line[14:47].strip(),
-            tuple(entries),
-            rating,
-            line[10:13].strip(),
-            line[9:10].strip(),
-            line[53:56].strip(),
-            line[57:68].strip(),
-            line[69:79].strip(),
-            (),
-            line[85:89].strip(),
-        )
-    )
+    return tuple(cast(list[RoundEntry], found))
 
 
 def _read_new_block(
