@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from itertools import pairwise
+from itertools import groupby
 from typing import Any, NamedTuple
 
 from core.model import Player, Tournament, as_played, is_round_robin, rounds_played
@@ -113,7 +113,6 @@ def compute_standings(
     registry = tiebreaks_of(profile.family)
     columns = {code: registry[code].compute(section) for code in order}
     scores = section.scores
-    first = sorted(range(len(tournament)), key=lambda i: -scores[i])
     criteria: list[tuple[str, list[Any] | None]] = [(SCORE, scores)]
     if profile.unplayed_points_rule:
         in_play = [
@@ -125,7 +124,7 @@ def compute_standings(
             criteria.append((code, [b.units for b in columns[code].breakdowns]))
         else:
             criteria.append((code, None))
-    groups: list[Group] = [(first, None)]
+    groups: list[Group] = [(list(range(len(tournament))), None)]
     for name, keys in criteria:
         if keys is not None:
             groups = _split_all(groups, name, _lookup(keys))
@@ -167,7 +166,9 @@ def standings_after(
 
 
 def _lookup(values: list[Any]) -> Callable[[Sequence[int]], list[Any]]:
-    return lambda group: [_key(values[i]) for i in group]
+    """Keys of a tiebreak known for every player (:func:`_key` of each value)."""
+    keyed = [_key(v) for v in values] if None in values else values
+    return lambda group: list(map(keyed.__getitem__, group))
 
 
 #: Undefined tiebreak values (None) sort below every defined value. Only a sort key: no
@@ -213,18 +214,14 @@ def _split_all(
             result.append((group, above))
             continue
         ks = keys(group)
-        if all(k == ks[0] for k in ks):
+        if ks.count(ks[0]) == len(ks):
             result.append((group, above))
             continue
+        # A stable sort: players equal on the key keep the group's order.
         order = sorted(range(len(group)), key=ks.__getitem__, reverse=True)
-        current = [group[order[0]]]
-        for a, b in pairwise(order):
-            if ks[b] == ks[a]:
-                current.append(group[b])
-            else:
-                result.append((current, above))
-                current, above = [group[b]], name
-        result.append((current, above))
+        for _, equal in groupby(order, ks.__getitem__):
+            result.append((list(map(group.__getitem__, equal)), above))
+            above = name
     return result
 
 
