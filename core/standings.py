@@ -128,8 +128,10 @@ def compute_standings(
     for name, keys in criteria:
         if keys is not None:
             groups = _split_all(groups, name, _lookup(keys))
-        else:
-            groups = _split_all(groups, name, _group_keys(section, columns, registry[name]))
+        else:  # computed per tied group; the column holds what was computed
+            breakdowns = list(columns[name].breakdowns)
+            groups = _split_all(groups, name, _group_keys(section, registry[name], breakdowns))
+            columns[name] = Column(name, columns[name].scale, tuple(breakdowns))
     return Standings(
         tournament, profile, order, columns, _rows(tournament, scores, groups), section
     )
@@ -182,19 +184,17 @@ def _key(units: Any) -> Any:
 
 
 def _group_keys(
-    section: Section, columns: dict[str, Column], tiebreak: Tiebreak
+    section: Section, tiebreak: Tiebreak, breakdowns: list[Breakdown]
 ) -> Callable[[Sequence[int]], list[Any]]:
-    """Keys for a tiebreak that depends on who is tied; records the values it computed."""
-    code = tiebreak.code
+    """Keys for a tiebreak that depends on who is tied; records the values it computed in
+    ``breakdowns`` (by player index)."""
     group_fn = tiebreak.group
     assert group_fn is not None
-    breakdowns = list(columns[code].breakdowns)
 
     def keys(group: Sequence[int]) -> list[Any]:
         values = group_fn(section, group)
         for i, b in values.items():
             breakdowns[i] = b
-        columns[code] = Column(code, columns[code].scale, tuple(breakdowns))
         return [_key(values[i].units) for i in group]
 
     return keys
