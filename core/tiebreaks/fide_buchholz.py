@@ -10,23 +10,25 @@ where a round's number came from. The worked examples are FIDE's published exerc
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from fractions import Fraction
+from operator import mul
+from typing import NamedTuple, cast
 
-from core.model import FORFEITS, PLAYED
+from core.model import FORFEITS, HALF_POINTS, PLAYED
 from core.numbers import half_points
 from core.tiebreaks.base import Breakdown, Column, Section, breakdown
 from core.tiebreaks.fide_unplayed import (
+    NO_CUT,
     FideView,
     build_fore_view,
     build_view,
     cut,
+    cut_least,
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Contributions:
+class Contributions(NamedTuple):
     """One player's rounds as Buchholz sees them: the opponent's (or dummy's) score per
     round (None: the round adds nothing), which rounds are voluntarily unplayed, and why."""
 
@@ -35,17 +37,30 @@ class Contributions:
     notes: tuple[str, ...]
 
 
-def contributions(view: FideView, i: int) -> Contributions:
-    """The opponents' scores of player ``i``, round by round (C.07 8.1, 15.2, 16.3, 16.4)."""
+_new_tuple = tuple.__new__  # Contributions(...) without the named tuple's Python __new__
+
+
+def contributions(
+    view: FideView, i: int, opponent_notes: Sequence[str] | None = None
+) -> Contributions:
+    """The opponents' scores of player ``i``, round by round (C.07 8.1, 15.2, 16.3, 16.4).
+
+    ``opponent_notes``: every player's :meth:`FideView.opponent_note` by index, when a
+    caller has them (each player is an opponent about once a round)."""
     games = FORFEITS | PLAYED if view.round_robin else PLAYED
     adjusted = view.adjusted
+    note_of: Callable[[int], str] = (
+        view.opponent_note if opponent_notes is None else opponent_notes.__getitem__
+    )
     if games.issuperset(view.kinds[i]):  # every round a game: most players of a Swiss
-        drawn = view.drawn
         paired = view.paired[i]
-        return Contributions(
-            tuple([adjusted[o] for o in paired]),
-            (False,) * len(paired),
-            tuple([view.opponent_note(o) if drawn[o] else "" for o in paired]),
+        return _new_tuple(
+            Contributions,
+            (
+                tuple(map(adjusted.__getitem__, paired)),
+                (False,) * len(paired),
+                tuple(map(note_of, paired)),
+            ),
         )
     scores: list[int | None] = []
     vurs: list[bool] = []
@@ -54,7 +69,7 @@ def contributions(view: FideView, i: int) -> Contributions:
         if kind in games:
             scores.append(adjusted[opponent])
             vurs.append(False)
-            notes.append(view.opponent_note(opponent) if view.drawn[opponent] else "")
+            notes.append(note_of(opponent))
         elif view.round_robin:
             scores.append(None)
             vurs.append(False)
@@ -68,7 +83,8 @@ def contributions(view: FideView, i: int) -> Contributions:
 
 
 def _all(view: FideView) -> list[Contributions]:
-    return [contributions(view, i) for i in range(len(view.ids))]
+    notes = [view.opponent_note(j) if drawn else "" for j, drawn in enumerate(view.drawn)]
+    return [contributions(view, i, notes) for i in range(len(view.ids))]
 
 
 def section_contributions(section: Section) -> list[Contributions]:
@@ -83,8 +99,8 @@ def fore_contributions(section: Section) -> list[Contributions]:
 
 def _kept(values: tuple[int | None, ...], removed: tuple[int, ...]) -> int:
     """The sum of the values taking part, without the removed rounds (1-based)."""
-    total = sum([v for v in values if v is not None])
-    return total - sum([values[r - 1] or 0 for r in removed])
+    present = values if None not in values else [v for v in values if v is not None]
+    return sum(cast(Sequence[int], present)) - sum([values[r - 1] or 0 for r in removed])
 
 
 _MODIFIERS = {(0, 0): "", (1, 0): "Cut-1", (2, 0): "Cut-2", (1, 1): "Median-1", (2, 2): "Median-2"}
@@ -100,11 +116,20 @@ def _buchholz(
 ) -> Column:
     breakdowns = []
     modifier = _MODIFIERS[low, high]
-    for c in section.memo(parts):
-        removed = cut(c.scores, [s or 0 for s in c.scores], c.vurs, low, high)
-        kept = _kept(c.scores, removed.rounds)
-        note = name + (f"; {modifier} (C.07 14): {removed.note}" if modifier else "")
-        breakdowns.append(breakdown(kept, c.scores, removed.rounds, 0, note, c.notes))
+    notes: dict[str, str] = {}  # by what was cut: a few dozen different notes
+    for scores, vurs, round_notes in section.memo(parts):
+        if not modifier:
+            removed = NO_CUT
+        elif low == 1 and not high and None not in scores and True not in vurs:
+            removed = cut_least(scores)  # type: ignore[arg-type]
+        else:
+            removed = cut(scores, [s or 0 for s in scores], vurs, low, high)
+        note = notes.get(removed.note)
+        if note is None:
+            said = f"; {modifier} (C.07 14): {removed.note}" if modifier else ""
+            note = notes[removed.note] = name + said
+        kept = _kept(scores, removed.rounds)
+        breakdowns.append(breakdown(kept, scores, removed.rounds, 0, note, round_notes))
     return Column(code, 2, tuple(breakdowns))
 
 
@@ -199,22 +224,29 @@ def average_of_opponents_buchholz(section: Section) -> Column:
 def _sonneborn_berger(section: Section, code: str, low: int) -> Column:
     view = section.memo(build_view)
     breakdowns = []
+    points = HALF_POINTS.__getitem__  # view.points(i, r) of every round
+    note = "each opponent's score times the points scored against them (C.07 9.1)"
     for i, c in enumerate(section.memo(section_contributions)):
-        values = tuple(
-            [
-                None if s is None else s * k.half_points  # view.points(i, r)
-                for s, k in zip(c.scores, view.kinds[i], strict=True)
-            ]
-        )
-        removed = cut(values, [s or 0 for s in c.scores], c.vurs, low, 0)
-        kept = _kept(values, removed.rounds)
-        note = "each opponent's score times the points scored against them (C.07 9.1)"
-        if low:
-            note += (
-                "; Cut-1 (C.07 14.1): the least significant value is the contribution of "
-                f"the opponent with the lowest score; {removed.note}"
+        scores = c.scores
+        if None in scores:
+            values = tuple(
+                [
+                    None if s is None else s * points(k)
+                    for s, k in zip(scores, view.kinds[i], strict=True)
+                ]
             )
-        breakdowns.append(breakdown(kept, values, removed.rounds, 0, note, c.notes))
+        else:
+            values = tuple(map(mul, scores, map(points, view.kinds[i])))
+        if not low:
+            breakdowns.append(breakdown(_kept(values, ()), values, (), 0, note, c.notes))
+            continue
+        removed = cut(values, [s or 0 for s in scores], c.vurs, low, 0)
+        kept = _kept(values, removed.rounds)
+        said = (
+            "; Cut-1 (C.07 14.1): the least significant value is the contribution of "
+            f"the opponent with the lowest score; {removed.note}"
+        )
+        breakdowns.append(breakdown(kept, values, removed.rounds, 0, note + said, c.notes))
     return Column(code, 4, tuple(breakdowns))
 
 

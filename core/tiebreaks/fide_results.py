@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import and_, itemgetter
 
 from core.model import Colour, EntryKind
 from core.numbers import half_points
 from core.tiebreaks.base import Breakdown, Column, Section, breakdown
 from core.tiebreaks.fide_unplayed import FideView, build_view
+
+_COLOUR = itemgetter(2)  # of a RoundEntry
 
 
 def _count(
@@ -26,11 +29,12 @@ def _count(
     """Rounds of the ``counted`` kinds (and, if given, played with ``colour``), counted."""
     breakdowns = []
     one = {k: int(k in counted) for k in EntryKind}.__getitem__
+    with_colour = {c: int(c is colour) for c in (*Colour, None)}.__getitem__
     for p, kinds in zip(section.tournament.players, section.kinds, strict=True):
         if colour is None:
             per_round = tuple(map(one, kinds))
-        else:
-            per_round = tuple([int(k in counted and c is colour) for k, _, c in p.entries])
+        else:  # 1 where both say 1
+            per_round = tuple(map(and_, map(one, kinds), map(with_colour, map(_COLOUR, p.entries))))
         breakdowns.append(breakdown(sum(per_round), per_round, (), 0, note))
     return Column(code, 1, tuple(breakdowns))
 

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from core.model import FORFEITS, PLAYED, UNPLAYED_WINS, EntryKind, is_round_robin
 from core.numbers import half_points
@@ -162,7 +163,6 @@ class FideView:
 
 def _view(section: Section, fore: bool) -> FideView:
     tournament = section.tournament
-    index = {p.id: i for i, p in enumerate(tournament.players)}
     round_robin = is_round_robin(tournament)
     kinds = list(section.kinds)
     scores = list(section.scores)
@@ -172,9 +172,15 @@ def _view(section: Section, fore: bool) -> FideView:
             if last is not row[-1]:
                 kinds[i] = (*row[:-1], last)
                 scores[i] += last.half_points - row[-1].half_points
+    # The opponents of games and forfeits: those met over the board, unless there was a forfeit.
+    index = tournament.index
     paired = [
-        tuple([index[e.opponent] if e.opponent is not None else -1 for e in p.entries])
-        for p in tournament.players
+        played
+        if FORFEITS.isdisjoint(row)
+        else tuple([index(e.opponent) if e.opponent is not None else -1 for e in p.entries])
+        for played, row, p in zip(
+            tournament.opponents, section.kinds, tournament.players, strict=True
+        )
     ]
     adjusted = list(scores)
     drawn: list[tuple[int, ...]] = [()] * len(kinds)
@@ -223,7 +229,7 @@ class Cut:
     note: str
 
 
-_NO_CUT = Cut((), "")
+NO_CUT = Cut((), "")
 
 
 def cut(
@@ -245,7 +251,7 @@ def cut(
     (2, 3)
     """
     if not low and not high:
-        return _NO_CUT
+        return NO_CUT
     if not any(vurs):  # no voluntarily unplayed round: the cuts are one sort's two ends
         return _plain_cut(values, keys, low, high)
     return cut_one_at_a_time(values, keys, vurs, low, high)
@@ -292,6 +298,22 @@ def cut_one_at_a_time(
     return Cut(tuple(sorted(r + 1 for r in dropped)), "; ".join(reasons))
 
 
+def cut_least(values: Sequence[int]) -> Cut:
+    """:func:`cut` of Cut-1 (C.07 14.1) where every round takes part, none is voluntarily
+    unplayed and each value is its own key (Buchholz): the first of the lowest values.
+
+    >>> cut_least([6, 3, 7, 3]) == cut([6, 3, 7, 3], [6, 3, 7, 3], [False] * 4, 1, 0)
+    True
+    """
+    return _cut_round(values.index(min(values)) + 1) if values else NO_CUT
+
+
+@cache
+def _cut_round(r: int) -> Cut:
+    """Round ``r`` (1-based) cut as the least significant value: one :class:`Cut` a round."""
+    return Cut((r,), f"round {r} cut: the least significant value (C.07 14)")
+
+
 def _plain_cut(values: Sequence[int | None], keys: Sequence[int], low: int, high: int) -> Cut:
     """:func:`cut` without a voluntarily unplayed round: the ``low`` least significant values
     (by key, then value, then the earlier round) and then the ``high`` most significant of
@@ -299,8 +321,7 @@ def _plain_cut(values: Sequence[int | None], keys: Sequence[int], low: int, high
     them."""
     order = [(keys[r], v, r) for r, v in enumerate(values) if v is not None]
     if low == 1 and not high and order:  # Cut-1, the most common modifier: one min()
-        least = min(order)[2] + 1
-        return Cut((least,), f"round {least} cut: the least significant value (C.07 14)")
+        return _cut_round(min(order)[2] + 1)
     order.sort()
     lows = [r for _, _, r in order[:low]]
     rest = order[low:]
