@@ -210,7 +210,7 @@ def _split_all(
     """
     result: list[Group] = []
     for group, above in groups:
-        if len(group) == 1:
+        if len(group) < 2:
             result.append((group, above))
             continue
         ks = keys(group)
