@@ -9,6 +9,15 @@ requests from its service account's per-minute budget, shared by every worker th
 database (:mod:`sheets.budget`, :meth:`bot.store.Store.spend_quota`: a sync that does not fit
 waits for the minute to turn), and a restart or a ``kill -9`` loses nothing (the row stays,
 its lease runs out, another worker takes it).
+
+Several service accounts at once: each worker holds one key (its
+``GOOGLE_APPLICATION_CREDENTIALS``) and claims only the jobs its account may serve
+(:mod:`bot.store.routing`): those of sheets its account opened before (or the bot's, which
+linked the sheet), and those of sheets no running worker's account is known to open. A
+worker whose key cannot open a sheet hands the job to the other accounts' workers; when
+every running worker's account has failed, the job is set aside and reported (an error in
+the log, ``harkness_sync_jobs_total{event="set_aside"}``, ``set_aside`` in ``/healthz``)
+and not retried until the sheet is asked for again (the TD shares it and edits it).
 Without a database, or with SQLite, the in-memory :class:`sheets.serve.SyncQueue` of one
 process remains.
 
@@ -28,6 +37,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from sheets.budget import HOLD, READS_PER_MINUTE, SYNC_READS, SYNC_WRITES, WRITES_PER_MINUTE
+from sheets.client import SheetsNotFoundError, SheetsPermissionError
 from sheets.metrics import SYNC_JOBS
 from sheets.sync import SyncResult
 
@@ -120,6 +130,7 @@ class DurableSyncQueue:
         self.completed: deque[tuple[str, SyncResult | None]] = deque(maxlen=100)
         self.running: str | None = None
         self._claiming = False
+        self._seen_at: float | None = None
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._rng = random.Random()
@@ -136,6 +147,10 @@ class DurableSyncQueue:
     async def waiting(self) -> int:
         """Syncs asked for (of every worker) and not running."""
         return (await self.store.syncs_waiting())[0]
+
+    async def set_aside(self) -> int:
+        """Syncs no running worker's service account can open (reported, not retried)."""
+        return len(await self.store.syncs_set_aside())
 
     async def start(self) -> None:
         """Start taking due syncs (on the running event loop)."""
@@ -169,7 +184,10 @@ class DurableSyncQueue:
                 # (its commit may come before its answer) to the end of the run.
                 self._claiming = True
                 try:
-                    job = await self.store.claim_sync(self.worker, lease=self.lease)
+                    await self._present()
+                    job = await self.store.claim_sync(
+                        self.worker, lease=self.lease, account=self.account
+                    )
                     if job is not None:
                         last_start = time.monotonic()
                         await self._run(job.spreadsheet_id, job.attempts)
@@ -182,6 +200,16 @@ class DurableSyncQueue:
             except Exception:  # the database may be back in a moment
                 logger.exception("the sync queue could not reach the database")
                 await asyncio.sleep(self.poll)
+
+    async def _present(self) -> None:
+        """Tell the other workers this one runs, and with which account (every quarter
+        lease), so that jobs only its account can serve wait for it."""
+        if self.account is None:
+            return
+        now = time.monotonic()
+        if self._seen_at is None or now - self._seen_at >= self.lease.total_seconds() / 4:
+            await self.store.sync_worker_seen(self.worker, self.account, lease=self.lease)
+            self._seen_at = now
 
     async def _sleep(self) -> None:
         """Until the next sync falls due, a request arrives, or the poll time passes."""
@@ -223,6 +251,9 @@ class DurableSyncQueue:
         try:
             SYNC_JOBS.labels("run").inc()
             result = await asyncio.to_thread(self.sync, sheet)
+        except (SheetsPermissionError, SheetsNotFoundError) as error:
+            SYNC_JOBS.labels("failed").inc()
+            await self._refused(sheet, error)
         except Exception as error:  # logged; the queue goes on with the next sheet
             SYNC_JOBS.labels("failed").inc()
             logger.error("sync of %s failed: %s", sheet, error)
@@ -234,13 +265,40 @@ class DurableSyncQueue:
                 retry_in=timedelta(seconds=wait),
             )
         else:
-            await self.store.sync_done(sheet, self.worker, debounce=self.debounce)
+            await self.store.sync_done(
+                sheet, self.worker, debounce=self.debounce, account=self.account
+            )
         finally:
             await cancel_and_wait(renewal)
             self.running = None
             self.completed.append((sheet, result))
             with contextlib.suppress(Exception):  # it runs out by itself
                 await self.store.drop_sheet(sheet, self.worker)
+
+    async def _refused(self, sheet: str, error: Exception) -> None:
+        """This worker's key cannot open ``sheet``: the job goes to another account's
+        worker, or is set aside (and reported) when every running account has failed."""
+        if self.account is None:  # one key only: retried later, as any failure
+            logger.error("sync of %s failed: %s", sheet, error)
+            await self.store.sync_failed(
+                sheet, self.worker, str(error), retry_in=timedelta(seconds=RETRY_LONGEST)
+            )
+            return
+        if await self.store.sync_refused(sheet, self.worker, self.account, str(error)):
+            SYNC_JOBS.labels("set_aside").inc()
+            logger.error(
+                "sync of %s set aside: no running worker's service account can open it "
+                "(the last: %s); it is tried again when the sheet is edited after a TD "
+                "shares it with one of them as an Editor",
+                sheet,
+                error,
+            )
+        else:
+            logger.warning(
+                "%s cannot open %s: left to the workers of another service account",
+                self.account,
+                sheet,
+            )
 
     async def _renew(self, sheet: str) -> None:
         while True:

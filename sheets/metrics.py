@@ -31,7 +31,8 @@ ACK_SECONDS = Histogram(
     "Seconds from an interaction's arrival to its acknowledgement.",
     buckets=(0.05, 0.1, 0.25, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0),
 )
-#: Sync jobs, by what happened: queued, run, failed.
+#: Sync jobs, by what happened: queued, run, failed, set_aside (no running worker's service
+#: account can open the sheet: reported, not retried).
 SYNC_JOBS = Counter("harkness_sync_jobs", "Sheet sync jobs, by event.", ["event"])
 
 

@@ -24,7 +24,8 @@ and the work small. Behind a trusted reverse proxy the caller is the address the
 in ``X-Forwarded-For`` (:mod:`sheets.forwarded`), for the limit and the log alike.
 With a watch configuration given, only its spreadsheets are accepted (``403`` for others).
 What a caller sends is logged escaped (``repr``), so it cannot forge a log line.
-``GET /healthz`` answers ``{"ok": true, "pending": n}``.
+``GET /healthz`` answers ``{"ok": true, "pending": n, "set_aside": m}`` (``m``: syncs no
+running worker's service account can open, :mod:`sheets.jobs`).
 """
 
 from __future__ import annotations
@@ -146,6 +147,8 @@ class Queue(Protocol):
 
     async def waiting(self) -> int: ...
 
+    async def set_aside(self) -> int: ...
+
     async def start(self) -> None: ...
 
     async def stop(self) -> None: ...
@@ -203,6 +206,10 @@ class SyncQueue:
 
     async def waiting(self) -> int:
         return self.pending
+
+    async def set_aside(self) -> int:
+        """None in memory: with one key, a failed sync is retried like any other."""
+        return 0
 
     def _schedule(self, spreadsheet_id: str) -> None:
         loop = asyncio.get_running_loop()
@@ -407,7 +414,9 @@ def make_app(
         return web.json_response({"paired": paired, "message": message})
 
     async def health(request: web.Request) -> web.Response:
-        return web.json_response({"ok": True, "pending": await queue.waiting()})
+        return web.json_response(
+            {"ok": True, "pending": await queue.waiting(), "set_aside": await queue.set_aside()}
+        )
 
     async def on_startup(app: web.Application) -> None:
         await app[QUEUE_KEY].start()

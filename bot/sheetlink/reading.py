@@ -130,7 +130,10 @@ class Reading(Conflicts):
                 )
             elif self.sync_jobs:  # a harkness-sheets serve worker syncs it (coalesced)
                 await self.store.request_sync(
-                    sheet, reason="results from Discord", debounce=self.sync_debounce
+                    sheet,
+                    reason="results from Discord",
+                    debounce=self.sync_debounce,
+                    account=client.service_account_email,  # it just read the sheet
                 )
                 SYNC_JOBS.labels("queued").inc()
             else:

@@ -258,8 +258,37 @@ sync_jobs = Table(
     Column("claimed_by", String(64), nullable=True),
     Column("claimed_until", UTCDateTime(), nullable=True),
     Column("started_at", UTCDateTime(), nullable=True),
+    # Routing among several service accounts (:mod:`bot.store.routing`): the account known
+    # to open the sheet (None: not known yet), the accounts that could not (one a line,
+    # each between newlines), and when the job was set aside because no running worker's
+    # account can open it (reported, not retried, until the sheet is asked for again).
+    Column("account", String(320), nullable=True),
+    Column("refused_by", Text, nullable=True),
+    Column("parked_at", UTCDateTime(), nullable=True),
     PrimaryKeyConstraint("spreadsheet_id"),
     Index(None, "due_at"),
+)
+
+# The service account known to open each spreadsheet: the bot's when it linked or read the
+# sheet, a worker's after its first successful sync (:mod:`bot.store.routing`).
+sheet_accounts = Table(
+    "sheet_accounts",
+    metadata,
+    Column("spreadsheet_id", String(128), nullable=False),
+    Column("account", String(320), nullable=False),
+    Column("since", UTCDateTime(), nullable=False),
+    PrimaryKeyConstraint("spreadsheet_id"),
+)
+
+# The running sync workers and the service account each holds, seen until a lease from
+# their last look for work (:mod:`bot.store.routing`).
+sync_workers = Table(
+    "sync_workers",
+    metadata,
+    Column("worker", String(64), nullable=False),
+    Column("account", String(320), nullable=False),
+    Column("seen_until", UTCDateTime(), nullable=False),
+    PrimaryKeyConstraint("worker"),
 )
 
 # What each Google service account spent in the last minute, so that every worker process

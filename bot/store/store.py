@@ -29,6 +29,7 @@ from bot.store import (
     queries,
     quota,
     results,
+    routing,
     schema,
     syncjobs,
     transfer,
@@ -1104,34 +1105,68 @@ class Store:
         reason: str = "",
         debounce: timedelta = timedelta(seconds=5),
         max_wait: timedelta = timedelta(seconds=30),
+        account: str | None = None,
     ) -> str:
         """Ask for a sync of ``spreadsheet`` by any worker, ``debounce`` after the latest
         request but within ``max_wait`` of the first; answers ``"scheduled"`` or ``"after
-        the running sync"``."""
+        the running sync"``. ``account``: a service account that just opened the sheet,
+        whose workers serve it (:mod:`bot.store.routing`)."""
         now = self.clock()
         return await self._write(
-            lambda conn: syncjobs.request(conn, spreadsheet, reason, now, debounce, max_wait)
+            lambda conn: syncjobs.request(
+                conn, spreadsheet, reason, now, debounce, max_wait, account
+            )
         )
 
     async def claim_sync(
-        self, worker: str, *, lease: timedelta = timedelta(seconds=60)
+        self,
+        worker: str,
+        *,
+        lease: timedelta = timedelta(seconds=60),
+        account: str | None = None,
     ) -> syncjobs.SyncJob | None:
-        """Lease the sync due first to ``worker`` (None when none is due)."""
+        """Lease the sync due first to ``worker`` (None when none is due); a worker with
+        ``account``'s key gets only the syncs it may serve (:mod:`bot.store.routing`)."""
         now = self.clock()
-        return await self._write(lambda conn: syncjobs.claim(conn, worker, now, lease))
+        return await self._write(lambda conn: syncjobs.claim(conn, worker, now, lease, account))
+
+    async def sync_worker_seen(
+        self, worker: str, account: str, *, lease: timedelta = timedelta(seconds=60)
+    ) -> None:
+        """``worker``, holding ``account``'s key, is running (for ``lease`` unless seen again)."""
+        now = self.clock()
+        await self._write(lambda conn: routing.seen(conn, worker, account, now, now + lease))
 
     async def renew_sync(self, spreadsheet: str, worker: str, *, lease: timedelta) -> bool:
         until = self.clock() + lease
         return await self._write(lambda conn: syncjobs.renew(conn, spreadsheet, worker, until))
 
     async def sync_done(
-        self, spreadsheet: str, worker: str, *, debounce: timedelta = timedelta(seconds=5)
+        self,
+        spreadsheet: str,
+        worker: str,
+        *,
+        debounce: timedelta = timedelta(seconds=5),
+        account: str | None = None,
     ) -> bool:
-        """Record a finished sync; True when another was asked for meanwhile (due again)."""
+        """Record a finished sync (made with ``account``'s key, remembered for the sheet);
+        True when another was asked for meanwhile (due again)."""
         now = self.clock()
         return await self._write(
-            lambda conn: syncjobs.done(conn, spreadsheet, worker, now, debounce)
+            lambda conn: syncjobs.done(conn, spreadsheet, worker, now, debounce, account)
         )
+
+    async def sync_refused(self, spreadsheet: str, worker: str, account: str, error: str) -> bool:
+        """Give back a claimed sync whose sheet ``account``'s key cannot open: another
+        account's worker takes it, or it is set aside when none is left; whether set aside."""
+        now = self.clock()
+        return await self._write(
+            lambda conn: syncjobs.refused(conn, spreadsheet, worker, account, error, now)
+        )
+
+    async def syncs_set_aside(self) -> list[syncjobs.SetAside]:
+        """The syncs no running worker's account can open (reported, not retried)."""
+        return await self._read(syncjobs.set_aside)
 
     async def sync_failed(
         self, spreadsheet: str, worker: str, error: str | None, *, retry_in: timedelta

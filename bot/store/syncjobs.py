@@ -9,6 +9,9 @@ which case the row falls due again (one more sync reads that edit). A worker kil
 loses nothing: its lease runs out and another worker takes the row. A failure puts the row
 back with a later due time.
 
+With several service accounts, a job goes to a worker whose key opens the sheet, and one
+that no running worker's key opens is set aside and reported (:mod:`bot.store.routing`).
+
 Why rows of our own rather than a job-queue library (procrastinate, PgQueuer): both need a
 second PostgreSQL driver (psycopg) beside asyncpg and a schema of their own outside the
 store's migrations, and neither *moves* a waiting job's start when another request for the
@@ -27,7 +30,7 @@ from sqlalchemy import and_, delete, exists, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.store import schema
+from bot.store import routing, schema
 from bot.store.queries import Conflict
 
 #: What :func:`request` answers: a sync was scheduled (or moved later by the debounce), or
@@ -44,11 +47,21 @@ class SyncJob:
     reason: str
     attempts: int
     requested_at: datetime
+    account: str | None = None
+
+
+@dataclass(frozen=True)
+class SetAside:
+    """A sync no running worker's service account can open: its sheet, why, since when."""
+
+    spreadsheet_id: str
+    error: str
+    since: datetime
 
 
 def _free(now: datetime) -> Any:
     j = schema.sync_jobs
-    return or_(j.c.claimed_until.is_(None), j.c.claimed_until <= now)
+    return and_(j.c.parked_at.is_(None), or_(j.c.claimed_until.is_(None), j.c.claimed_until <= now))
 
 
 async def request(
@@ -58,9 +71,17 @@ async def request(
     now: datetime,
     debounce: timedelta,
     max_wait: timedelta,
+    account: str | None = None,
 ) -> str:
-    """Ask for a sync of ``spreadsheet``; :data:`SCHEDULED` or :data:`AFTER_RUNNING`."""
+    """Ask for a sync of ``spreadsheet``; :data:`SCHEDULED` or :data:`AFTER_RUNNING`.
+    ``account`` is a service account that just opened the sheet (the bot's), remembered
+    for routing; without it, the one remembered before routes the job. A job set aside
+    (no running worker's account could open the sheet) is taken up again, from scratch."""
     j = schema.sync_jobs
+    if account is not None:
+        await routing.remember(conn, spreadsheet, account, now)
+    else:
+        account = await routing.known(conn, spreadsheet)
     row = (
         await conn.execute(select(j).where(j.c.spreadsheet_id == spreadsheet).with_for_update())
     ).one_or_none()
@@ -74,13 +95,25 @@ async def request(
                     due_at=now + debounce,
                     reason=reason[:200],
                     attempts=0,
+                    account=account,
                 )
             )
         except IntegrityError as error:  # another process asked at the same moment
             raise Conflict from error
         return SCHEDULED
+    values: dict[str, Any] = {"requested_at": now, "reason": reason[:200], "account": account}
+    if row.parked_at is not None:  # the TD may have shared it since: every key tries again
+        values.update(
+            first_at=now,
+            due_at=now + debounce,
+            attempts=0,
+            refused_by=None,
+            parked_at=None,
+            last_error=None,
+        )
+        await conn.execute(update(j).where(j.c.spreadsheet_id == spreadsheet).values(**values))
+        return SCHEDULED
     running = row.claimed_until is not None and row.claimed_until > now
-    values: dict[str, Any] = {"requested_at": now, "reason": reason[:200]}
     if not running and row.attempts == 0:
         values["due_at"] = min(now + debounce, row.first_at + max_wait)
     await conn.execute(update(j).where(j.c.spreadsheet_id == spreadsheet).values(**values))
@@ -88,16 +121,24 @@ async def request(
 
 
 async def claim(
-    conn: AsyncConnection, worker: str, now: datetime, lease: timedelta
+    conn: AsyncConnection,
+    worker: str,
+    now: datetime,
+    lease: timedelta,
+    account: str | None = None,
 ) -> SyncJob | None:
-    """Lease the sync due first to ``worker``, or None when none is due."""
+    """Lease the sync due first to ``worker``, or None when none is due. A worker holding
+    ``account``'s key takes only the jobs it may serve (:func:`bot.store.routing.routable`)."""
     j, s = schema.sync_jobs, schema.sheet_leases
     written_by_another = exists().where(
         s.c.spreadsheet_id == j.c.spreadsheet_id, s.c.holder != worker, s.c.until > now
     )
+    conditions = [j.c.due_at <= now, _free(now), ~written_by_another]
+    if account is not None:
+        conditions.append(routing.routable(account, now))
     due = (
         select(j.c.spreadsheet_id)
-        .where(j.c.due_at <= now, _free(now), ~written_by_another)
+        .where(*conditions)
         .order_by(j.c.due_at)
         .limit(1)
         .with_for_update(skip_locked=True)
@@ -113,7 +154,7 @@ async def claim(
     if taken.rowcount != 1:
         raise Conflict
     row = (await conn.execute(select(j).where(j.c.spreadsheet_id == spreadsheet))).one()
-    return SyncJob(row.spreadsheet_id, row.reason, row.attempts, row.requested_at)
+    return SyncJob(row.spreadsheet_id, row.reason, row.attempts, row.requested_at, row.account)
 
 
 async def renew(conn: AsyncConnection, spreadsheet: str, worker: str, until: datetime) -> bool:
@@ -128,13 +169,20 @@ async def renew(conn: AsyncConnection, spreadsheet: str, worker: str, until: dat
 
 
 async def done(
-    conn: AsyncConnection, spreadsheet: str, worker: str, now: datetime, debounce: timedelta
+    conn: AsyncConnection,
+    spreadsheet: str,
+    worker: str,
+    now: datetime,
+    debounce: timedelta,
+    account: str | None = None,
 ) -> bool:
-    """Record that ``worker`` synced ``spreadsheet``: the job is gone, or due again when a
-    request came after the sync started (it read the sheet after any earlier one); whether
-    another sync follows."""
+    """Record that ``worker`` synced ``spreadsheet`` (with ``account``'s key, remembered
+    for the sheet's next jobs): the job is gone, or due again when a request came after the
+    sync started (it read the sheet after any earlier one); whether another sync follows."""
     j = schema.sync_jobs
     mine = and_(j.c.spreadsheet_id == spreadsheet, j.c.claimed_by == worker)
+    if account is not None:
+        await routing.remember(conn, spreadsheet, account, now)
     gone = await conn.execute(delete(j).where(mine, j.c.requested_at <= j.c.started_at))
     if gone.rowcount == 1:
         return False
@@ -149,9 +197,57 @@ async def done(
             claimed_by=None,
             claimed_until=None,
             started_at=None,
+            **({} if account is None else {"account": account, "refused_by": None}),
         )
     )
     return again.rowcount == 1
+
+
+async def refused(
+    conn: AsyncConnection,
+    spreadsheet: str,
+    worker: str,
+    account: str,
+    error: str,
+    now: datetime,
+) -> bool:
+    """Give back a claimed sync whose sheet ``account``'s key cannot open (not shared with
+    it, or not as an Editor): due again at once for another account's worker; set aside,
+    with ``error``, when every running worker's account has refused it. Whether it was set
+    aside."""
+    j = schema.sync_jobs
+    mine = and_(j.c.spreadsheet_id == spreadsheet, j.c.claimed_by == worker)
+    row = (await conn.execute(select(j).where(mine).with_for_update())).one_or_none()
+    if row is None:  # its lease ran out and another worker has it
+        return False
+    await routing.forget(conn, spreadsheet, account)
+    tried = routing.accounts_in(row.refused_by) | {account}
+    left = await routing.running_accounts(conn, now) - tried
+    values: dict[str, Any] = {
+        "refused_by": routing.listed(tried),
+        "account": None if row.account == account else row.account,
+        "claimed_by": None,
+        "claimed_until": None,
+        "started_at": None,
+        "last_error": error[:2000],
+    }
+    if left:
+        values["due_at"] = now
+    else:
+        values.update(parked_at=now, attempts=j.c.attempts + 1)
+    await conn.execute(update(j).where(mine).values(**values))
+    return not left
+
+
+async def set_aside(conn: AsyncConnection) -> list[SetAside]:
+    """The syncs set aside because no running worker's account can open their sheet."""
+    j = schema.sync_jobs
+    rows = await conn.execute(
+        select(j.c.spreadsheet_id, j.c.last_error, j.c.parked_at)
+        .where(j.c.parked_at.is_not(None))
+        .order_by(j.c.parked_at)
+    )
+    return [SetAside(r.spreadsheet_id, r.last_error or "", r.parked_at) for r in rows]
 
 
 async def failed(

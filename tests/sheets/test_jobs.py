@@ -1,5 +1,7 @@
 """``serve`` with its queue in PostgreSQL: two workers share the add-on's requests, each
-burst of edits is one sync by one of them, and a restart loses no request."""
+burst of edits is one sync by one of them, a restart loses no request, and workers with
+different service accounts each get the sheets their key opens (one none opens is set
+aside and reported)."""
 
 from __future__ import annotations
 
@@ -8,19 +10,22 @@ import itertools
 import time
 from collections.abc import AsyncIterator, Callable
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
 from aiohttp import web
+from prometheus_client import REGISTRY
 from sqlalchemy import text
 
 from bot.store import Store
-from sheets.client import SheetsClient
+from sheets.client import SheetsClient, open_client
 from sheets.jobs import DurableSyncQueue, durable_store
 from sheets.serve import SECRET_HEADER, make_app
+from sheets.settings import SheetsSettings
 from sheets.sync import SyncResult, sync
-from tests.fakes.sheets_api import Op, SheetsFake
+from tests.fakes.sheets_api import Op, ServiceAccountKey, SheetsFake, generate_service_account
 from tests.sheets.conftest import seed_crosstable
 from tests.store.conftest import fresh_postgres_database, postgres_server
 
@@ -90,6 +95,14 @@ class Worker:
         ):
             assert response.status == 202
             return str((await response.json())["status"])
+
+    async def health(self) -> dict[str, Any]:
+        async with (
+            aiohttp.ClientSession() as session,
+            session.get(f"{self.endpoint}/healthz") as response,
+        ):
+            answer: dict[str, Any] = await response.json()
+            return answer
 
 
 async def test_two_workers_share_the_requests_and_each_burst_is_one_sync(
@@ -213,3 +226,94 @@ async def test_idle_waits_for_a_sync_claimed_and_not_yet_started(
     finally:
         await worker.stop()
     assert [(name, key) for name, key, *_ in runs] == [("worker-1", sheet)]
+
+
+async def test_workers_of_two_service_accounts_each_sync_the_sheets_their_key_opens(
+    database: str,
+    sheets_fake: SheetsFake,
+    sheets_settings: SheetsSettings,
+    service_account_file: ServiceAccountKey,
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "b").mkdir()
+    key_b = generate_service_account(
+        sheets_fake, tmp_path / "b", email="harkness-b@harkness-test.iam.gserviceaccount.com"
+    )
+    a, b = service_account_file.email, key_b.email
+    clients = {
+        a: open_client(sheets_settings),
+        b: open_client(
+            sheets_settings.model_copy(update={"google_application_credentials": key_b.path})
+        ),
+    }
+    own = {
+        account: sheets_fake.create_spreadsheet(
+            f"Section {n}", {"Results": seed_crosstable()}, shared_with=[account]
+        )
+        for n, account in enumerate((a, b))
+    }
+    nobodys = sheets_fake.create_spreadsheet("Unshared", {"Results": seed_crosstable()})
+    set_aside = REGISTRY.get_sample_value("harkness_sync_jobs_total", {"event": "set_aside"})
+    runs: Runs = []
+    workers = {
+        account: Worker(f"worker-{n}", database, client, runs, account=account)
+        for n, (account, client) in enumerate(clients.items())
+    }
+
+    async def synced(sheet: str, by: str) -> None:
+        deadline = time.monotonic() + 30
+        while not sheets_fake.calls(sheet, operation=Op.BATCH_UPDATE, status=200):
+            assert time.monotonic() < deadline, f"{sheet} never synced"
+            await asyncio.sleep(0.05)
+        assert sheets_fake.values(sheet, "Standings!C2") == [["Player A"]]
+        assert sheets_fake.call_count(sheet, operation=Op.BATCH_UPDATE, user=by, status=200)
+
+    try:
+        for worker in workers.values():
+            await worker.start()
+        for sheet in (*own.values(), nobodys):
+            assert await workers[a].post(sheet) == "scheduled"
+        for account, sheet in own.items():
+            await synced(sheet, account)
+        store = workers[b].store
+        assert store is not None
+        deadline = time.monotonic() + 30
+        while [job.spreadsheet_id for job in await store.syncs_set_aside()] != [nobodys]:
+            assert time.monotonic() < deadline, "the unshared sheet was never set aside"
+            await asyncio.sleep(0.05)
+        # Reported: in the metrics, in /healthz, with why.
+        [aside] = await store.syncs_set_aside()
+        assert "share the spreadsheet with" in aside.error
+        assert (
+            REGISTRY.get_sample_value("harkness_sync_jobs_total", {"event": "set_aside"})
+            == (set_aside or 0) + 1
+        )
+        assert (await workers[b].health())["set_aside"] == 1
+        # Each key tried it once, and it is not retried however long the workers run.
+        tries = sheets_fake.call_count(nobodys)
+        assert {c.user for c in sheets_fake.calls(nobodys)} == {a, b}
+        await asyncio.sleep(1.5)
+        assert sheets_fake.call_count(nobodys) == tries
+
+        # Once synced, a sheet's jobs wait for its own account's worker, even while another
+        # is free: A's worker is between restarts (still seen as running), B's leaves it.
+        await workers[a].stop()
+        wrong, right = (sheets_fake.call_count(own[a], user=acc) for acc in (b, a))
+        assert await workers[b].post(own[a]) == "scheduled"
+        await asyncio.sleep(1.5)
+        assert sheets_fake.call_count(own[a], user=b) == wrong
+        workers[a] = Worker("worker-0", database, clients[a], runs, account=a)
+        await workers[a].start()
+        await workers[a].queue.idle(timeout=30)
+        assert sheets_fake.call_count(own[a], user=a) > right
+        assert sheets_fake.call_count(own[a], user=b) == wrong
+
+        # The TD shares the last sheet with B and edits it: it is taken up again.
+        sheets_fake.share(nobodys, b)
+        assert await workers[a].post(nobodys) == "scheduled"
+        await synced(nobodys, b)
+        assert await store.syncs_set_aside() == []
+    finally:
+        for worker in workers.values():
+            await worker.stop()
+    assert {c.user for c in sheets_fake.calls(nobodys, status=403)} == {a, b}

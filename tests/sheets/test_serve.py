@@ -159,7 +159,7 @@ async def test_only_the_listed_spreadsheets_are_accepted_and_bad_bodies_are_told
             session.get(f"{served.url}/healthz") as response,
         ):
             assert response.status == 200
-            assert await response.json() == {"ok": True, "pending": 1}
+            assert await response.json() == {"ok": True, "pending": 1, "set_aside": 0}
         await served.queue.idle()
     finally:
         await runner.cleanup()

@@ -23,9 +23,11 @@ TABLES = {
     "report_messages",
     "sheet_leases",
     "sheet_outbox",
+    "sheet_accounts",
     "sheet_owners",
     "quota_budget",
     "sync_jobs",
+    "sync_workers",
     "tournaments",
 }
 
@@ -40,7 +42,7 @@ async def test_opening_an_empty_database_migrates_it_to_the_newest_schema(db_url
         await engine.dispose()
     store = await Store.open(db_url)
     try:
-        assert await current_revision(store.engine) == head_revision() == "0007"
+        assert await current_revision(store.engine) == head_revision() == "0008"
         async with store.engine.connect() as conn:
             assert await conn.run_sync(lambda c: set(inspect(c).get_table_names())) == TABLES
     finally:

@@ -87,3 +87,85 @@ async def test_workers_claiming_at_once_each_get_another_sheet(store: Store, db_
             await other.close()
     sheets = [job.spreadsheet_id for job in jobs if job is not None]
     assert sorted(sheets) == [f"sheet-{n}" for n in range(6)]
+
+
+# -- several service accounts (bot.store.routing) --------------------------------------
+
+A, B = "worker-a@keys.example", "worker-b@keys.example"
+
+
+async def _running(store: Store) -> None:
+    """Worker ``wa`` holds account A's key, ``wb`` account B's."""
+    await store.sync_worker_seen("wa", A, lease=60 * S)
+    await store.sync_worker_seen("wb", B, lease=60 * S)
+
+
+async def test_a_job_goes_only_to_the_workers_of_the_account_that_opens_its_sheet(
+    store: Store, clock: Clock
+):
+    await _running(store)
+    await store.request_sync("sheet-a", debounce=0 * S, account=A)  # the bot read it with A
+    assert await store.claim_sync("wb", account=B) is None
+    job = await store.claim_sync("wa", account=A)
+    assert job is not None and job.account == A
+    assert not await store.sync_done("sheet-a", "wa", account=A)
+    # Remembered: the next request (from the add-on, which names no account) routes too.
+    await store.request_sync("sheet-a", debounce=0 * S)
+    assert await store.claim_sync("wb", account=B) is None
+    assert (await store.claim_sync("wa", account=A)) is not None
+    assert not await store.sync_done("sheet-a", "wa", account=A)
+    # A sheet first opened by B's worker is B's from then on.
+    await store.request_sync("sheet-b", debounce=0 * S)
+    job = await store.claim_sync("wb", account=B)
+    assert job is not None and job.account is None
+    assert not await store.sync_done("sheet-b", "wb", account=B)
+    await store.request_sync("sheet-b", debounce=0 * S)
+    assert await store.claim_sync("wa", account=A) is None
+    assert (await store.claim_sync("wb", account=B)) is not None
+
+
+async def test_a_job_whose_account_has_no_running_worker_goes_to_any(store: Store, clock: Clock):
+    await store.sync_worker_seen("wa", A, lease=60 * S)
+    await store.request_sync("sheet-a", debounce=0 * S, account=B)  # B's worker is not running
+    job = await store.claim_sync("wa", account=A)
+    assert job is not None and job.account == B
+
+
+async def test_a_sheet_no_account_opens_is_set_aside_and_reported_not_retried(
+    store: Store, clock: Clock
+):
+    await _running(store)
+    await store.request_sync("sheet-x", debounce=0 * S)
+    job = await store.claim_sync("wa", account=A)
+    assert job is not None
+    assert not await store.sync_refused("sheet-x", "wa", A, "403: not shared with A")
+    assert await store.claim_sync("wa", account=A) is None  # A cannot: not again
+    job = await store.claim_sync("wb", account=B)  # at once for B
+    assert job is not None and job.spreadsheet_id == "sheet-x"
+    assert await store.sync_refused("sheet-x", "wb", B, "403: not shared with B")
+    [aside] = await store.syncs_set_aside()
+    assert aside.spreadsheet_id == "sheet-x" and "not shared with B" in aside.error
+    assert await store.syncs_waiting() == (0, None)
+    clock.advance(3600)
+    for worker, account in (("wa", A), ("wb", B)):
+        await store.sync_worker_seen(worker, account, lease=60 * S)
+        assert await store.claim_sync(worker, account=account) is None
+    # The TD shares it and edits it: a new request takes it up again, for every account.
+    await store.request_sync("sheet-x", debounce=0 * S)
+    assert await store.syncs_set_aside() == []
+    assert (await store.claim_sync("wa", account=A)) is not None
+
+
+async def test_an_account_that_stops_opening_a_sheet_hands_it_to_the_others(
+    store: Store, clock: Clock
+):
+    await _running(store)
+    await store.request_sync("sheet-a", debounce=0 * S, account=A)
+    assert (await store.claim_sync("wa", account=A)) is not None
+    assert not await store.sync_refused("sheet-a", "wa", A, "403: unshared")  # B is left
+    job = await store.claim_sync("wb", account=B)
+    assert job is not None and job.account is None
+    assert not await store.sync_done("sheet-a", "wb", account=B)
+    await store.request_sync("sheet-a", debounce=0 * S)
+    assert await store.claim_sync("wa", account=A) is None
+    assert (await store.claim_sync("wb", account=B)) is not None
