@@ -279,7 +279,7 @@ def _compare(
     return Comparison(Why.DECIDED, them, above, decided_by, ours, theirs, tuple(equal))
 
 
-def entry_text(entry: RoundEntry) -> str:
+def _entry_text(entry: RoundEntry) -> str:
     """The entry as a crosstable writes it, but a zero-point bye in words: its crosstable
     letter ``U`` is TRF-16's code for the pairing-allocated (full-point) bye."""
     if entry.kind is EntryKind.ZERO_BYE:
@@ -300,7 +300,7 @@ def _tiebreak(standings: Standings, tb: Tiebreak, index: int) -> TiebreakExplana
         opponent = tournament.player(entry.opponent).name if entry.opponent is not None else None
         amount = None if contribution is None else Fraction(contribution) / scale
         parts.append(
-            RoundPart(r, entry_text(entry), opponent, amount, r in b.dropped, notes[r - 1])
+            RoundPart(r, _entry_text(entry), opponent, amount, r in b.dropped, notes[r - 1])
         )
     adjustment = Fraction(b.adjustment) / scale
     return TiebreakExplanation(
