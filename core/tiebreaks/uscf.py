@@ -161,7 +161,7 @@ def cumulative(section: Section) -> Column:
 
 
 def opponents_cumulative(section: Section) -> Column:
-    """``OCUM`` Opponents' Cumulative (Rule 34E4): the sum of the Cumulatives of the
+    """``OCUM`` Opponents' Cumulative (Rule 34E): the sum of the Cumulatives of the
     opponents actually played; the player's own unplayed rounds add 0.
 
     MD Chess's scholastic example, Player D played B, J, I, E (Cumulatives 7, 0, 1, 8): 16.
@@ -179,7 +179,7 @@ _KASHDAN = {EntryKind.WIN: 4, EntryKind.DRAW: 2, EntryKind.LOSS: 1}
 
 
 def kashdan(section: Section) -> Column:
-    """``KASH`` Kashdan (Rule 34E6): 4 per win, 2 per draw, 1 per loss, 0 per unplayed round."""
+    """``KASH`` Kashdan (Rule 34E): 4 per win, 2 per draw, 1 per loss, 0 per unplayed round."""
     column = []
     for kinds in section.kinds:
         per_round = tuple(_KASHDAN.get(k, 0) for k in kinds)
@@ -188,7 +188,7 @@ def kashdan(section: Section) -> Column:
 
 
 def sonneborn_berger(section: Section) -> Column:
-    """``SB`` Sonneborn-Berger (Rule 34E7): adjusted scores of opponents beaten plus half
+    """``SB`` Sonneborn-Berger (Rule 34E): adjusted scores of opponents beaten plus half
     the adjusted scores of opponents drawn; games played only.
 
     Kept in quarter-points; profile option ``sb_doubled`` shows 2 × beaten + 1 × drawn as
@@ -206,7 +206,7 @@ def sonneborn_berger(section: Section) -> Column:
 
 
 def most_blacks(section: Section) -> Column:
-    """``BLK`` Most Blacks (Rule 34E8): the number of games played with Black."""
+    """``BLK`` Most Blacks (Rule 34E): the number of games played with Black."""
     column = []
     for p in section.tournament.players:
         per_round = tuple(int(e.played and e.colour is Colour.BLACK) for e in p.entries)
@@ -218,7 +218,7 @@ _PLUS_MINUS = {EntryKind.WIN: 1, EntryKind.DRAW: 0, EntryKind.LOSS: -1}
 
 
 def head_to_head(section: Section, group: Sequence[int]) -> dict[int, Breakdown]:
-    """``H2H`` Result between tied players (Rule 34E5), for one group still tied.
+    """``H2H`` Result between tied players (Rule 34E), for one group still tied.
 
     Plus/minus of the games played among the group ("3−1, plus two, beats 1−0, plus
     one"); rounds against players outside the group contribute None.
@@ -343,7 +343,7 @@ def adjusted_score_notes(section: Section, index: int, _: Breakdown) -> Notes:
 
 
 def sonneborn_berger_notes(section: Section, index: int, _: Breakdown) -> Notes:
-    """Sonneborn-Berger (Rule 34E7), round by round: the opponent's adjusted score and the
+    """Sonneborn-Berger (Rule 34E), round by round: the opponent's adjusted score and the
     share of it the result earns (all of it for a win, half for a draw, none for a loss);
     a round not played counts nothing."""
     return tuple(
@@ -369,7 +369,7 @@ def cumulative_notes(section: Section, index: int, _: Breakdown) -> Notes:
 
 
 def opponents_cumulative_notes(section: Section, index: int, _: Breakdown) -> Notes:
-    """Opponents' Cumulative (Rule 34E4), round by round: the opponent's Cumulative; a round
+    """Opponents' Cumulative (Rule 34E), round by round: the opponent's Cumulative; a round
     not played adds 0."""
     players = section.tournament.players
     return tuple(
@@ -383,7 +383,7 @@ def opponents_cumulative_notes(section: Section, index: int, _: Breakdown) -> No
 
 
 def kashdan_notes(section: Section, index: int, _: Breakdown) -> Notes:
-    """Kashdan (Rule 34E6), round by round: the points the result earns."""
+    """Kashdan (Rule 34E), round by round: the points the result earns."""
     return tuple(
         [
             RoundNote(RoundWhy.KASHDAN, entry=k, points=_KASHDAN.get(k, 0))
@@ -393,12 +393,12 @@ def kashdan_notes(section: Section, index: int, _: Breakdown) -> Notes:
 
 
 def most_blacks_notes(_: Section, __: int, breakdown: Breakdown) -> Notes:
-    """Most Blacks (Rule 34E8): the rounds played with Black."""
+    """Most Blacks (Rule 34E): the rounds played with Black."""
     return tuple([RoundNote(RoundWhy.WITH_BLACK) if v else None for v in breakdown.per_round])
 
 
 def head_to_head_notes(_: Section, __: int, breakdown: Breakdown) -> Notes:
-    """Result between tied players (Rule 34E5): the rounds against a player still tied."""
+    """Result between tied players (Rule 34E): the rounds against a player still tied."""
     return tuple(
         [RoundNote(RoundWhy.AGAINST_TIED) if v is not None else None for v in breakdown.per_round]
     )
