@@ -139,11 +139,33 @@ def _run_pair(client: SheetsClient, key: str) -> int:
     return EXIT_INPUT if result.problems else EXIT_OK
 
 
-def _run_watch(client: SheetsClient, config: WatchConfig, interval: float) -> int:
-    stop = threading.Event()
-    for name in ("SIGINT", "SIGTERM"):
-        signal.signal(getattr(signal, name), lambda *_: stop.set())
-    Watcher(client, config, config.poll_interval or interval).run(stop)
+def _run_watch(client: SheetsClient, config: WatchConfig, settings: SheetsSettings) -> int:
+    watcher = Watcher(client, config, config.poll_interval or settings.poll_interval)
+    url = settings.database_url
+    if url is None or url.strip().startswith("sqlite"):  # one process, paced by itself
+        stop = threading.Event()
+        for name in ("SIGINT", "SIGTERM"):
+            signal.signal(getattr(signal, name), lambda *_: stop.set())
+        watcher.run(stop)
+        return EXIT_OK
+    from sheets.jobs import DatabaseUnavailable, durable_store
+    from sheets.shared_watch import AnotherWatch, run_shared
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError):
+                loop.add_signal_handler(sig, stop.set)
+        async with durable_store(url, what="the watch's budget and leases") as store:
+            assert store is not None
+            await run_shared(watcher, store, client.service_account_email, settings.quota, stop)
+
+    try:
+        asyncio.run(main())
+    except (DatabaseUnavailable, AnotherWatch) as error:
+        print(f"harkness-sheets watch: {error}", file=sys.stderr)
+        return EXIT_INPUT
     return EXIT_OK
 
 
@@ -180,7 +202,7 @@ def _run_serve(
         for sig in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError):
                 loop.add_signal_handler(sig, stop.set)
-        async with durable_store(settings.database_url) as store:
+        async with durable_store(settings.database_url, what="the sync queue") as store:
             queue: Queue
             if store is None:
                 queue = SyncQueue(
@@ -275,7 +297,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INPUT
     if args.command == "watch":
         assert config is not None
-        return _run_watch(client, config, settings.poll_interval)
+        return _run_watch(client, config, settings)
     return _run_serve(client, settings, args, config)
 
 

@@ -58,13 +58,15 @@ class DatabaseUnavailable(Exception):
 
 
 @contextlib.asynccontextmanager
-async def durable_store(url: str | None) -> AsyncIterator[Store | None]:
-    """The store that keeps the sync queue: None (in memory) without a URL or with SQLite;
-    opened (and migrated) for PostgreSQL, closed after; :class:`DatabaseUnavailable` when it
-    cannot be opened or the store is not installed."""
+async def durable_store(
+    url: str | None, *, what: str = "the sync queue"
+) -> AsyncIterator[Store | None]:
+    """The store that keeps ``what`` (for the log): None (in memory) without a URL or with
+    SQLite; opened (and migrated) for PostgreSQL, closed after; :class:`DatabaseUnavailable`
+    when it cannot be opened or the store is not installed."""
     if url is None or url.strip().startswith("sqlite"):
         if url is not None:
-            logger.info("the sync queue is in memory: SQLite serves one process")
+            logger.info("%s: in this process (SQLite serves one process)", what)
         yield None
         return
     try:
@@ -82,7 +84,7 @@ async def durable_store(url: str | None) -> AsyncIterator[Store | None]:
     except (OSError, SQLAlchemyError, StoreError) as error:
         reason = str(getattr(error, "orig", None) or error).splitlines()[0]
         raise DatabaseUnavailable(f"cannot open the database: {reason}") from None
-    logger.info("the sync queue is in the database: any serve process runs its syncs")
+    logger.info("%s: in the database, shared with every process on it", what)
     try:
         yield store
     finally:

@@ -28,6 +28,8 @@
 ``HARKNESS_DATABASE_URL``           with a PostgreSQL URL, ``serve`` keeps its sync queue in that
                                     database (the bot's): any number of ``serve`` processes
                                     share it, and a restart loses nothing (:mod:`sheets.jobs`);
+                                    ``watch`` spends from the budget shared there, once per
+                                    service account (:mod:`sheets.shared_watch`);
                                     unset or SQLite: in memory, one process
 =================================  ==========================================================
 

@@ -22,7 +22,12 @@ than ``syncs_per_minute`` overall: a poll of an unchanged sheet costs one read r
 Google allows a service account 60 a minute. A sheet whose sync fails is logged and polled
 again later, backing off (doubling up to ``16 × poll_interval``); the others carry on.
 Problems *in* a sheet are not failures: the sync writes them to that sheet's Errors tab, and
-the watcher logs them.
+the watcher logs them. Each poll counts as a sync job run (and failed, when it fails) in the
+metrics.
+
+With the bot's PostgreSQL database (``HARKNESS_DATABASE_URL``), ``watch`` spends from the
+service account's budget shared by every process, holds each sheet's lease while it polls
+it, and runs once per service account on the database (:mod:`sheets.shared_watch`).
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ from typing import Any
 
 from sheets.budget import PollPolicy
 from sheets.client import SheetsClient, SheetsError, spreadsheet_id
+from sheets.metrics import SYNC_JOBS
 from sheets.sync import SyncResult, sync
 
 logger = logging.getLogger(__name__)
@@ -196,6 +202,7 @@ class Watcher:
         """Sync one sheet now, whatever happens, and schedule its next poll."""
         key = sheet.spreadsheet_id
         outcome = PollOutcome(sheet)
+        SYNC_JOBS.labels("run").inc()
         try:
             outcome.result = self.sync(self.client, key)
         except SheetsError as error:
@@ -211,6 +218,7 @@ class Watcher:
             assert self.policy is not None
             wait = self.policy.interval(now - self.changed_at.get(key, -math.inf))
         else:
+            SYNC_JOBS.labels("failed").inc()
             failures = self.failures[key] = self.failures.get(key, 0) + 1
             wait = self.interval * min(2**failures, MAX_BACKOFF_FACTOR)
             logger.error(

@@ -37,7 +37,7 @@ The API at a glance (all ``async``; ``g`` is the guild id, ``t`` a tournament na
     state(g, t)   open_games(g, t)   standings(g, t, after_round=)   history(g, t, round=)
     import_tournament(g, name, text, actor=, filename=)   export(g, t, "trf" | "crosstable")
     link_sheet / unlink_sheet / pending_writes(g, t)   claim_writes / mark_written / mark_failed
-    renew_claims / release_claims   take_sheet / drop_sheet / release_sheets
+    renew_claims / release_claims   take_sheet / sheet_holder / drop_sheet / release_sheets
     request_sync / claim_sync / renew_sync / sync_done / sync_failed / syncs_waiting
     sync_worker_seen / sync_refused / syncs_set_aside
     spend_quota(account, reads=, writes=)

@@ -60,3 +60,12 @@ async def release(conn: AsyncConnection, gone: Callable[[str], bool]) -> int:
         return 0
     result = await conn.execute(delete(s).where(s.c.holder.in_(dead)))
     return int(result.rowcount)
+
+
+async def holder(conn: AsyncConnection, spreadsheet: str, now: datetime) -> str | None:
+    """Who holds ``spreadsheet``'s lease now (None: nobody)."""
+    s = schema.sheet_leases
+    found: str | None = await conn.scalar(
+        select(s.c.holder).where(s.c.spreadsheet_id == spreadsheet, s.c.until > now)
+    )
+    return found

@@ -1088,6 +1088,11 @@ class Store:
             lambda conn: leases.take(conn, spreadsheet, holder, now, now + lease)
         )
 
+    async def sheet_holder(self, spreadsheet: str) -> str | None:
+        """The process holding ``spreadsheet``'s lease now, if any (see :meth:`take_sheet`)."""
+        now = self.clock()
+        return await self._read(lambda conn: leases.holder(conn, spreadsheet, now))
+
     async def drop_sheet(self, spreadsheet: str, holder: str) -> None:
         """End ``holder``'s hold on ``spreadsheet`` (see :meth:`take_sheet`)."""
         await self._write(lambda conn: leases.drop(conn, spreadsheet, holder))

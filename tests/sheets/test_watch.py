@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from prometheus_client import REGISTRY
 
 from sheets.client import SheetsClient
 from sheets.sync import SyncResult, sync
@@ -77,6 +78,10 @@ def test_a_bad_config_file_names_every_problem(tmp_path: Path) -> None:
         load_config(tmp_path / "missing.toml")
 
 
+def _jobs(event: str) -> float:
+    return REGISTRY.get_sample_value("harkness_sync_jobs_total", {"event": event}) or 0.0
+
+
 def test_one_bad_sheet_never_stops_the_watcher(
     sheets_fake: SheetsFake,
     make_sheet: MakeSheet,
@@ -104,9 +109,13 @@ def test_one_bad_sheet_never_stops_the_watcher(
     clock = Clock()
     watcher = Watcher(client, config, interval=60, clock=clock)
     clock.now += 60
+    counted = {e: _jobs(e) for e in ("run", "failed")}
     with caplog.at_level("WARNING"):
         outcomes = {o.sheet.name: o for o in watcher.poll()}
     assert set(outcomes) == {"private", "missing", "broken", "good"}
+    # Each poll is a sync job run in the metrics; the two that could not open their sheet
+    # failed (a sheet with problems is a sync that worked).
+    assert (_jobs("run"), _jobs("failed")) == (counted["run"] + 4, counted["failed"] + 2)
     assert outcomes["good"].result is not None and outcomes["good"].result.published
     assert outcomes["broken"].result is not None and outcomes["broken"].result.problems
     assert sheets_fake.values(broken, "Errors!A2:C2") == [
