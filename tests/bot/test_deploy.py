@@ -252,3 +252,38 @@ def test_the_shard_template_takes_its_shard_from_the_instance_name() -> None:
     )
     assert service["EnvironmentFile"] == "/etc/harkness/bot.env"
     assert service["RestartPreventExitStatus"] == "1 2"
+
+
+def test_the_scale_recipe_scrapes_every_shard_and_worker_with_prometheus() -> None:
+    base = yaml.safe_load((DEPLOY / "compose.yaml").read_text())["services"]
+    document = yaml.safe_load((DEPLOY / "compose.scale.yaml").read_text())
+    scale = document["services"]
+    prometheus = scale["prometheus"]
+    assert prometheus["image"].startswith("prom/prometheus:v")
+    assert "./prometheus.yml:/etc/prometheus/prometheus.yml:ro" in prometheus["volumes"]
+    assert "prometheus-data" in document["volumes"]
+    assert prometheus["ports"] == ["127.0.0.1:9090:9090"]  # the UI on this host only
+    assert prometheus["restart"].startswith("on-failure") and "healthcheck" in prometheus
+    assert set(prometheus["depends_on"]) == {"bot", "bot-1", "addon"}
+    assert prometheus["profiles"] == base["addon"]["profiles"]  # it starts with the workers
+    config = yaml.safe_load((DEPLOY / "prometheus.yml").read_text())
+    jobs = {job["job_name"]: job for job in config["scrape_configs"]}
+    targets = [t for c in jobs["harkness-bot"]["static_configs"] for t in c["targets"]]
+    targets += [
+        f"{name}:{c['port']}"
+        for c in jobs["harkness-sheets"]["dns_sd_configs"]
+        for name in c["names"]
+    ]
+    assert sorted(targets) == ["addon:9464", "bot-1:9464", "bot:9464"]
+    for target in targets:
+        # Each target's service serves its metrics on that port, on every interface of its
+        # container (the compose network), and publishes none of it.
+        name, port = target.split(":")
+        service = {**base.get(name, {}), **scale[name]}
+        env = {**base.get(name, {}).get("environment", {}), **scale[name]["environment"]}
+        assert env["HARKNESS_METRICS_PORT"] == port
+        assert env["HARKNESS_METRICS_ADDR"] == "0.0.0.0"
+        assert "ports" not in service
+    assert float(config["global"]["scrape_timeout"].rstrip("s")) < float(
+        config["global"]["scrape_interval"].rstrip("s")
+    )
