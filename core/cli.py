@@ -39,6 +39,7 @@ PICTURE_PAGE_ROWS = 50
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="harkness",
+        formatter_class=_formatter,
         description="Chess tiebreaks a club can trust: US Chess Rule 34 and FIDE C.07.",
     )
     parser.add_argument(
@@ -73,7 +74,9 @@ def _parser() -> argparse.ArgumentParser:
             help="png, svg: light or dark (default light)",
         )
 
-    standings = commands.add_parser("standings", help="rank a section by score and tiebreaks")
+    standings = commands.add_parser(
+        "standings", help="rank a section by score and tiebreaks", formatter_class=_formatter
+    )
     rules_options(standings)
     standings.add_argument("--format", choices=(*FORMATS, *PICTURES), default="table")
     picture_options(standings)
@@ -90,7 +93,9 @@ def _parser() -> argparse.ArgumentParser:
         help="png, svg: fit a phone screen (names cut, up to two tiebreak columns left out)",
     )
 
-    explain = commands.add_parser("explain", help="why a player finished where they did")
+    explain = commands.add_parser(
+        "explain", help="why a player finished where they did", formatter_class=_formatter
+    )
     rules_options(explain)
     explain.add_argument("player", metavar="PLAYER", help="starting number or (part of) a name")
     explain.add_argument(
@@ -98,7 +103,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     picture_options(explain)
 
-    convert = commands.add_parser("convert", help="convert between TRF-16 and crosstable text")
+    convert = commands.add_parser(
+        "convert",
+        help="convert between TRF-16 and crosstable text",
+        formatter_class=_formatter,
+    )
     convert.add_argument("source", metavar="IN")
     convert.add_argument(
         "target",
@@ -120,6 +129,7 @@ def _parser() -> argparse.ArgumentParser:
     profile_flags(convert)
     pair = commands.add_parser(
         "pair",
+        formatter_class=_formatter,
         help="pair the next round by the FIDE Dutch system (needs harkness[pairing])",
         description="Pair a round by the FIDE Dutch system (C.04.3), using the gacrux engine; "
         "every pairing is checked against the absolute criteria before it is shown. "
@@ -155,6 +165,28 @@ def _parser() -> argparse.ArgumentParser:
     pair.add_argument("--format", choices=("text", "json", "trf"), default="text")
     pair.add_argument("--trf", metavar="OUT", help="also write the paired round as TRF-16")
     return parser
+
+
+def _formatter(prog: str) -> argparse.HelpFormatter:
+    """argparse's help formatter, told the terminal's width: left to find it, argparse
+    imports shutil (and with it bz2, lzma and zlib) for every option added, whether help
+    is asked for or not."""
+    return argparse.HelpFormatter(prog, width=_terminal_columns() - 2)
+
+
+def _terminal_columns() -> int:
+    """The width ``shutil.get_terminal_size()`` gives: ``$COLUMNS``, else standard
+    output's terminal, else 80."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0 and sys.__stdout__ is not None:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (ValueError, OSError):
+            columns = 0
+    return columns or 80
 
 
 #: The requests ``harkness pair`` takes for the round, by option name.

@@ -16,7 +16,10 @@ datetime.date(2011, 9, 26)]
 from __future__ import annotations
 
 import re
-from datetime import date
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported when a date is read: most commands never read one
+    from datetime import date
 
 __all__ = ["read_date"]
 
@@ -59,6 +62,8 @@ def _month(name: str, day: int, year: int) -> date | None:
 
 
 def _date(year: int, month: int, day: int) -> date | None:
+    from datetime import date
+
     try:
         return date(year, month, day)
     except ValueError:

@@ -18,11 +18,11 @@ here once and used by every front door:
 
 from __future__ import annotations
 
-import csv
 import io
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
+from itertools import repeat
 
 #: The longest name, in characters (a Discord option allows 100; TRF-16 keeps 33).
 NAME_MAX = 100
@@ -158,9 +158,13 @@ def write_csv(rows: Iterable[Sequence[str]]) -> str:
     #,Name
     1,'=cmd|' /C calc'!A0
     """
+    import csv  # here: most commands write no CSV
+
     out = io.StringIO()
-    risky = _FORMULA_START
+    risky = repeat(_FORMULA_START)
     csv.writer(out, lineterminator="\n").writerows(
-        [csv_safe(c) if c.startswith(risky) else c for c in row] for row in rows
+        # Each cell is looked at only in a row where one may start a formula.
+        [csv_safe(c) for c in row] if any(map(str.startswith, row, risky)) else row
+        for row in rows
     )
     return out.getvalue()
