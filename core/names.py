@@ -22,7 +22,6 @@ import io
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
-from itertools import repeat
 
 #: The longest name, in characters (a Discord option allows 100; TRF-16 keeps 33).
 NAME_MAX = 100
@@ -123,6 +122,11 @@ def markdown_safe(text: str, *, in_code: bool = False) -> str:
 
 #: What a spreadsheet runs as a formula at the start of a cell.
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+#: Where CSV text has a cell starting with one of :data:`_FORMULA_START`: at the start, or
+#: after a comma or a line end, behind the quote of a quoted cell (or anywhere inside a
+#: quoted cell that holds one of them, which only costs a second look).
+_RISKY_FIRST_CELL = re.compile(f'"?[{re.escape("".join(_FORMULA_START))}]')
+_RISKY_CELL = re.compile(f'[,\n]"?[{re.escape("".join(_FORMULA_START))}]')
 _NUMBER = re.compile(r"[+-]?\d+(?:[.,]\d+)?")
 
 
@@ -160,11 +164,15 @@ def write_csv(rows: Iterable[Sequence[str]]) -> str:
     """
     import csv  # here: most commands write no CSV
 
+    rows = list(rows)
     out = io.StringIO()
-    risky = repeat(_FORMULA_START)
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    text = out.getvalue()
+    if not (_RISKY_FIRST_CELL.match(text) or _RISKY_CELL.search(text)):
+        return text  # no cell starts with what a spreadsheet may take for a formula
+    out = io.StringIO()
+    risky = _FORMULA_START
     csv.writer(out, lineterminator="\n").writerows(
-        # Each cell is looked at only in a row where one may start a formula.
-        [csv_safe(c) for c in row] if any(map(str.startswith, row, risky)) else row
-        for row in rows
+        [csv_safe(c) if c.startswith(risky) else c for c in row] for row in rows
     )
     return out.getvalue()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 from collections.abc import Callable
 from functools import partial
+from operator import itemgetter
 from typing import Any
 
 from core.names import markdown_safe, write_csv
@@ -33,14 +34,12 @@ def _texts(
     """Each player's value in a column as text (by player index), ``say(units, scale,
     digits)`` called once per distinct value however many players share it (5,000 players
     have a few dozen different values)."""
-    said: dict[object, str] = {}
-    texts = []
-    for b in column.breakdowns:
-        text = said.get(b.units)
-        if text is None:
-            text = said[b.units] = say(b.units, column.scale, digits)
-        texts.append(text)
-    return texts
+    units = list(map(_UNITS, column.breakdowns))
+    said = {u: say(u, column.scale, digits) for u in set(units)}
+    return list(map(said.__getitem__, units))
+
+
+_UNITS = itemgetter(0)  # Breakdown.units
 
 
 def _json_text(units: Any, scale: int, digits: int | None) -> str:

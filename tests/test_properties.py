@@ -199,3 +199,23 @@ def test_a_cut_without_voluntarily_unplayed_rounds_is_the_one_at_a_time_cut(
     keys = keys[: len(values)]
     vurs = [False] * len(values)
     assert cut(values, keys, vurs, low, high) == cut_one_at_a_time(values, keys, vurs, low, high)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.text(alphabet="ab1 ,\"\n\r\t=+-@.'", max_size=6), min_size=1, max_size=4),
+        max_size=5,
+    )
+)
+def test_csv_is_written_with_every_cell_made_safe(rows: list[list[str]]) -> None:
+    """The CSV writer looks at the cells only when its text may hold a cell that starts a
+    formula; what it writes is always every cell through csv_safe."""
+    import csv
+    import io
+
+    from core.names import csv_safe, write_csv
+
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows([[csv_safe(c) for c in row] for row in rows])
+    assert write_csv(iter(rows)) == out.getvalue()
