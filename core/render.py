@@ -42,8 +42,9 @@ def _texts(
 _UNITS = itemgetter(0)  # Breakdown.units
 
 
-def _json_text(units: Any, scale: int, digits: int | None) -> str:
-    return _number(json_units(units, scale, digits))
+def _json_member(key: str, units: Any, scale: int, digits: int | None) -> str:
+    """``key`` (``"MM": ``) and a tiebreak's value as JSON text."""
+    return key + _number(json_units(units, scale, digits))
 
 
 def cells(standings: Standings, empty: str = UNDEFINED_TEXT) -> list[list[str]]:
@@ -115,22 +116,27 @@ def to_json(standings: Standings) -> str:
         "tiebreaks": [tb.code for tb in tiebreaks],
     }
     text = encode_basestring
-    # Per tiebreak: its key, then every player's value as JSON text, by player index.
+    # Per tiebreak, every player's key and value as JSON text (by player index); then per
+    # player, the members of their "tiebreaks" object.
     columns = [
-        (
-            f"{text(tb.code)}: ",
-            _texts(standings.columns[tb.code], tb.digits, _json_text),
+        _texts(
+            standings.columns[tb.code],
+            tb.digits,
+            partial(_json_member, f"{text(tb.code)}: "),
         )
         for tb in tiebreaks
     ]
+    members = list(map(", ".join, zip(*columns, strict=True))) if columns else None
+    scores: dict[int, str] = {}  # a few dozen different scores
     rows = []
     for row in standings.rows:
-        i = row.player_index
-        cells = ", ".join([key + values[i] for key, values in columns])
+        score = scores.get(row.half_points)
+        if score is None:
+            score = scores[row.half_points] = _number(json_units(row.half_points, 2))
+        cells = members[row.player_index] if members else ""
         rows.append(
             f'{{"rank": {row.rank}, "place": {text(row.place)}, "id": {row.player.id}, '
-            f'"name": {text(row.player.name)}, '
-            f'"score": {_number(json_units(row.half_points, 2))}, "tiebreaks": {{{cells}}}}}'
+            f'"name": {text(row.player.name)}, "score": {score}, "tiebreaks": {{{cells}}}}}'
         )
     warnings = json.dumps(to_json_dict_warnings(standings), ensure_ascii=False)
     start = json.dumps(head, ensure_ascii=False)[:-1]
