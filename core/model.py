@@ -325,29 +325,39 @@ def new_player(
     external_ids: tuple[tuple[str, str], ...],
     trf_rank: str,
 ) -> Player:
-    """``Player(...)`` with every field given in order, built twice as fast: a reader of
-    5,000 lines spends a tenth of its time in the frozen dataclass's ``__init__``.
+    """``Player(...)`` with every field given in order, built in half the time (each slot
+    set directly): a reader of 5,000 lines spent a tenth of its time in the frozen
+    dataclass's ``__init__``.
 
     >>> e = (RoundEntry.win(2),)
     >>> new_player(1, "Ann", e, None, "", "", "", "", "", (), "1") == Player(1, "Ann", e)
     True
     """
     player: Player = object.__new__(Player)
-    values = (
-        id,
-        name,
-        entries,
-        rating,
-        title,
-        sex,
-        federation,
-        fide_id,
-        birth_date,
-        external_ids,
-        trf_rank,
-    )
-    for setter, value in zip(_PLAYER_SETTERS, values, strict=True):
-        setter(player, value)
+    (
+        set_id,
+        set_name,
+        set_entries,
+        set_rating,
+        set_title,
+        set_sex,
+        set_federation,
+        set_fide_id,
+        set_birth_date,
+        set_external_ids,
+        set_trf_rank,
+    ) = _PLAYER_SETTERS
+    set_id(player, id)
+    set_name(player, name)
+    set_entries(player, entries)
+    set_rating(player, rating)
+    set_title(player, title)
+    set_sex(player, sex)
+    set_federation(player, federation)
+    set_fide_id(player, fide_id)
+    set_birth_date(player, birth_date)
+    set_external_ids(player, external_ids)
+    set_trf_rank(player, trf_rank)
     return player
 
 
