@@ -228,7 +228,7 @@ def test_a_line_read_in_one_pass_reads_as_block_by_block(
     line = line.rstrip()
     reading = _Reading("x.trf")
     by_block = _read_rounds(line, 1, 1, reading, {}, {})
-    in_one_pass = _plain_rounds(line)
+    in_one_pass = _plain_rounds(line, {})
     if in_one_pass is not None:  # only what the block reader takes without a word
         assert (in_one_pass, reading.problems) == (by_block, [])
     elif all(lead == "  " and field.lstrip(" ").isdigit() for lead, field, _, _ in blocks):

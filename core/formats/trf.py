@@ -220,6 +220,8 @@ class _Reading:
     points: dict[int, tuple[str, int, int]] = field(default_factory=dict)
     #: The points column as :func:`write_trf` writes it, by half-points, as met.
     points_text: dict[int, str] = field(default_factory=dict)
+    #: The number each opponent word of a plain round block stands for (``12``, ``0012``).
+    numbers: dict[str, int] = field(default_factory=dict)
 
     def problem(
         self,
@@ -258,7 +260,9 @@ def read_trf(text: str, path: str = "<input>") -> Tournament:
     if text.startswith("\ufeff"):
         text = text[1:]
     lines = lines_of(text, path)
-    _check_size(lines, path)
+    player_lines = _check_size(lines, path)
+    # Opponents are mostly written as their starting ranks, 1 to the number of players.
+    reading.numbers.update({str(n): n for n in range(player_lines + 1)})
     for number, line in lines:
         if line.startswith(PLAYER):
             _read_player(line.rstrip(), number, reading, cache, opponents)
@@ -292,9 +296,10 @@ def read_trf(text: str, path: str = "<input>") -> Tournament:
         raise HarknessError(sorted(_locate(error.problems, reading), key=_position)) from None
 
 
-def _check_size(lines: Sequence[tuple[int, str]], path: str) -> None:
+def _check_size(lines: Sequence[tuple[int, str]], path: str) -> int:
     """The limits on players, rounds and players × rounds, checked before any line is read
-    (the rounds are ``XXR``'s, or the most round blocks on a line)."""
+    (the rounds are ``XXR``'s, or the most round blocks on a line); returns the number of
+    player lines."""
     players = [n for n, line in lines if line.startswith(PLAYER)]
     longest = max(
         (line for line in lines if line[1].startswith(PLAYER)),
@@ -317,6 +322,7 @@ def _check_size(lines: Sequence[tuple[int, str]], path: str) -> None:
             else players[0]
         )
         raise HarknessError([Problem(message, path=path, line=line, column=1)])
+    return len(players)
 
 
 def _declared_round_robin(text: str) -> bool | None:
@@ -397,7 +403,7 @@ def _read_player(
             49,
             player=player_id,
         )
-    entries = _plain_rounds(line)
+    entries = _plain_rounds(line, reading.numbers)
     if entries is None:
         entries = _read_rounds(line, number, player_id, reading, cache, opponents)
     half = sum(map(HALF_POINTS.__getitem__, map(_KIND_OF, entries)))
@@ -424,21 +430,28 @@ def _read_player(
     )
 
 
-def _plain_rounds(line: str) -> tuple[RoundEntry, ...] | None:
+def _plain_rounds(line: str, numbers: dict[str, int]) -> tuple[RoundEntry, ...] | None:
     """The entries of a player line whose round blocks are all plain (:data:`_PLAIN_ROUNDS`),
     in one pass; None for any other line, and for a plain block that is wrong (a bye against
-    an opponent, a game without one), which :func:`_read_rounds` then words.
+    an opponent, a game without one), which :func:`_read_rounds` then words. ``numbers``:
+    the number of each opponent word read so far (added to).
 
-    >>> [str(e) for e in _plain_rounds(" " * 89 + "    12 w 1     0 - H     0 - +  0003 b =")]
-    ['W12 (w)', 'H', 'B', 'D3 (b)']
-    >>> _plain_rounds(" " * 89 + "     0 - 1") is None, _plain_rounds(" " * 89 + "    12   1")
-    (True, None)
+    >>> [str(e) for e in _plain_rounds(" " * 89 + "    12 w 1     0 - H  0003 b =", {})]
+    ['W12 (w)', 'H', 'D3 (b)']
+    >>> _plain_rounds(" " * 89 + "     0 - 1", {}), _plain_rounds(" " * 89 + "    12   1", {})
+    (None, None)
     """
     rounds = line[FIRST_ROUND - 3 :]
     if not _PLAIN_ROUNDS.fullmatch(rounds):
         return None
     # Every plain block is three words: the opponent, the colour and the result code.
     words = rounds.split()
+    fields = words[::3]
+    try:
+        opponents = list(map(numbers.__getitem__, fields))
+    except KeyError:  # a number not met before, or written another way (0012)
+        numbers.update({word: int(word) for word in fields})
+        opponents = list(map(numbers.__getitem__, fields))
     against, without, colours = _AGAINST, _WITHOUT, _COLOURS
     try:
         return tuple(
@@ -446,9 +459,7 @@ def _plain_rounds(line: str) -> tuple[RoundEntry, ...] | None:
                 _new_entry(RoundEntry, (against[code], opponent, colours[colour]))
                 if opponent
                 else without[code]
-                for opponent, colour, code in zip(
-                    map(int, words[::3]), words[1::3], words[2::3], strict=True
-                )
+                for opponent, colour, code in zip(opponents, words[1::3], words[2::3], strict=True)
             ]
         )
     except KeyError:
