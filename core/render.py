@@ -54,16 +54,17 @@ def cells(standings: Standings, empty: str = UNDEFINED_TEXT) -> list[list[str]]:
     header = ["Place", "#", "Name", "Score"] + [tb.code for tb in tiebreaks]
     say = partial(display_units, empty=empty)
     columns = [_texts(standings.columns[tb.code], tb.digits, say) for tb in tiebreaks]
+    values = list(zip(*columns, strict=True)) if columns else None  # by player index
     scores: dict[int, str] = {}  # a few dozen different scores
     rows = [header]
     for row in standings.rows:
-        i = row.player_index
         score = scores.get(row.half_points)
         if score is None:
             score = scores[row.half_points] = half_points(row.half_points)
         rows.append(
-            [row.place, str(row.player.id), row.player.name, score]
-            + [texts[i] for texts in columns]
+            [row.place, str(row.player.id), row.player.name, score, *values[row.player_index]]
+            if values
+            else [row.place, str(row.player.id), row.player.name, score]
         )
     return rows
 
