@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields, replace
 from enum import Enum
+from operator import itemgetter
 from typing import NamedTuple
 
 from core.problems import HarknessError, Problem
@@ -498,6 +499,9 @@ def as_played(tournament: Tournament) -> Tournament:
     return tournament.after_round(played) if 0 < played < tournament.rounds else tournament
 
 
+_KIND = itemgetter(0)  # of a RoundEntry
+
+
 def _columns(
     players: tuple[Player, ...], rounds: int, *, strict: bool = True
 ) -> tuple[tuple[tuple[EntryKind, ...], ...], tuple[tuple[int, ...], ...]] | None:
@@ -535,7 +539,7 @@ def _columns(
             ):
                 return None
             row.append(j if kind.played else -1)
-        kinds.append(tuple([e[0] for e in p.entries]))
+        kinds.append(tuple(map(_KIND, p.entries)))
         opponents.append(tuple(row))
     return tuple(kinds), tuple(opponents)
 

@@ -361,8 +361,11 @@ def _read_player(
     """Read one player line (already stripped of trailing blanks) into ``reading``
     (``cache`` and ``opponents``: see :func:`_read_rounds`)."""
     rank_text = line[4:8].strip()
-    # Four columns: ASCII digits are a short number int() takes as is (whole_number's checks).
-    player_id = int(rank_text) if rank_text.isascii() and rank_text.isdecimal() else 0
+    player_id = reading.numbers.get(rank_text)  # 1 to the number of players, mostly
+    if player_id is None:
+        # Four columns: ASCII digits are a short number int() takes as is (whole_number's
+        # checks).
+        player_id = int(rank_text) if rank_text.isascii() and rank_text.isdecimal() else 0
     if player_id > MAX_PLAYERS:
         player_id = 0
     if player_id < 1:
@@ -394,8 +397,12 @@ def _read_player(
         return
     rating_text = line[48:52].strip()
     rating: int | None = None
-    if rating_text.isascii() and rating_text.isdecimal() and int(rating_text) <= MAX_RATING:
-        rating = int(rating_text) or None
+    if (
+        rating_text.isascii()
+        and rating_text.isdecimal()
+        and (value := int(rating_text)) <= MAX_RATING
+    ):
+        rating = value or None
     elif rating_text:
         reading.problem(
             f"expected a rating (digits) or blanks in columns 49–52, got {quote(rating_text)}",
