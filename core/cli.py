@@ -296,7 +296,13 @@ def _write(target: Path, content: str | bytes) -> None:
         _write_atomically(target, content)
     except OSError as error:
         raise HarknessError(
-            [Problem(f"cannot write the file: {error.strerror}", path=str(target))]
+            [
+                Problem(
+                    f"cannot write the file: {error.strerror}",
+                    path=str(target),
+                    code="cannot-write",
+                )
+            ]
         ) from None
 
 
@@ -304,7 +310,16 @@ def _output(args: argparse.Namespace, content: str | bytes, what: str) -> str:
     """``content`` for standard output, or written to ``--output`` (a picture must be)."""
     if args.output is None:
         if isinstance(content, bytes):
-            raise HarknessError([Problem("--format png writes a file: give --output FILE")])
+            raise HarknessError(
+                [
+                    Problem(
+                        "--format png writes a file: give --output FILE",
+                        code="needs-output",
+                        field="output",
+                        detail="a PNG picture is written to a file",
+                    )
+                ]
+            )
         return content
     _write(Path(args.output), content)
     return f"wrote {args.output} ({what})\n"
@@ -315,7 +330,18 @@ def _standings_picture(args: argparse.Namespace, standings: Standings) -> str:
 
     pages = max(1, -(-len(standings.rows) // PICTURE_PAGE_ROWS))
     if not 1 <= args.page <= pages:
-        raise HarknessError([Problem(f"--page {args.page}: pages run 1–{pages}")])
+        detail = f"pages run 1–{pages}"
+        raise HarknessError(
+            [
+                Problem(
+                    f"--page {args.page}: {detail}",
+                    code="no-such-page",
+                    field="page",
+                    value=str(args.page),
+                    detail=detail,
+                )
+            ]
+        )
     page = StandingsPage(standings, (args.page - 1) * PICTURE_PAGE_ROWS, PICTURE_PAGE_ROWS)
     picture = standings_picture(page, args.theme, args.narrow, args.format)
     return _picture_output(args, picture, f"page {args.page} of {pages}, ")
@@ -353,7 +379,18 @@ def _numbers(option: str, text: str) -> list[int]:
     words = [w.strip() for w in text.split(",") if w.strip()]
     bad = [w for w in words if not (w.isdecimal() and w.isascii())]
     if bad:
-        raise HarknessError([Problem(f"{option}: expected starting numbers, got {bad[0]!r}")])
+        detail = f"expected starting numbers, got {bad[0]!r}"
+        raise HarknessError(
+            [
+                Problem(
+                    f"{option}: {detail}",
+                    code="not-starting-numbers",
+                    field=option.removeprefix("--"),
+                    value=bad[0],
+                    detail=detail,
+                )
+            ]
+        )
     return [int(w) for w in words]
 
 

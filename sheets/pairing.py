@@ -39,7 +39,7 @@ from core.pairing import PairingRequest, RoundPairing, pair_round, prepare
 from core.pairing.engine import engine_version
 from core.pairing.render import SYSTEM, board_rows
 from core.players import Roster
-from core.problems import HarknessError
+from core.problems import HarknessError, Problem
 from sheets.client import SheetsClient, spreadsheet_id
 from sheets.layout import (
     BYE_OPPONENT_WORDS,
@@ -50,9 +50,9 @@ from sheets.layout import (
     quote_tab,
 )
 from sheets.problems import SheetProblem
-from sheets.read import ResultGrid
+from sheets.read import ResultGrid, locate
 from sheets.snapshot import Snapshot
-from sheets.sync import read_input, read_snapshot
+from sheets.sync import SheetInput, read_input, read_snapshot
 from sheets.tabs import OutCell, TabContent, synced_at
 from sheets.write import Plan, foreign, plan
 
@@ -161,6 +161,21 @@ def pairing_tab(
     return TabContent(Role.PAIRINGS, PAIRINGS_TAB.format(round=pairing.round), rows)
 
 
+def _sheet_problem(problem: Problem, found: SheetInput) -> SheetProblem:
+    """Core's problem with pairing the sheet's next round, at the cell that fixes it: the
+    rounds setting when every planned round is paired, the result's cell for a game (decided
+    by the problem's code and place, never its words)."""
+    if problem.code == "beyond-planned-rounds" and problem.detail:
+        return SheetProblem(
+            f"{problem.detail}: set more rounds here to pair another",
+            found.settings.where("rounds"),
+            problem.value,
+        )
+    if found.grid is not None and problem.player is not None and problem.round is not None:
+        return locate(problem, found.grid)
+    return SheetProblem(str(problem))
+
+
 def decide_pairing(
     snapshot: Snapshot, *, now: datetime | None = None, rng: random.Random | None = None
 ) -> PairDecision:
@@ -195,7 +210,7 @@ def decide_pairing(
         request = prepare(found.tournament, rounds=rounds)
         pairing = pair_round(request)
     except HarknessError as error:
-        problems = [SheetProblem(str(p)) for p in error.problems]
+        problems = [_sheet_problem(p, found) for p in error.problems]
         return PairDecision(None, None, None, problems, "; ".join(str(p) for p in problems))
     content = pairing_tab(request, pairing, now)
     if foreign(snapshot, content.title, Role.PAIRINGS) is not None:

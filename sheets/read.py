@@ -548,8 +548,9 @@ def read_game_list(
 # ---------------------------------------------------------------- grid → tournament
 
 
-def _locate(problem: Problem, grid: ResultGrid) -> SheetProblem:
-    """A core problem (player, round) with the cell it came from."""
+def locate(problem: Problem, grid: ResultGrid) -> SheetProblem:
+    """A core problem (player, round) with the cell it came from (its ``player``, ``round``
+    and ``other`` decide the cell, never its words)."""
     key = (problem.player or 0, problem.round or 0)
     sourced = grid.entries.get(key)
     if sourced is not None:
@@ -637,7 +638,7 @@ def build_tournament(
                 name=name,
             )
         except HarknessError as error:
-            found = [_locate(p, grid) for p in error.problems]
+            found = [locate(p, grid) for p in error.problems]
             problems += [p for p in found if p not in problems]
             if not partial:
                 return None, problems
@@ -690,6 +691,7 @@ __all__ = [
     "Sourced",
     "build_tournament",
     "find_tab",
+    "locate",
     "read_crosstable",
     "read_game_list",
     "read_players",

@@ -66,7 +66,7 @@ def read_tournament(path: str | Path, *, played: bool = False) -> Tournament:
             raise too_big(len(data), str(path), more=" or more")
     except OSError as error:
         raise HarknessError(
-            [Problem(f"cannot read the file: {error.strerror}", path=str(path))]
+            [Problem(f"cannot read the file: {error.strerror}", path=str(path), code="cannot-read")]
         ) from None
     return read_bytes(data, str(path), played=played)
 

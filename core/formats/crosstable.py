@@ -211,7 +211,10 @@ def read_crosstable(text: str, path: str = "<input>", name: str = "") -> Tournam
         raise HarknessError(
             [
                 Problem(
-                    "the file is empty; expected a header row '#, Name, Rd 1, …'", path=path, line=1
+                    "the file is empty; expected a header row '#, Name, Rd 1, …'",
+                    path=path,
+                    line=1,
+                    code="empty-file",
                 )
             ]
         )
@@ -244,6 +247,9 @@ def read_crosstable(text: str, path: str = "<input>", name: str = "") -> Tournam
                     path=path,
                     line=number,
                     column=cells[id_col].column,
+                    code="number-used-twice",
+                    field="#",
+                    value=str(player.id),
                 )
             )
             continue
@@ -286,6 +292,8 @@ def _header_columns(
                         path=path,
                         line=cell.line,
                         column=cell.column,
+                        code="too-many-rounds",
+                        value=cell.text,
                     )
                 )
             over_limit = True
@@ -299,6 +307,7 @@ def _header_columns(
                 path=path,
                 line=header[0].line if header else 1,
                 column=1,
+                code="missing-columns",
             )
         )
     numbers = [n for n, _ in rounds]
@@ -310,6 +319,7 @@ def _header_columns(
                 path=path,
                 line=header[0].line if header else 1,
                 column=1,
+                code="round-columns-out-of-order",
             )
         )
     return id_col, name_col, rating_col, [i for _, i in rounds]
@@ -328,6 +338,7 @@ def _long_cell(cell: Cell, path: str) -> Problem:
         path=path,
         line=cell.line,
         column=cell.column,
+        code="cell-too-long",
     )
 
 
@@ -338,7 +349,7 @@ def _check_size(lines: Sequence[tuple[int, str]], rounds: int, path: str) -> Non
     if message:
         # At the first row over the limit on players, else at the header.
         line = lines[MAX_PLAYERS + 1][0] if rows > MAX_PLAYERS else lines[0][0]
-        raise HarknessError([Problem(message, path=path, line=line, column=1)])
+        raise HarknessError([Problem(message, path=path, line=line, column=1, code="too-large")])
 
 
 def _read_row(
@@ -369,12 +380,22 @@ def _read_row(
                 path=path,
                 line=number,
                 column=id_cell.column,
+                code="bad-starting-number",
+                field="#",
+                value=id_cell.text,
             )
         )
     name = cell(name_col).text
     if not name:
         problems.append(
-            Problem("the player has no name", path=path, line=number, column=cell(name_col).column)
+            Problem(
+                "the player has no name",
+                path=path,
+                line=number,
+                column=cell(name_col).column,
+                code="no-name",
+                field="Name",
+            )
         )
     rating: int | None = None
     if rating_col is not None and cell(rating_col).text:
@@ -389,6 +410,9 @@ def _read_row(
                     path=path,
                     line=number,
                     column=cell(rating_col).column,
+                    code="bad-rating",
+                    field="Rating",
+                    value=cell(rating_col).text,
                 )
             )
     entries: list[RoundEntry] = []
@@ -402,6 +426,9 @@ def _read_row(
                     path=path,
                     line=number,
                     column=c.column,
+                    code="bad-round-entry",
+                    field=f"Rd {r}",
+                    value=c.text,
                 )
             )
             entry = RoundEntry(EntryKind.ABSENT)
@@ -441,16 +468,9 @@ def _locate(
             col = round_cols[p.round - 1] if p.round and p.round <= len(round_cols) else id_col
             cell = cells[col] if col < len(cells) else Cell("", cells[0].line, width + 1)
         if cell is None:
-            yield Problem(p.message, path=path, player=p.player, round=p.round)
+            yield replace(p, path=path)
         else:
-            yield Problem(
-                p.message,
-                path=path,
-                line=cell.line,
-                column=cell.column,
-                player=p.player,
-                round=p.round,
-            )
+            yield replace(p, path=path, line=cell.line, column=cell.column)
 
 
 def crosstable_rows(
@@ -501,9 +521,13 @@ def write_crosstable(
     tab-separated text, ``–`` in aligned text (as in every table for people).
     """
     too_big = size_problem(len(tournament.players), tournament.rounds)
-    problems = [Problem(too_big)] if too_big else []
+    problems = [Problem(too_big, code="too-large")] if too_big else []
     problems += [
-        Problem(f"the player has no name; {_FORMAT_NAMES[separator]} needs one", player=p.id)
+        Problem(
+            f"the player has no name; {_FORMAT_NAMES[separator]} needs one",
+            player=p.id,
+            code="no-name",
+        )
         for p in tournament.players
         if not p.name
     ]
@@ -512,6 +536,8 @@ def write_crosstable(
             f"the name {quote(p.name)} has two blanks in a row or a tab, which would split it "
             "into two cells of aligned text: write CSV (*.csv) or TRF-16 (*.trf) instead",
             player=p.id,
+            code="name-splits-cells",
+            value=p.name,
         )
         for p in tournament.players
         if p.name and separator == "  " and not _ALIGNED_CELL.fullmatch(p.name)
@@ -520,6 +546,8 @@ def write_crosstable(
         Problem(
             f"the name {quote(p.name)} has a tab, which would split it into two cells",
             player=p.id,
+            code="name-splits-cells",
+            value=p.name,
         )
         for p in tournament.players
         if separator == "\t" and "\t" in p.name

@@ -45,6 +45,8 @@ def too_big(size: int, path: str, unit: str = "bytes", more: str = "") -> Harkne
                 path=path,
                 line=1,
                 column=1,
+                code="file-too-large",
+                value=str(size),
             )
         ]
     )
@@ -68,6 +70,8 @@ def decode(data: bytes, path: str = "<input>") -> str:
                             path=path,
                             line=1,
                             column=1,
+                            code="bad-encoding",
+                            value=encoding,
                         )
                     ]
                 ) from None
@@ -80,6 +84,7 @@ def decode(data: bytes, path: str = "<input>") -> str:
                     path=path,
                     line=1,
                     column=1,
+                    code="not-text",
                 )
             ]
         )
@@ -105,6 +110,7 @@ def lines_of(text: str, path: str = "<input>") -> list[tuple[int, str]]:
             path=path,
             line=n,
             column=MAX_LINE_CHARS + 1,
+            code="line-too-long",
         )
         for n, line in numbered
         if len(line) > MAX_LINE_CHARS

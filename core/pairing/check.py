@@ -60,23 +60,53 @@ def pairing_problems(request: PairingRequest, pairing: RoundPairing) -> list[Pro
     ids = {p.id for p in history.players}
     problems: list[Problem] = []
     if r != request.round:
-        problems.append(Problem(f"the pairing is of round {r}, not {request.round}", round=r))
+        problems.append(
+            Problem(
+                f"the pairing is of round {r}, not {request.round}",
+                round=r,
+                code="wrong-round",
+                value=str(r),
+            )
+        )
     seats = Counter(p for b in pairing.boards for p in (b.white, b.black))
     if pairing.bye is not None:
         seats[pairing.bye] += 1
     for player, count in sorted(seats.items()):
         if player not in ids:
-            problems.append(Problem(f"there is no player {player}", player=player, round=r))
+            problems.append(
+                Problem(
+                    f"there is no player {player}",
+                    player=player,
+                    round=r,
+                    code="no-such-player",
+                    value=str(player),
+                )
+            )
         elif count > 1:
-            problems.append(Problem(f"paired {count} times", player=player, round=r))
+            problems.append(
+                Problem(f"paired {count} times", player=player, round=r, code="paired-twice")
+            )
         elif player in request.not_paired:
             kind = request.not_paired[player].value
-            problems.append(Problem(f"is paired, but has a {kind}", player=player, round=r))
+            problems.append(
+                Problem(
+                    f"is paired, but has a {kind}",
+                    player=player,
+                    round=r,
+                    code="paired-but-out",
+                    value=kind,
+                )
+            )
     to_pair = request.to_pair
     for p in to_pair:
         if p.id not in seats:
             problems.append(
-                Problem("is neither on a board nor given the bye", player=p.id, round=r)
+                Problem(
+                    "is neither on a board nor given the bye",
+                    player=p.id,
+                    round=r,
+                    code="not-paired",
+                )
             )
     if pairing.bye is not None and len(to_pair) % 2 == 0:
         problems.append(
@@ -84,6 +114,7 @@ def pairing_problems(request: PairingRequest, pairing: RoundPairing) -> list[Pro
                 "a pairing-allocated bye with an even number of players to pair",
                 player=pairing.bye,
                 round=r,
+                code="bye-with-even-players",
             )
         )
     if problems:
@@ -100,6 +131,8 @@ def pairing_problems(request: PairingRequest, pairing: RoundPairing) -> list[Pro
                 "(--avoid, TRF record 260)",
                 player=board.white,
                 round=r,
+                code="kept-apart",
+                value=str(board.black),
             )
             for group in request.avoid
             if board.white in group and board.black in group
@@ -120,6 +153,8 @@ def _rematch(p: Player, opponent: int, r: int) -> list[Problem]:
                     "(C.04.3 [C1]: no two players meet twice)",
                     player=p.id,
                     round=r,
+                    code="rematch",
+                    value=str(opponent),
                 )
             ]
     return []
@@ -134,6 +169,7 @@ def _bye_problems(p: Player, r: int) -> list[Problem]:
                     f"{earlier}): no pairing-allocated bye (C.04.3 [C2])",
                     player=p.id,
                     round=r,
+                    code="second-unplayed-win",
                 )
             ]
     return []
@@ -154,6 +190,8 @@ def _colour_problems(p: Player, colour: Colour, r: int) -> list[Problem]:
                 f"would have {colour.name.lower()} three times in a row (C.04.3 [C3], C.04.1)",
                 player=p.id,
                 round=r,
+                code="colour-three-in-a-row",
+                value=colour.name.lower(),
             )
         )
     difference = sum(1 if c is Colour.WHITE else -1 for c in played)
@@ -165,6 +203,8 @@ def _colour_problems(p: Player, colour: Colour, r: int) -> list[Problem]:
                 "at most +2 or −2)",
                 player=p.id,
                 round=r,
+                code="colour-difference",
+                value=f"{difference:+d}",
             )
         )
     return problems

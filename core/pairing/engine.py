@@ -34,7 +34,12 @@ def _gacrux() -> tuple[Any, Any]:
         from gacrux.trf2json import trf2json
     except ImportError:
         raise HarknessError(
-            [Problem(f"pairing needs the {ENGINE} engine, which is not installed: {INSTALL}")]
+            [
+                Problem(
+                    f"pairing needs the {ENGINE} engine, which is not installed: {INSTALL}",
+                    code="engine-missing",
+                )
+            ]
         ) from None
     return pairingchecker, trf2json
 
@@ -101,7 +106,13 @@ def pair_trf(text: str, round: int) -> list[tuple[int, int]]:
                 checker.apply_result()
         except Exception as error:  # the engine's own exceptions have no common base
             raise HarknessError(
-                [Problem(f"the {ENGINE} engine refused round {round}: {error}", round=round)]
+                [
+                    Problem(
+                        f"the {ENGINE} engine refused round {round}: {error}",
+                        round=round,
+                        code="engine-refused",
+                    )
+                ]
             ) from error
     errors = status["error"] + checker.resultjson["status"]["error"]
     code = max(status["code"], checker.resultjson["status"]["code"])
@@ -114,6 +125,7 @@ def pair_trf(text: str, round: int) -> list[tuple[int, int]]:
                     f"{ENGINE} cannot pair round {round}: {why} (C.04.3 leaves a round "
                     "without a legal pairing to the chief arbiter)",
                     round=round,
+                    code="no-legal-pairing",
                 )
             ]
         )

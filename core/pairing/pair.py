@@ -23,7 +23,13 @@ def pair_round(request: PairingRequest) -> RoundPairing:
     an absolute criterion)."""
     if not request.to_pair:
         raise HarknessError(
-            [Problem("nobody to pair: every player has a bye or withdrew", round=request.round)]
+            [
+                Problem(
+                    "nobody to pair: every player has a bye or withdrew",
+                    round=request.round,
+                    code="nobody-to-pair",
+                )
+            ]
         )
     text, starting = engine_trf(request)
     boards: list[Board] = []
@@ -46,7 +52,14 @@ def swap_players(request: PairingRequest, pairing: RoundPairing, a: int, b: int)
     for player in (a, b):
         if pairing.board_of(player) is None and pairing.bye != player:
             raise HarknessError(
-                [Problem("is not paired in this round", player=player, round=pairing.round)]
+                [
+                    Problem(
+                        "is not paired in this round",
+                        player=player,
+                        round=pairing.round,
+                        code="not-paired",
+                    )
+                ]
             )
     swapped = pairing.swapped(a, b)
     check_pairing(request, swapped)

@@ -143,12 +143,23 @@ def prepare(
     number = latest if round is None else round
     planned = tournament.rounds if rounds is None else rounds
     if number < 1:
-        problems.append(Problem(f"--round must be 1 or more (got {number})"))
+        problems.append(
+            Problem(
+                f"--round must be 1 or more (got {number})",
+                code="bad-round",
+                field="round",
+                value=str(number),
+                detail=f"must be 1 or more (got {number})",
+            )
+        )
     elif number > latest:
         problems.append(
             Problem(
                 f"round {latest} is not paired yet: pair round {latest} before round {number}",
                 round=number,
+                code="round-not-next",
+                field="round",
+                value=str(number),
             )
         )
     if number > planned:
@@ -157,6 +168,10 @@ def prepare(
                 f"the section has {planned} rounds, so there is no round {number} to pair; "
                 "declare the number of rounds (--rounds, TRF record XXR)",
                 round=number,
+                code="beyond-planned-rounds",
+                field="rounds",
+                value=str(planned),
+                detail=f"the section has {planned} rounds, so there is no round {number} to pair",
             )
         )
     if problems:
@@ -170,7 +185,15 @@ def prepare(
     ids = {p.id for p in tournament.players}
     for player, kind in (requests or {}).items():
         if player not in ids:
-            problems.append(Problem(f"there is no player {player}", player=player, round=number))
+            problems.append(
+                Problem(
+                    f"there is no player {player}",
+                    player=player,
+                    round=number,
+                    code="no-such-player",
+                    value=str(player),
+                )
+            )
         elif kind not in NOT_PAIRED:
             problems.append(
                 Problem(
@@ -178,6 +201,8 @@ def prepare(
                     f"a {kind.value}",
                     player=player,
                     round=number,
+                    code="not-a-bye",
+                    value=kind.value,
                 )
             )
         else:
@@ -189,9 +214,21 @@ def prepare(
     for group in groups:
         unknown = sorted(group - ids)
         if unknown:
-            problems.append(Problem(f"--avoid: there is no player {unknown[0]}", player=unknown[0]))
+            problems.append(
+                Problem(
+                    f"--avoid: there is no player {unknown[0]}",
+                    player=unknown[0],
+                    code="no-such-player",
+                    field="avoid",
+                    value=str(unknown[0]),
+                    detail=f"there is no player {unknown[0]}",
+                )
+            )
         elif len(group) < 2:
-            problems.append(Problem("--avoid: a group of players to keep apart needs two or more"))
+            detail = "a group of players to keep apart needs two or more"
+            problems.append(
+                Problem(f"--avoid: {detail}", code="bad-avoid", field="avoid", detail=detail)
+            )
     history = _history(tournament, number - 1)
     problems += _missing_colours(history)
     if problems:
@@ -232,16 +269,35 @@ def prohibited_pairings(
         first, last, names = text[0:3].strip(), text[4:7].strip(), text[8:].split()
         if not first.isdigit() or not (last.isdigit() or not last):
             problems.append(
-                Problem(f"{where}: expected the first round in columns 5–7 and the last in 9–11")
+                Problem(
+                    f"{where}: expected the first round in columns 5–7 and the last in 9–11",
+                    code="bad-avoid",
+                    field="260",
+                    value=text,
+                )
             )
             continue
         if not all(n.isdigit() for n in names) or len(names) < 2:
-            problems.append(Problem(f"{where}: name two or more players by starting number"))
+            problems.append(
+                Problem(
+                    f"{where}: name two or more players by starting number",
+                    code="bad-avoid",
+                    field="260",
+                    value=text,
+                )
+            )
             continue
         group = frozenset(int(n) for n in names)
         unknown = sorted(group - ids)
         if unknown:
-            problems.append(Problem(f"{where}: there is no player {unknown[0]}"))
+            problems.append(
+                Problem(
+                    f"{where}: there is no player {unknown[0]}",
+                    code="no-such-player",
+                    field="260",
+                    value=str(unknown[0]),
+                )
+            )
         elif int(first) <= round <= int(last or first):
             groups.append(group)
     return groups, problems
@@ -279,6 +335,7 @@ def _missing_colours(history: Tournament) -> list[Problem]:
                         "colour rules needs the colour of every game played",
                         player=p.id,
                         round=r,
+                        code="no-colour",
                     )
                 )
     return problems

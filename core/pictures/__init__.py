@@ -66,7 +66,7 @@ class PicturesUnavailable(HarknessError):
     """Pillow is not installed: pictures cannot be drawn (text answers still work)."""
 
     def __init__(self) -> None:
-        super().__init__([Problem(INSTALL_HINT)])
+        super().__init__([Problem(INSTALL_HINT, code="pillow-missing")])
 
 
 def pillow_available() -> bool:

@@ -113,7 +113,8 @@ def crosstable_picture(standings: Standings, theme: str = "light") -> Picture:
                 Problem(
                     f"a crosstable picture shows at most {MAX_PLAYERS} players and "
                     f"{MAX_ROUNDS} rounds (this section has {len(t)} and {t.rounds}); "
-                    "use the text or CSV crosstable"
+                    "use the text or CSV crosstable",
+                    code="picture-too-large",
                 )
             ]
         )

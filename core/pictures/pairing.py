@@ -52,7 +52,8 @@ def pairing_picture(
             [
                 Problem(
                     f"a pairing picture shows at most {MAX_BOARDS} boards (round "
-                    f"{pairing.round} has {len(pairing.boards)}); use the text"
+                    f"{pairing.round} has {len(pairing.boards)}); use the text",
+                    code="picture-too-large",
                 )
             ]
         )

@@ -75,7 +75,12 @@ def test_a_four_round_swiss_is_paired_from_the_sheet(
     ]
     # All rounds are played: there is nothing left to pair.
     done = pair_sheet(client, sheet_id)
-    assert done.round is None and "round 5" in str(done.problems[0])
+    assert done.round is None
+    # Core's problem (its code and values), worded for the sheet, at the rounds setting.
+    assert [str(p) for p in done.problems] == [
+        'Harkness!B4: "4": the section has 4 rounds, so there is no round 5 to pair: '
+        "set more rounds here to pair another"
+    ]
 
 
 def test_a_tab_of_the_same_name_made_by_the_td_is_left_alone(
@@ -248,3 +253,23 @@ def test_a_bye_row_typed_ahead_leaves_everyone_else_in_the_next_round(
     paired = {_number(label) for _, white, black in boards for label in (white, black)}
     assert paired == {2, 3, 4, 5}
     assert any("Ada" in " ".join(row) and "half-point bye" in " ".join(row) for row in rows)
+
+
+def test_a_game_without_colour_is_pointed_at_by_its_cell(
+    sheets_fake: SheetsFake, make_sheet: MakeSheet, client: SheetsClient
+) -> None:
+    """Core's "no colour" problem carries the player and round: the sheet names the cell
+    (the lower number's side), without the command line's "player 1, round 1" words."""
+    crosstable = [
+        ["#", "Name", "Rating", "Rd 1"],
+        [1, "Ada", 1800, "W2"],
+        [2, "Ben", 2100, "L1"],
+        [3, "Cy", 1950, "D4 (w)"],
+        [4, "Di", 1700, "D3 (b)"],
+    ]
+    sheet_id = make_sheet({"Results": crosstable, "Harkness": settings_rows(Rounds="3")})
+    result = pair_sheet(client, sheet_id)
+    assert result.round is None and [str(p) for p in result.problems] == [
+        'Results!D2: "W2": the game against 2 has no colour; pairing by the colour rules '
+        "needs the colour of every game played"
+    ]
