@@ -430,7 +430,17 @@ class Tournament:
         """
         if not 1 <= k <= self.rounds:
             message = f"after round {k}: the section has rounds 1–{self.rounds}"
-            raise HarknessError([Problem(message)])
+            raise HarknessError(
+                [
+                    Problem(
+                        message,
+                        code="round-out-of-range",
+                        field="after-round",
+                        value=str(k),
+                        detail=f"the section has rounds 1–{self.rounds}",
+                    )
+                ]
+            )
         if k == self.rounds:
             return self
         players = tuple(replace(p, entries=p.entries[:k]) for p in self.players)
@@ -548,13 +558,27 @@ def validate(players: Iterable[Player], rounds: int) -> Iterator[Problem]:
     """Every consistency problem of a tournament, each with its player and round."""
     players = tuple(players)
     if rounds < 0:
-        yield Problem(f"the number of rounds must not be negative (got {rounds})")
+        yield Problem(
+            f"the number of rounds must not be negative (got {rounds})",
+            code="negative-rounds",
+            value=str(rounds),
+        )
     by_id: dict[int, Player] = {}
     for p in players:
         if p.id < 1:
-            yield Problem(f"starting numbers start at 1 (got {p.id})", player=p.id)
+            yield Problem(
+                f"starting numbers start at 1 (got {p.id})",
+                player=p.id,
+                code="bad-starting-number",
+                value=str(p.id),
+            )
         if p.id in by_id:
-            yield Problem(f"starting number {p.id} is used twice", player=p.id)
+            yield Problem(
+                f"starting number {p.id} is used twice",
+                player=p.id,
+                code="number-used-twice",
+                value=str(p.id),
+            )
         by_id[p.id] = p
     mirror_of = MIRROR
     for p in players:
@@ -562,12 +586,15 @@ def validate(players: Iterable[Player], rounds: int) -> Iterator[Problem]:
         pid = p.id
         if len(entries) < rounds:
             for missing in range(len(entries) + 1, rounds + 1):
-                yield Problem("no entry for this round", player=p.id, round=missing)
+                yield Problem(
+                    "no entry for this round", player=p.id, round=missing, code="missing-entry"
+                )
         elif len(entries) > rounds:
             yield Problem(
                 f"{len(entries)} rounds of entries, but the section has {rounds}",
                 player=p.id,
                 round=rounds + 1,
+                code="extra-entries",
             )
         for r, (kind, opponent, colour) in enumerate(entries[:rounds], start=1):
             # The common case, checked inline: both sides of a game agree.
@@ -591,17 +618,32 @@ def _check_entry(p: Player, r: int, e: RoundEntry, by_id: dict[int, Player]) -> 
     if e.kind not in WITH_OPPONENT:
         if e.opponent is not None:
             message = f"a {e.kind.value} has no opponent (got {e.opponent})"
-            yield Problem(message, player=p.id, round=r)
+            yield Problem(
+                message, player=p.id, round=r, code="unexpected-opponent", value=str(e.opponent)
+            )
         return
     if e.opponent is None:
-        yield Problem(f"a {e.kind.value} needs an opponent", player=p.id, round=r)
+        yield Problem(
+            f"a {e.kind.value} needs an opponent", player=p.id, round=r, code="missing-opponent"
+        )
         return
     if e.opponent == p.id:
-        yield Problem("a player cannot be paired with themselves", player=p.id, round=r)
+        yield Problem(
+            "a player cannot be paired with themselves",
+            player=p.id,
+            round=r,
+            code="paired-with-self",
+        )
         return
     other = by_id.get(e.opponent)
     if other is None:
-        yield Problem(f"there is no player {e.opponent}", player=p.id, round=r)
+        yield Problem(
+            f"there is no player {e.opponent}",
+            player=p.id,
+            round=r,
+            code="no-such-player",
+            value=str(e.opponent),
+        )
         return
     if len(other.entries) < r:
         return  # reported as the opponent's missing round
@@ -621,6 +663,8 @@ def _check_entry(p: Player, r: int, e: RoundEntry, by_id: dict[int, Player]) -> 
             player=p.id,
             round=r,
             other=other.id,
+            code="sides-disagree",
+            value=str(e),
         )
         return
     if e.kind in PLAYED and e.colour is not None and mirror.colour is e.colour and p.id < other.id:
@@ -628,4 +672,6 @@ def _check_entry(p: Player, r: int, e: RoundEntry, by_id: dict[int, Player]) -> 
             f"both player {p.id} and player {other.id} have {e.colour.name.lower()}",
             player=p.id,
             round=r,
+            code="same-colour",
+            value=e.colour.name.lower(),
         )

@@ -81,6 +81,7 @@ def _problems(make: Callable[[], object]) -> tuple[Problem, ...]:
     return raised.value.problems
 
 
+UNCOLOURED = read_crosstable("#  Name  Rd 1\n1  Ann  W2\n2  Bob  L1")
 BAD_CROSSTABLE = """#  Name  Rating  Rd 1  Rd 2
 1  Ann  1800  W2 (w)  zz
 1  Bob  abc  L1 (b)  H
@@ -92,11 +93,15 @@ x  Cy  1500  W9  H
     ("make", "codes"),
     [
         (lambda: read_crosstable(""), ["empty-file"]),
-        (lambda: read_crosstable("Name  Rd 2\nAnn  H"), ["missing-columns"]),
+        (
+            lambda: read_crosstable("Name  Rd 2\nAnn  H"),
+            ["missing-columns", "round-columns-out-of-order"],
+        ),
         (
             lambda: read_crosstable(BAD_CROSSTABLE),
-            ["bad-round-entry", "number-used-twice", "bad-starting-number"],
+            ["bad-round-entry", "bad-rating", "bad-starting-number"],
         ),
+        (lambda: read_crosstable("#  Name  Rd 1\n1  Ann  H\n1  Bob  H"), ["number-used-twice"]),
         (lambda: read_crosstable("#  Name  Rd 1\n1  Ann  W2\n2  Bob  W1"), ["sides-disagree"]),
         (lambda: decode(b"a\x00b", "x.txt"), ["not-text"]),
         (lambda: read_text("001 junk", "x.trf"), None),
@@ -112,7 +117,8 @@ x  Cy  1500  W9  H
             ),
             None,
         ),
-        (lambda: prepare(read_crosstable("#  Name  Rd 1\n1  Ann  W2\n2  Bob  L1"), 1), None),
+        (lambda: prepare(UNCOLOURED, 3, rounds=1), ["round-not-next", "beyond-planned-rounds"]),
+        (lambda: prepare(UNCOLOURED, 2, rounds=3), ["no-colour"]),
         (lambda: write_trf(read_crosstable("#  Name\n12345  Ann")), None),
         (lambda: write_crosstable(read_trf("001    1      " + " " * 67 + "0.0")), None),
     ],

@@ -70,7 +70,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from operator import itemgetter
 from typing import TYPE_CHECKING, Literal, cast
 
@@ -230,9 +230,23 @@ class _Reading:
         column: int,
         player: int | None = None,
         round: int | None = None,
+        *,
+        code: str,
+        field: str | None = None,
+        value: str | None = None,
     ) -> None:
         self.problems.append(
-            Problem(message, path=self.path, line=line, column=column, player=player, round=round)
+            Problem(
+                message,
+                path=self.path,
+                line=line,
+                column=column,
+                player=player,
+                round=round,
+                code=code,
+                field=field,
+                value=value,
+            )
         )
 
 
@@ -275,7 +289,9 @@ def read_trf(text: str, path: str = "<input>") -> Tournament:
         else:
             records.append((code, rest))
     if not reading.line_of and not reading.problems:
-        reading.problem("no player records: expected lines starting with '001'", 1, 1)
+        reading.problem(
+            "no player records: expected lines starting with '001'", 1, 1, code="no-players"
+        )
     rounds = _rounds(fields, reading)
     players = _complete(reading.players, rounds)
     if reading.problems:
@@ -321,7 +337,7 @@ def _check_size(lines: Sequence[tuple[int, str]], path: str) -> int:
             if blocks > MAX_ROUNDS
             else players[0]
         )
-        raise HarknessError([Problem(message, path=path, line=line, column=1)])
+        raise HarknessError([Problem(message, path=path, line=line, column=1, code="too-large")])
     return len(players)
 
 
@@ -344,7 +360,16 @@ def _points_warnings(players: Iterable[Player], reading: _Reading) -> Iterator[P
             text, number, half = points[p.id]
             message = points_disagreement(p.name, text, half)
             if message is not None:
-                yield Problem(message, path=reading.path, line=number, column=81, player=p.id)
+                yield Problem(
+                    message,
+                    path=reading.path,
+                    line=number,
+                    column=81,
+                    player=p.id,
+                    code="points-disagree",
+                    field="points",
+                    value=text,
+                )
 
 
 def _position(p: Problem) -> tuple[int, int]:
@@ -371,7 +396,12 @@ def _read_player(
     if player_id < 1:
         reading.lost_line = True
         reading.problem(
-            f"expected a starting rank (1–9999) in columns 5–8, got {rank_text!r}", number, 5
+            f"expected a starting rank (1–9999) in columns 5–8, got {rank_text!r}",
+            number,
+            5,
+            code="bad-starting-number",
+            field="rank",
+            value=rank_text,
         )
         return
     if player_id in reading.line_of:
@@ -382,6 +412,9 @@ def _read_player(
             number,
             5,
             player=player_id,
+            code="number-used-twice",
+            field="rank",
+            value=str(player_id),
         )
         return
     reading.line_of[player_id] = number
@@ -393,6 +426,7 @@ def _read_player(
             number,
             len(line) + 1,
             player=player_id,
+            code="bad-player-line",
         )
         return
     rating_text = line[48:52].strip()
@@ -409,6 +443,9 @@ def _read_player(
             number,
             49,
             player=player_id,
+            code="bad-rating",
+            field="rating",
+            value=rating_text,
         )
     entries = _plain_rounds(line, reading.numbers)
     if entries is None:
@@ -559,6 +596,8 @@ def _read_block(
                 start - 2 + i,
                 player_id,
                 r,
+                code="bad-round-block",
+                value=block.rstrip(),
             )
             reading.bad_blocks.add((player_id, r))
             return None
@@ -622,7 +661,9 @@ def _read_block(
         )
     if found or kind is None:
         for message, column in found:
-            reading.problem(message, number, column, player_id, r)
+            reading.problem(
+                message, number, column, player_id, r, code="bad-round-block", value=block.rstrip()
+            )
         reading.bad_blocks.add((player_id, r))
         return None
     if kind.has_opponent:
@@ -643,6 +684,9 @@ def _rounds(fields: dict[str, tuple[str, int]], reading: _Reading) -> int:
             f"{quote(text.strip())}",
             number,
             5,
+            code="bad-record",
+            field="XXR",
+            value=text.strip(),
         )
         return most
     return rounds
@@ -699,10 +743,10 @@ def _locate(problems: Iterable[Problem], reading: _Reading) -> list[Problem]:
     for p in problems:
         line = reading.line_of.get(p.player or 0)
         if line is None:
-            located.append(Problem(p.message, reading.path, player=p.player, round=p.round))
+            located.append(replace(p, path=reading.path))
             continue
         column = FIRST_ROUND + ROUND_WIDTH * (p.round - 1) if p.round else 5
-        located.append(Problem(p.message, reading.path, line, column, p.player, p.round))
+        located.append(replace(p, path=reading.path, line=line, column=column))
     return located
 
 
@@ -728,16 +772,30 @@ def write_trf(
     text fields are cut to their columns (the name has 33).
     """
     problems = [
-        Problem(f"TRF-16 starting ranks have at most 4 digits (got {p.id})", player=p.id)
+        Problem(
+            f"TRF-16 starting ranks have at most 4 digits (got {p.id})",
+            player=p.id,
+            code="not-in-format",
+            field="rank",
+            value=str(p.id),
+        )
         for p in tournament.players
         if p.id > 9999
     ]
     if not tournament.players:
-        problems.append(Problem("the section has no players; TRF-16 needs a player line"))
+        problems.append(
+            Problem("the section has no players; TRF-16 needs a player line", code="no-players")
+        )
     if too_big := size_problem(len(tournament.players), tournament.rounds):
-        problems.append(Problem(too_big))
+        problems.append(Problem(too_big, code="too-large"))
     problems += [
-        Problem(f"TRF-16 ratings have at most 4 digits (got {p.rating})", player=p.id)
+        Problem(
+            f"TRF-16 ratings have at most 4 digits (got {p.rating})",
+            player=p.id,
+            code="not-in-format",
+            field="rating",
+            value=str(p.rating),
+        )
         for p in tournament.players
         if p.rating is not None and not 0 <= p.rating <= 9999
     ]
@@ -747,6 +805,9 @@ def write_trf(
             f"TRF-16 points have at most 4 columns, 99.5 (got "
             f"{half // 2}{'.5' if half % 2 else ''})",
             player=p.id,
+            code="not-in-format",
+            field="points",
+            value=f"{half // 2}{'.5' if half % 2 else ''}",
         )
         for p, half in zip(tournament.players, halves, strict=True)
         if half > 199
