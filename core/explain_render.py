@@ -28,6 +28,7 @@ from core.explain import (
     TiebreakExplanation,
     Why,
 )
+from core.explain_data import comparison_data, note_data, reason_data, round_note_data
 from core.model import EntryKind
 from core.names import markdown_safe as md
 from core.numbers import UNDEFINED_TEXT, as_json_number, display, half_points
@@ -410,6 +411,7 @@ def _json_part(p: RoundPart) -> dict[str, Any]:
         "value": p.value,
         "dropped": p.dropped,
         "reason": round_text(p.note),
+        "note": round_note_data(p.note),
     }
 
 
@@ -427,12 +429,18 @@ def _json_tiebreak(tb: TiebreakExplanation) -> dict[str, Any]:
         "summary": summary(tb),
         "variant": variant_text(tb.variant),
         "digits": tb.digits,
+        "taken_off": note_data(tb.taken_off) if tb.taken_off else None,
+        "variant_reason": note_data(tb.variant) if tb.variant else None,
     }
 
 
 def to_json_dict(e: Explanation) -> dict[str, Any]:
-    """The explanation as plain JSON data (exact values as decimals; ratings to 2 places),
-    every reason in words."""
+    """The explanation as plain JSON data (values as decimals; ratings to 2 places), every
+    reason in words and, beside the words, as data (:mod:`core.explain_data`: a kind and
+    its values, exact numbers as ``{"num", "den"}``): ``reason`` (the short why),
+    ``note_reasons`` (one a note, in the order of ``notes``), each comparison's ``reason``,
+    each round part's ``note``, each tiebreak's ``taken_off`` and ``variant_reason``. The
+    keys of the words are those of earlier versions, unchanged."""
     comparisons = [
         {
             "other": asdict(c.other),
@@ -442,6 +450,7 @@ def to_json_dict(e: Explanation) -> dict[str, Any]:
             "theirs": c.theirs,
             "equal": c.equal,
             "sentence": sentence(e, c),
+            "reason": comparison_data(c),
         }
         for c in e.comparisons
     ]
@@ -460,6 +469,8 @@ def to_json_dict(e: Explanation) -> dict[str, Any]:
         }
     )
     data["headline"] = headline(e)
+    data["reason"] = reason_data(e.reason)
+    data["note_reasons"] = [note_data(n) for n in e.notes]
     return data
 
 
