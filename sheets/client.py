@@ -94,7 +94,15 @@ def redact(text: str) -> str:
 
 
 class SheetsError(Exception):
-    """A Sheets API call that failed for good; the message says what to do about it."""
+    """A Sheets API call that failed for good; the message says what to do about it, then
+    (in brackets) what Google answered, if it did.
+
+    >>> error = SheetsError("There is no spreadsheet X", status=404, google="404 NOT_FOUND: gone")
+    >>> str(error)
+    'There is no spreadsheet X (Google: 404 NOT_FOUND: gone)'
+    >>> error.summary, error.google
+    ('There is no spreadsheet X', '404 NOT_FOUND: gone')
+    """
 
     def __init__(
         self,
@@ -103,8 +111,13 @@ class SheetsError(Exception):
         spreadsheet_id: str | None = None,
         operation: str | None = None,
         status: int | None = None,
+        google: str | None = None,
     ) -> None:
-        super().__init__(message)
+        super().__init__(f"{message} (Google: {google})" if google else message)
+        self.summary = message
+        """What failed and what to do, without Google's own words: a reply quotes this."""
+        self.google = google
+        """Google's answer (HTTP status, status name, its message, redacted), if any."""
         self.spreadsheet_id = spreadsheet_id
         self.operation = operation
         self.status = status
@@ -409,41 +422,40 @@ class HarknessHTTPClient(HTTPClient):
 
     def _final_error(self, error: APIError, call: SheetsCall) -> SheetsError:
         status_code, status, message = _google_error(error)
-        google_said = f"(Google: {status_code} {status}: {message})"
         context: dict[str, Any] = {
             "spreadsheet_id": call.spreadsheet_id,
             "operation": call.operation,
             "status": status_code,
+            "google": f"{status_code} {status}: {message}",
         }
         email = self.service_account_email
         if status_code == 401:
             return SheetsAuthError(
                 f"Google refused the credentials of service account {email} for "
-                f"{call.operation} on {call.target} {google_said}",
+                f"{call.operation} on {call.target}",
                 **context,
             )
         if status_code == 403 and _is_scope_problem(error):
             return SheetsAuthError(
                 f"The access token of service account {email} lacks the scope "
-                f"{SHEETS_SCOPE} needed for {call.operation} on {call.target} {google_said}",
+                f"{SHEETS_SCOPE} needed for {call.operation} on {call.target}",
                 **context,
             )
         if status_code == 403:
             need = "read" if call.is_read else "edit"
             return SheetsPermissionError(
                 f"The service account {email} may not {need} {call.target}: share the "
-                f"spreadsheet with {email} as an Editor, then try again {google_said}",
+                f"spreadsheet with {email} as an Editor, then try again",
                 share_with=email,
                 **context,
             )
         if status_code == 404:
             return SheetsNotFoundError(
-                f"There is no {call.target} (or it was deleted): check the spreadsheet ID or "
-                f"URL {google_said}",
+                f"There is no {call.target} (or it was deleted): check the spreadsheet ID or URL",
                 **context,
             )
         return SheetsRequestError(
-            f"Google Sheets rejected {call.operation} on {call.target} {google_said}", **context
+            f"Google Sheets rejected {call.operation} on {call.target}", **context
         )
 
     @staticmethod

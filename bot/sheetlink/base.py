@@ -82,8 +82,9 @@ class SheetView:
 
 
 def short(error: BaseException) -> str:
-    """A Sheets error in a few words, for a reply."""
-    text = str(error).split(" (Google:")[0]
+    """A Sheets error in a few words, for a reply (what failed and what to do, without
+    Google's own answer)."""
+    text = error.summary if isinstance(error, SheetsError) else str(error)
     return text if len(text) <= 300 else text[:299] + "…"
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.sheetlink.base import short
 from sheets.client import (
     SheetsClient,
     SheetsPermissionError,
@@ -117,6 +118,13 @@ def test_a_sheet_not_shared_with_the_worker_says_whom_to_share_it_with(
         sync(client, sheet_id)
     assert caught.value.share_with == service_account_file.email
     assert f"share the spreadsheet with {service_account_file.email}" in str(caught.value)
+    # What to do and what Google said, apart: a reply quotes the first without the second.
+    error = caught.value
+    assert error.status == 403 and error.google is not None
+    assert error.google.startswith("403 PERMISSION_DENIED: ")
+    assert str(error) == f"{error.summary} (Google: {error.google})"
+    assert error.summary.endswith("as an Editor, then try again")
+    assert short(error) == error.summary
 
 
 @pytest.fixture
