@@ -92,8 +92,8 @@ CODES: Mapping[str, str] = MappingProxyType(
         # Files (core/formats): reading bytes and text.
         "cannot-read": "the file cannot be opened or read (``path``)",
         "cannot-write": "the output file cannot be written (``path``)",
-        "file-too-large": "the file is over the size limit (``value``: its size in bytes)",
-        "bad-encoding": "the file starts as UTF-16/32 (byte-order mark) but is not",
+        "file-too-large": "the file is over the size limit (``value``: its size)",
+        "bad-encoding": "the file starts with a byte-order mark but is not in its encoding",
         "not-text": "the file has NUL bytes: not text, or UTF-16 without a byte-order mark",
         "line-too-long": "a line is over the length limit",
         "empty-file": "the file has nothing in it",
@@ -111,11 +111,11 @@ CODES: Mapping[str, str] = MappingProxyType(
         "name-splits-cells": "a name that would split into two cells in this format (``value``)",
         # TRF-16 (core/formats/trf.py).
         "no-players": "no player records (TRF-16 record 001)",
-        "bad-player-line": "a player line that cannot be read (``field``: the column read)",
-        "bad-round-block": "a round block of a player line that cannot be read (``value``)",
-        "bad-record": "a record other than a player line that cannot be read (``field``)",
+        "bad-player-line": "a player line too short to read",
+        "bad-round-block": "a round's 10 columns that cannot be read (``value``: them)",
+        "bad-record": "a record that cannot be read (``field``: its code, ``value``)",
         "points-disagree": "a points column that is not the score of the results (warning)",
-        "not-in-format": "a value the output format cannot hold (``field``, ``value``)",
+        "not-in-format": "a value TRF-16 cannot hold (``field``: rank, rating, points)",
         # A tournament's consistency (core/model.py).
         "negative-rounds": "a negative number of rounds (``value``)",
         "missing-entry": "a player has no entry for a round of the section",

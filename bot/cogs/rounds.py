@@ -28,6 +28,7 @@ from bot.render import plain
 from bot.render_pairing import pairing_message
 from bot.respond import Interaction, defer, reply
 from bot.store import Store, TournamentInfo
+from bot.store.errors import problems_words
 from bot.store.pairings import RoundDraft
 from core.pairing import PairingRequest, RoundPairing, pair_round
 from core.problems import HarknessError
@@ -48,7 +49,7 @@ async def _computed(
         # The engine takes up to seconds on a large section: never on the event loop.
         pairing = await asyncio.to_thread(pair_round, request)
     except HarknessError as error:
-        raise UserError("; ".join(str(p) for p in error.problems)) from None
+        raise UserError(problems_words(error)) from None
     return request, pairing
 
 

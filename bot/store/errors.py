@@ -11,6 +11,10 @@ written for them, so a front end shows ``str(error)`` as it is.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from core.problems import HarknessError, Problem
+
 
 class StoreError(Exception):
     """A request the store refuses, with a message a member or TD can act on.
@@ -50,3 +54,32 @@ def refusal(field: str, value: object) -> StoreError:
     """
     text, code = _REFUSALS[field]
     return StoreError(f"{text}, not {getattr(value, 'value', value)!r}", code)
+
+
+#: What the bot calls the settings core's problems name (``Problem.field``) where the command
+#: line's words would not do: a slash command's option, or the imported file's record for a
+#: setting the bot has no option for.
+_SETTING_NAMES = {"round": "round", "rounds": "rounds", "avoid": "TRF record 260"}
+
+
+def problem_words(problem: Problem) -> str:
+    """Core's problem in the bot's words: at its place (player, round), and where it names a
+    setting, the setting as the bot names it followed by core's ``detail``; core's sentence
+    otherwise (decided by ``field``, never by the message's words).
+
+    >>> from core.problems import Problem
+    >>> problem_words(Problem("--round must be 1 or more (got 0)", code="bad-round",
+    ...                       field="round", value="0", detail="must be 1 or more (got 0)"))
+    'round: must be 1 or more (got 0)'
+    >>> problem_words(Problem("paired 2 times", player=3, round=2, code="paired-twice"))
+    'player 3, round 2: paired 2 times'
+    """
+    name = _SETTING_NAMES.get(problem.field or "")
+    if name is not None and problem.detail:
+        problem = replace(problem, message=f"{name}: {problem.detail}")
+    return str(problem)
+
+
+def problems_words(error: HarknessError, shown: int | None = None) -> str:
+    """Every problem of ``error`` (the first ``shown``) in the bot's words, joined by ``;``."""
+    return "; ".join(problem_words(p) for p in error.problems[:shown])

@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, replace
 
-from bot.store.errors import StoreError, refusal
+from bot.store.errors import StoreError, problems_words, refusal
 from bot.store.fold import fold
 from bot.store.model import Event, EventKind, PlayerInfo, TournamentStatus
 from bot.store.players import PlayerRef
@@ -148,7 +148,7 @@ def request_for(loaded: Loaded, round: int | None = None) -> PairingRequest:
     try:
         return prepare(tournament, number, rounds=info.rounds, requests=requests)
     except HarknessError as error:
-        raise StoreError(_words(error), "cannot-pair") from None
+        raise StoreError(problems_words(error), "cannot-pair") from None
 
 
 def _results_complete(loaded: Loaded, round: int) -> None:
@@ -173,10 +173,6 @@ def _results_complete(loaded: Loaded, round: int) -> None:
             f"{', '.join(missing[:3])}{more} still has none (or is disputed)",
             "results-missing",
         )
-
-
-def _words(error: HarknessError) -> str:
-    return "; ".join(str(p) for p in error.problems)
 
 
 def check_unchanged(loaded: Loaded, request: PairingRequest) -> None:
@@ -244,7 +240,7 @@ def _check_draft(request: PairingRequest, draft: RoundDraft) -> None:
     except HarknessError as error:
         raise StoreError(
             f"the draft of round {request.round} no longer fits the tournament "
-            f"({_words(error)}): pair it again",
+            f"({problems_words(error)}): pair it again",
             "stale-draft",
         ) from None
 
@@ -276,7 +272,7 @@ async def swap(change: Change, a: PlayerRef, b: PlayerRef) -> tuple[RoundDraft, 
         swapped = swap_players(request, draft.pairing, first.number, second.number)
     except HarknessError as error:
         raise StoreError(
-            f"that swap breaks the pairing rules: {_words(error)}", "bad-swap"
+            f"that swap breaks the pairing rules: {problems_words(error)}", "bad-swap"
         ) from None
     loaded = await _append_all(
         change,

@@ -17,7 +17,7 @@ from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.store import schema
-from bot.store.errors import StoreError
+from bot.store.errors import StoreError, problems_words
 from bot.store.model import DOUBLE_FORFEIT, Actor, TournamentInfo
 from core.formats import read_bytes, read_text, write_crosstable
 from core.limits import shorten
@@ -168,7 +168,7 @@ def export(
         try:
             return write_trf(tournament, standings)
         except HarknessError as error:
-            problems = "; ".join(str(p) for p in error.problems[:SHOWN_PROBLEMS])
+            problems = problems_words(error, SHOWN_PROBLEMS)
             raise StoreError(
                 f"this tournament cannot be written as TRF-16: {problems}", "bad-format"
             ) from None

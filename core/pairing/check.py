@@ -132,7 +132,9 @@ def pairing_problems(request: PairingRequest, pairing: RoundPairing) -> list[Pro
                 player=board.white,
                 round=r,
                 code="kept-apart",
+                field="avoid",
                 value=str(board.black),
+                detail=f"players {board.white} and {board.black} are to be kept apart",
             )
             for group in request.avoid
             if board.white in group and board.black in group
