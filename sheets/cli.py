@@ -139,6 +139,16 @@ def _run_pair(client: SheetsClient, key: str) -> int:
     return EXIT_INPUT if result.problems else EXIT_OK
 
 
+def _stop_on_signals() -> asyncio.Event:
+    """An event set by SIGINT or SIGTERM (on the running event loop)."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+    return stop
+
+
 def _run_watch(client: SheetsClient, config: WatchConfig, settings: SheetsSettings) -> int:
     watcher = Watcher(client, config, config.poll_interval or settings.poll_interval)
     url = settings.database_url
@@ -152,11 +162,7 @@ def _run_watch(client: SheetsClient, config: WatchConfig, settings: SheetsSettin
     from sheets.shared_watch import AnotherWatch, run_shared
 
     async def main() -> None:
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(NotImplementedError):
-                loop.add_signal_handler(sig, stop.set)
+        stop = _stop_on_signals()
         async with durable_store(url, what="the watch's budget and leases") as store:
             assert store is not None
             await run_shared(watcher, store, client.service_account_email, settings.quota, stop)
@@ -197,11 +203,7 @@ def _run_serve(
     allowed = {s.spreadsheet_id for s in config.sheets} if config else None
 
     async def main() -> None:
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(NotImplementedError):
-                loop.add_signal_handler(sig, stop.set)
+        stop = _stop_on_signals()
         async with durable_store(settings.database_url, what="the sync queue") as store:
             queue: Queue
             if store is None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, delete, exists, insert, or_, select, update
+from sqlalchemy import Column, Table, and_, delete, exists, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -51,18 +51,22 @@ async def known(conn: AsyncConnection, spreadsheet: str) -> str | None:
     return found
 
 
-async def remember(conn: AsyncConnection, spreadsheet: str, account: str, now: datetime) -> None:
-    """Note that ``account`` opens ``spreadsheet``."""
-    a = schema.sheet_accounts
-    changed = await conn.execute(
-        update(a).where(a.c.spreadsheet_id == spreadsheet).values(account=account, since=now)
-    )
+async def _put(conn: AsyncConnection, table: Table, key: Column[Any], **values: Any) -> None:
+    """Set the row of ``table`` whose primary ``key`` is ``values[key.name]`` to ``values``
+    (inserted when there is none; a row another process inserted meanwhile: again)."""
+    changed = await conn.execute(update(table).where(key == values[key.name]).values(**values))
     if changed.rowcount == 1:
         return
     try:
-        await conn.execute(insert(a).values(spreadsheet_id=spreadsheet, account=account, since=now))
-    except IntegrityError as error:  # another process noted it at the same moment
+        await conn.execute(insert(table).values(**values))
+    except IntegrityError as error:
         raise Conflict from error
+
+
+async def remember(conn: AsyncConnection, spreadsheet: str, account: str, now: datetime) -> None:
+    """Note that ``account`` opens ``spreadsheet``."""
+    a = schema.sheet_accounts
+    await _put(conn, a, a.c.spreadsheet_id, spreadsheet_id=spreadsheet, account=account, since=now)
 
 
 async def forget(conn: AsyncConnection, spreadsheet: str, account: str) -> None:
@@ -78,15 +82,7 @@ async def seen(
     rows of workers gone for long are deleted."""
     w = schema.sync_workers
     await conn.execute(delete(w).where(w.c.seen_until < now - FORGET_AFTER))
-    changed = await conn.execute(
-        update(w).where(w.c.worker == worker).values(account=account, seen_until=until)
-    )
-    if changed.rowcount == 1:
-        return
-    try:
-        await conn.execute(insert(w).values(worker=worker, account=account, seen_until=until))
-    except IntegrityError as error:
-        raise Conflict from error
+    await _put(conn, w, w.c.worker, worker=worker, account=account, seen_until=until)
 
 
 async def running_accounts(conn: AsyncConnection, now: datetime) -> set[str]:
