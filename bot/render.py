@@ -443,6 +443,15 @@ def warning_lines(warnings: Sequence[Problem]) -> list[str]:
     return lines
 
 
+def with_line(text: str, line: str) -> str:
+    r"""``text`` and, when there is one, ``line`` below it, within Discord's 2,000.
+
+    >>> with_line("Saved.", ""), with_line("Saved.", "Written.")
+    ('Saved.', 'Saved.\nWritten.')
+    """
+    return shorten(f"{text}\n{line}" if line else text, MESSAGE_MAX)
+
+
 def joined(lines: Iterable[str]) -> str:
     """Lines joined for a message, cut to Discord's 2,000 characters."""
     return shorten("\n".join(lines), MESSAGE_MAX)

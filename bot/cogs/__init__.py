@@ -1,8 +1,9 @@
-"""The bot's cogs, one per concern.
+"""The bot's cogs, one per concern. A command that reaches a linked Google Sheet asks the
+sheet link (:class:`bot.sheetlink.SheetLinks`); its command stays in its group's cog.
 
 - :mod:`bot.cogs.admin`: ``/tournament …`` (create, list, info, start, finish, import,
-  export) and ``/config td-role``.
-- :mod:`bot.cogs.players`: ``/join`` and ``/player add|withdraw``.
+  export, link-sheet, unlink-sheet) and ``/config td-role``.
+- :mod:`bot.cogs.players`: ``/join`` and ``/player add|withdraw|link``.
 - :mod:`bot.cogs.results`: ``/report`` and ``/result set|bye|undo|open|history``.
 - :mod:`bot.cogs.rounds`: ``/round preview|pair|swap|show`` and ``/bye request``.
 - :mod:`bot.cogs.standings`: ``/standings``, ``/crosstable``, ``/why``, ``/tiebreaks``.

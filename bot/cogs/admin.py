@@ -13,7 +13,6 @@ from discord.ext import commands
 
 from bot import render
 from bot.checks import actor, guild_of, in_servers, require_manager, td_actor
-from bot.cogs import sheets
 from bot.errors import UserError
 from bot.lookup import (
     REGISTERING_ONLY,
@@ -24,6 +23,7 @@ from bot.lookup import (
     tournament_autocomplete,
 )
 from bot.respond import Interaction, defer, reply
+from bot.sheetlink import NOT_SET_UP, links_or_refusal
 from bot.store import TournamentStatus
 from core.limits import MAX_FILE_BYTES, shorten
 from core.problems import Problem
@@ -336,7 +336,15 @@ class Admin(commands.Cog):
         url: app_commands.Range[str, 1, 500],
         tournament: str | None = None,
     ) -> None:
-        await sheets.link_sheet(interaction, url, tournament)
+        await defer(interaction, public=True)
+        store, guild = bot_store(interaction), guild_of(interaction)
+        who = await td_actor(store, interaction, "link a Google Sheet")
+        found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
+        links = links_or_refusal(interaction)
+        if not links.available:
+            raise UserError(links.why_not or NOT_SET_UP, markup=True)
+        lines = await links.link(guild, found, url, who)
+        await reply(interaction, render.joined(lines))
 
     @tournament.command(
         name="unlink-sheet", description="Stop keeping the tournament in its Google Sheet (TD)"
@@ -344,7 +352,12 @@ class Admin(commands.Cog):
     @app_commands.describe(tournament="Which tournament (default: the running one)")
     @app_commands.autocomplete(tournament=tournament_autocomplete)
     async def unlink_sheet(self, interaction: Interaction, tournament: str | None = None) -> None:
-        await sheets.unlink_sheet(interaction, tournament)
+        await defer(interaction, public=True)
+        store, guild = bot_store(interaction), guild_of(interaction)
+        who = await td_actor(store, interaction, "unlink a Google Sheet")
+        found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
+        lines = await links_or_refusal(interaction).unlink(guild, found, who)
+        await reply(interaction, render.joined(lines))
 
     # -- /config ------------------------------------------------------------------------
 

@@ -11,7 +11,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.checks import actor, guild_of, in_servers, td_actor
-from bot.cogs import sheets
 from bot.lookup import (
     OPEN_FIRST,
     RUNNING_FIRST,
@@ -22,7 +21,8 @@ from bot.lookup import (
 )
 from bot.render import joined, plain, player_line
 from bot.respond import Interaction, defer, reply
-from bot.sheetlink import links_of
+from bot.sheetlink import landed_line, links_of
+from bot.store import StoreError
 
 
 class Players(commands.Cog):
@@ -135,7 +135,7 @@ class Players(commands.Cog):
         who = await td_actor(store, interaction, "withdraw a player")
         found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
         outcome = await store.withdraw(guild, found.name, who, player=player, from_round=from_round)
-        line = await sheets.landed_line(interaction, guild, found, outcome)
+        line = await landed_line(interaction, guild, found, outcome)
         await reply(
             interaction, joined([f"🚪 {plain(outcome.message)}"] + ([line] if line else []))
         )
@@ -156,4 +156,39 @@ class Players(commands.Cog):
         member: discord.Member | None = None,
         tournament: str | None = None,
     ) -> None:
-        await sheets.link_player(interaction, player, member, tournament)
+        # On a linked tournament, a player the sheet lists but Discord does not know yet is
+        # registered with the member, and the sheet's Discord players tab is brought up to
+        # date.
+        await defer(interaction, public=True)
+        store, guild = bot_store(interaction), guild_of(interaction)
+        who = await td_actor(store, interaction, "link players to members")
+        found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
+        member_id = str(member.id) if member is not None else None
+        links = links_of(interaction)
+        try:
+            linked = await store.link_player(guild, found.name, player, member_id, who)
+        except StoreError as error:
+            if (
+                error.code != "unknown-player"
+                or found.sheet is None
+                or links is None
+                or member_id is None
+            ):
+                raise
+            linked = await links.add_from_sheet(guild, found, player, member_id, who)
+        if member is not None:
+            text = (
+                f"🔗 #{linked.number} {plain(linked.name)} is {member.mention} in "
+                f"**{plain(found.name)}**."
+            )
+        else:
+            text = (
+                f"🔗 #{linked.number} {plain(linked.name)} is no longer linked to a Discord member."
+            )
+        lines = [text]
+        if links is not None and found.sheet is not None and links.available:
+            await links.players_changed(guild, found)
+            line = await links.sheet_name_of(guild, found, linked)
+            if line:
+                lines.append(line)
+        await reply(interaction, joined(lines), mention=[])

@@ -13,7 +13,6 @@ from discord.ext import commands
 from bot import render
 from bot.buttons import report_buttons, settle_reports
 from bot.checks import actor, guild_of, in_servers, td_actor
-from bot.cogs.sheets import landed_line, with_line
 from bot.lookup import (
     RUNNING_FIRST,
     RUNNING_ONLY,
@@ -23,7 +22,7 @@ from bot.lookup import (
     tournament_autocomplete,
 )
 from bot.respond import Interaction, defer, reply, thinking
-from bot.sheetlink import links_of
+from bot.sheetlink import landed_line, links_of
 from bot.store import Outcome, ResultStatus
 
 RESULT_CHOICES = [
@@ -105,7 +104,7 @@ class Results(commands.Cog):
         outcome = await store.report(
             guild, found.name, who, round=round, opponent=opponent, result=result, colour=colour
         )
-        text = with_line(
+        text = render.with_line(
             render.report_message(outcome, who.name),
             await landed_line(interaction, guild, found, outcome),
         )
@@ -165,7 +164,7 @@ class Results(commands.Cog):
         )
         await reply(
             interaction,
-            with_line(
+            render.with_line(
                 f"🛠️ {render.plain(outcome.message)} (by {render.plain(who.name)}, TD)",
                 await landed_line(interaction, guild, found, outcome),
             ),
@@ -195,7 +194,7 @@ class Results(commands.Cog):
         outcome = await store.set_bye(guild, found.name, who, round=round, player=player, kind=kind)
         await reply(
             interaction,
-            with_line(
+            render.with_line(
                 f"🛠️ {render.plain(outcome.message)} (by {render.plain(who.name)}, TD)",
                 await landed_line(interaction, guild, found, outcome),
             ),
@@ -220,7 +219,7 @@ class Results(commands.Cog):
         outcome = await store.undo(guild, found.name, who, event)
         await reply(
             interaction,
-            with_line(
+            render.with_line(
                 f"↩️ {render.plain(outcome.message)}",
                 await landed_line(interaction, guild, found, outcome),
             ),

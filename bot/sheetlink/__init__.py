@@ -1,40 +1,39 @@
 """The bot's side of the Discord ↔ Google Sheets link.
 
 A tournament linked to a spreadsheet (``/tournament link-sheet``) is kept in the TD's sheet:
-the sheet is the source of truth. :class:`SheetLinks` (one per bot, ``bot.sheets``) is made
-of one part per job, each in its own module:
+the sheet is the source of truth. The commands talk to one :class:`SheetLinks` (one per
+bot, ``bot.sheets``, :mod:`~bot.sheetlink.links`), a small façade over parts that each own
+their state and do one job:
 
-- :mod:`~bot.sheetlink.base`: what the parts share (the Sheets client or why there is none,
-  one lock per spreadsheet, background tasks);
-- :mod:`~bot.sheetlink.linking`: linking a sheet (checking at once that it can be opened and
-  edited) and unlinking it;
+- :mod:`~bot.sheetlink.access`: Google Sheets as the parts reach it (the client or why
+  there is none, one lock per spreadsheet, the spreadsheet's lease, the per-minute quota,
+  which server may use a sheet, background tasks);
 - :mod:`~bot.sheetlink.reading`: reading the sheet for ``/standings``, ``/crosstable`` and
   ``/why``, cached, and syncing its output tabs as the worker does;
-- :mod:`~bot.sheetlink.outbox`: writing each result made final in Discord to the sheet's
-  ``Discord reports`` tab from the store's outbox, exactly once, in the background;
 - :mod:`~bot.sheetlink.conflicts`: telling the TD who linked the sheet, in a direct message,
   when a Discord report disagrees with what they typed (their cell stands);
-- :mod:`~bot.sheetlink.players`: ``/join`` and the sheet's ``Discord players`` tab.
+- :mod:`~bot.sheetlink.players`: ``/join``, ``/player link`` from the sheet, and the
+  sheet's ``Discord players`` tab;
+- :mod:`~bot.sheetlink.linking`: linking a sheet (checking at once that it can be opened and
+  edited) and unlinking it;
+- :mod:`~bot.sheetlink.outbox`: writing each result made final in Discord to the sheet's
+  ``Discord reports`` tab from the store's outbox, exactly once, in the background.
 
-Nothing here computes a tiebreak: standings are :func:`core.standings.compute_standings`'s.
+:mod:`~bot.sheetlink.api` imports the :mod:`sheets` names they use (the bot runs without the
+Sheets extra too), :mod:`~bot.sheetlink.lease` the store's lease on a spreadsheet.
+
+Nothing here computes a tiebreak: standings are :func:`core.standings.standings_after`'s.
 Without Sheets settings (no ``GOOGLE_APPLICATION_CREDENTIALS``) linking is refused with
 instructions, and a linked tournament answers from Discord's own results, saying so.
 """
 
 from __future__ import annotations
 
-import discord
-
-from bot.sheetlink.base import (
-    NOT_INSTALLED,
-    NOT_SET_UP,
-    SheetOfAnotherServer,
-    SheetUnreadable,
-    SheetView,
-)
+from bot.sheetlink.access import NOT_INSTALLED, NOT_SET_UP, SheetOfAnotherServer, SheetUnreadable
 from bot.sheetlink.conflicts import conflict_message
-from bot.sheetlink.linking import Linking
-from bot.sheetlink.outbox import PENDING, PENDING_NO_SHEETS, WRITTEN, Outbox
+from bot.sheetlink.links import SheetLinks, landed_line, links_of, links_or_refusal
+from bot.sheetlink.outbox import PENDING, PENDING_NO_SHEETS, WRITTEN
+from bot.sheetlink.reading import SheetView
 
 __all__ = [
     "NOT_INSTALLED",
@@ -47,15 +46,7 @@ __all__ = [
     "SheetUnreadable",
     "SheetView",
     "conflict_message",
+    "landed_line",
     "links_of",
+    "links_or_refusal",
 ]
-
-
-class SheetLinks(Linking, Outbox):
-    """The link between the bot's tournaments and their spreadsheets (see the package)."""
-
-
-def links_of(interaction: discord.Interaction[discord.Client]) -> SheetLinks | None:
-    """The sheet links of the bot that received the interaction (None before start-up)."""
-    links = getattr(interaction.client, "sheets", None)
-    return links if isinstance(links, SheetLinks) else None

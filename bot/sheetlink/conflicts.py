@@ -10,8 +10,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.sheetlink.api import ReportConflict
-from bot.sheetlink.base import LinkBase, SheetView
-from bot.store import Actor, TournamentInfo
+from bot.store import Actor, Store, TournamentInfo
 
 log = logging.getLogger("harkness.bot")
 
@@ -21,13 +20,21 @@ HARKNESS = Actor("harkness", "Harkness", td=True)
 CONFLICTS_TOLD = "sheet_conflicts:{tournament}"
 
 
-class Conflicts(LinkBase):
-    """Direct messages to the TD about conflicts they have not been told of yet."""
+class ConflictNotices:
+    """Direct messages to the TD about conflicts they have not been told of yet (which were
+    told is a guild setting in the store, so a restart never tells them twice)."""
 
-    async def _tell_conflicts(self, guild: str, info: TournamentInfo, view: SheetView) -> None:
-        """Send the TD who linked the sheet the conflicts they have not been told of yet."""
+    def __init__(self, bot: discord.Client, store: Store) -> None:
+        self.bot = bot
+        self.store = store
+
+    async def tell(
+        self, guild: str, info: TournamentInfo, conflicts: Sequence[ReportConflict]
+    ) -> None:
+        """Send the TD who linked the sheet the ``conflicts`` (the sheet's now) they have
+        not been told of yet."""
         setting = CONFLICTS_TOLD.format(tournament=info.id)
-        now = {f"{c.key}|{c.cell}|{c.text}": c for c in view.conflicts}
+        now = {f"{c.key}|{c.cell}|{c.text}": c for c in conflicts}
         told = set(json.loads(await self.store.get_setting(guild, setting) or "[]"))
         if set(now) == told:
             return

@@ -8,6 +8,7 @@ import logging
 from collections.abc import Collection, Mapping
 
 from bot.errors import UserError
+from bot.sheetlink.access import SheetAccess, SheetUnreadable, short
 from bot.sheetlink.api import (
     PLAYERS_MARKER,
     PLAYERS_TAB,
@@ -28,8 +29,8 @@ from bot.sheetlink.api import (
     read_snapshot,
     spreadsheet_id,
 )
-from bot.sheetlink.base import SheetUnreadable, short
-from bot.sheetlink.players import Players
+from bot.sheetlink.players import PlayerLinks
+from bot.sheetlink.reading import SheetReader
 from bot.store import Actor, StoreError, TournamentInfo
 from core.names import markdown_safe as md
 from core.names import mentioned_id
@@ -37,14 +38,20 @@ from core.names import mentioned_id
 log = logging.getLogger("harkness.bot")
 
 
-class Linking(Players):
-    """``/tournament link-sheet`` and its undoing."""
+class Linker:
+    """``/tournament link-sheet`` and its undoing: which spreadsheet a tournament is kept
+    in is the store's (:meth:`bot.store.Store.link_sheet`); this checks and prepares it."""
+
+    def __init__(self, access: SheetAccess, reader: SheetReader, players: PlayerLinks) -> None:
+        self.access = access
+        self.reader = reader
+        self.players = players
 
     async def link(self, guild: str, info: TournamentInfo, url: str, td: Actor) -> list[str]:
         """Link ``info`` to the spreadsheet at ``url`` (TD): check at once that the service
         account can open and edit it, add the bot's tabs, add the sheet's players Discord does
         not know yet, and sync. Answers the lines of the reply."""
-        client = self._client()
+        client = self.access.sheets_client()
         try:
             sheet = spreadsheet_id(url)
         except SheetsError:
@@ -52,7 +59,7 @@ class Linking(Players):
                 f"{url.strip()[:200]!r} is not a Google Sheets link: copy the "
                 "spreadsheet's address from your browser"
             ) from None
-        async with self._writing(sheet):
+        async with self.access.writing(sheet):
             try:
                 snapshot = await asyncio.to_thread(read_snapshot, client, sheet)
                 for title, marker in ((REPORTS_TAB, REPORTS_MARKER), (PLAYERS_TAB, PLAYERS_MARKER)):
@@ -66,8 +73,8 @@ class Linking(Players):
                 found = await asyncio.to_thread(read_input, snapshot)
                 guests = found.settings.discord_servers
                 await self._check_first_link(guild, sheet, guests)
-                members = await self._members(
-                    await self.store.players(guild, info.name), found.players
+                members = await self.players.members(
+                    await self.access.store.players(guild, info.name), found.players
                 )
                 matched = match_players(members, found.players)
                 requests = append_requests(snapshot, []) + players_requests(
@@ -92,13 +99,13 @@ class Linking(Players):
                 )
             except SheetsError as error:
                 raise self._refusal(error) from None
-            linked = await self.store.link_sheet(
+            linked = await self.access.store.link_sheet(
                 guild, info.name, td, spreadsheet_id=sheet, url=url.strip(), guests=guests
             )
             added, refused = await self._add_sheet_players(
                 guild, linked, found.players, matched, td
             )
-        self._views.pop(sheet, None)
+        self.reader.forget(sheet)
         lines = [
             f"🔗 **{md(linked.name)}** is kept in the Google Sheet “{md(snapshot.title)}” from now "
             "on: what the TD types there wins.",
@@ -131,7 +138,7 @@ class Linking(Players):
                 "Discord column) so their games count there."
             )
         try:
-            view = await self.view(guild, linked, force=True)
+            view = await self.reader.view(guild, linked, force=True)
         except SheetUnreadable as error:
             lines.append(f"The standings will be read when Google answers ({error.message}).")
         else:
@@ -145,17 +152,17 @@ class Linking(Players):
     async def _check_first_link(self, guild: str, sheet: str, guests: Collection[str]) -> None:
         """Before anything is written: a sheet no server has linked yet is free (the store
         makes it this server's when the link is made); any other must be this server's or
-        name it (:meth:`_check_use`)."""
-        if await self.store.sheet_owner(sheet) is not None:
-            await self._check_use(guild, sheet, guests)
+        name it (:meth:`SheetAccess.check_use`)."""
+        if await self.access.store.sheet_owner(sheet) is not None:
+            await self.access.check_use(guild, sheet, guests)
 
     async def unlink(self, guild: str, info: TournamentInfo, td: Actor) -> list[str]:
         """Unlink the spreadsheet (TD); results waiting to be written stay queued."""
         if info.sheet is None:
             raise UserError(f"{info.name} is not linked to a Google Sheet")
-        waiting = len(await self.store.pending_writes(guild, info.name))
-        await self.store.unlink_sheet(guild, info.name, td)
-        self._views.pop(info.sheet.spreadsheet_id, None)
+        waiting = len(await self.access.store.pending_writes(guild, info.name))
+        await self.access.store.unlink_sheet(guild, info.name, td)
+        self.reader.forget(info.sheet.spreadsheet_id)
         lines = [
             f"**{md(info.name)}** is no longer linked to its Google Sheet: Discord keeps the "
             "results, and the sheet is left as it is."
@@ -211,7 +218,7 @@ class Linking(Players):
             value = discord_of(player).strip()
             value = mentioned_id(value) or value
             try:
-                await self.store.add_player(
+                await self.access.store.add_player(
                     guild,
                     info.name,
                     player.name,

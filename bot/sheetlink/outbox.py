@@ -5,7 +5,7 @@ The command that made the result waits a few seconds for it to land and otherwis
 member it is pending; a background task writes whatever is due, backing off while Google is
 unreachable or over quota. Before writing it reads the tab and skips rows whose key is
 already there, and it marks a result written only once it has seen its row in the sheet.
-After writing, the sheet is synced (:meth:`bot.sheetlink.reading.Reading._adopt`).
+After writing, the sheet is synced (:meth:`bot.sheetlink.reading.SheetReader.adopt`).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from datetime import timedelta
 
 from bot.settings import BotSettings
+from bot.sheetlink.access import SheetAccess, SheetOfAnotherServer
 from bot.sheetlink.api import (
     SHEETS_MISSING,
     RetryPolicy,
@@ -37,9 +38,9 @@ from bot.sheetlink.api import (
     report_row,
     written_keys,
 )
-from bot.sheetlink.base import SheetOfAnotherServer
 from bot.sheetlink.lease import Held, SheetBusy
-from bot.sheetlink.players import Players
+from bot.sheetlink.players import PlayerLinks
+from bot.sheetlink.reading import SheetReader
 from bot.store import OutboxItem, TournamentInfo
 from bot.store.outbox import key as outbox_key
 from bot.store.tasks import cancel_and_wait
@@ -99,12 +100,21 @@ PENDING_NO_SHEETS = (
 )
 
 
-class Outbox(Players):
-    """The writer of due results: a background task, and a bounded wait for one result."""
+class OutboxWriter:
+    """The writer of due results: a background task, and a bounded wait for one result.
+    Keeps its own schedule (when to look again, sheets held back after a timed-out write)."""
 
-    def _configure(self, settings: BotSettings) -> None:
-        """The writer's own state: how often it looks for due results, how it backs off."""
-        super()._configure(settings)
+    def __init__(
+        self,
+        access: SheetAccess,
+        reader: SheetReader,
+        players: PlayerLinks,
+        settings: BotSettings,
+    ) -> None:
+        self.access = access
+        self.reader = reader
+        self.players = players
+        self.store = access.store
         self.poll_seconds = settings.sheets_outbox_poll
         self.retry = (
             RetryPolicy(0, settings.sheets_outbox_retry, settings.sheets_outbox_max)
@@ -118,28 +128,21 @@ class Outbox(Players):
         self._loop: asyncio.Task[None] | None = None
 
     def start(self) -> None:
-        """Start writing due results in the background (when Sheets is available)."""
-        if self.client is not None and self._loop is None:
-            self._loop = asyncio.create_task(self._run(), name="harkness-sheets-outbox")
+        """Start writing due results in the background (when Sheets is available); the
+        link's :meth:`~bot.sheetlink.access.SheetAccess.close` stops it."""
+        if self.access.available and (self._loop is None or self._loop.done()):
+            self._loop = self.access.spawn(self._run(), name="harkness-sheets-outbox")
 
     def wake(self) -> None:
         """Look for results to write now."""
         self._wake.set()
 
-    async def close(self) -> None:
-        """Stop the background work (a write in flight is finished by its thread)."""
-        tasks = [t for t in (self._loop, *self._tasks) if t is not None]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        self._loop = None
-
     async def _run(self) -> None:
         try:
-            freed = await self.store.release_claims(lambda worker: stopped(worker, self.worker))
-            await self.store.release_sheets(lambda worker: stopped(worker, self.worker))
+            freed = await self.store.release_claims(
+                lambda worker: stopped(worker, self.access.worker)
+            )
+            await self.store.release_sheets(lambda worker: stopped(worker, self.access.worker))
         except Exception:
             log.exception("could not free the results held by a stopped bot")
         else:
@@ -164,13 +167,13 @@ class Outbox(Players):
         disagreeing with the sheet."""
         if info.sheet is None:
             return ""
-        if self.client is None:
+        if not self.access.available:
             return PENDING_NO_SHEETS
         sheet = info.sheet.spreadsheet_id
-        deadline = time.monotonic() + self.answer_wait
-        await self._bounded(self.flush(guild))
+        deadline = time.monotonic() + self.access.answer_wait
+        await self.access.bounded(self.flush(guild))
         pending = await self._pending(guild, info, seq)
-        lock = self._lock(sheet)
+        lock = self.access.lock(sheet)
         if pending and lock.locked():  # the background writer has it: let it finish
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
@@ -179,7 +182,7 @@ class Outbox(Players):
             pending = await self._pending(guild, info, seq)
         if pending:
             return PENDING
-        view = self._views.get(sheet)
+        view = self.reader.cached(sheet)
         key = outbox_key(guild, info.id, seq)
         clash = [c for c in view.conflicts if c.key == key] if view is not None else []
         if clash:
@@ -195,13 +198,15 @@ class Outbox(Players):
 
     async def flush(self, guild: str | None = None) -> None:
         """Write every result that is due (of ``guild``, or of every guild), sheet by sheet."""
-        if self.client is None:
+        if not self.access.available:
             return
         if metrics.serving and guild is None:
             depth, oldest = await self.store.outbox_backlog()
             metrics.OUTBOX_DEPTH.set(depth)
             metrics.OUTBOX_OLDEST_DUE.set(oldest)
-        items = await self.store.claim_writes(self.worker, limit=100, lease=self.lease, guild=guild)
+        items = await self.store.claim_writes(
+            self.access.worker, limit=100, lease=self.access.lease, guild=guild
+        )
         if not items:
             return
         groups: dict[tuple[str, str, str], list[OutboxItem]] = {}
@@ -226,9 +231,11 @@ class Outbox(Players):
         """Keep the lease on ``items`` while they are being written (until cancelled)."""
         held: Sequence[OutboxItem | int] = items
         while held:
-            await asyncio.sleep(self.lease.total_seconds() / 4)
+            await asyncio.sleep(self.access.lease.total_seconds() / 4)
             try:
-                held = await self.store.renew_claims(held, self.worker, lease=self.lease)
+                held = await self.store.renew_claims(
+                    held, self.access.worker, lease=self.access.lease
+                )
             except Exception:  # the database may be back by the next renewal
                 log.exception("could not renew the lease on results being written")
 
@@ -239,7 +246,9 @@ class Outbox(Players):
         assert self.retry is not None
         for item in items:
             wait = max(at_least, self.retry.backoff(item.attempts, self._rng))
-            await self.store.mark_failed(item, self.worker, why, retry_in=timedelta(seconds=wait))
+            await self.store.mark_failed(
+                item, self.access.worker, why, retry_in=timedelta(seconds=wait)
+            )
             self._due_in(wait)
 
     def _due_in(self, seconds: float) -> None:
@@ -248,8 +257,8 @@ class Outbox(Players):
 
     async def _write(self, guild: str, name: str, sheet: str, batch: list[OutboxItem]) -> None:
         """Append one sheet's results (those not there yet), check they are there, sync,
-        holding the spreadsheet (:meth:`_writing`); when another bot process holds it, the
-        results are due again shortly (not counted as a failure)."""
+        holding the spreadsheet (:meth:`SheetAccess.writing`); when another bot process holds
+        it, the results are due again shortly (not counted as a failure)."""
         hold = self._hold.get(sheet, 0.0) - time.monotonic()
         if hold > 0:
             await self._give_back(
@@ -257,31 +266,35 @@ class Outbox(Players):
             )
             return
         try:
-            async with self._writing(sheet, wait=0) as held:
+            async with self.access.writing(sheet, wait=0) as held:
                 await self._write_held(guild, name, sheet, batch, held)
         except SheetBusy:  # another bot process is writing to it: after that one
-            await self.store.postpone_writes(batch, self.worker, retry_in=BUSY_RETRY)
+            await self.store.postpone_writes(batch, self.access.worker, retry_in=BUSY_RETRY)
             self._due_in(BUSY_RETRY.total_seconds())
 
     async def _write_held(
         self, guild: str, name: str, sheet: str, batch: list[OutboxItem], held: Held
     ) -> None:
-        client = self._client()
+        client = self.access.sheets_client()
         info = await self.store.tournament(guild, name)
         if info.sheet is None or info.sheet.spreadsheet_id != sheet:
             await self._give_back(batch, "the tournament is no longer linked to this sheet")
             return
-        wait = await self._spend(WRITE_READS, WRITE_WRITES)
+        wait = await self.access.spend(WRITE_READS, WRITE_WRITES)
         if wait:  # the account's minute is spent (by any process on the database): after it
-            await self.store.postpone_writes(batch, self.worker, retry_in=timedelta(seconds=wait))
+            await self.store.postpone_writes(
+                batch, self.access.worker, retry_in=timedelta(seconds=wait)
+            )
             self._due_in(wait)
             return
         try:
             snapshot = await asyncio.to_thread(read_snapshot, client, sheet)
             there = written_keys(snapshot)
             found = await asyncio.to_thread(read_input, snapshot)
-            await self._check_use(guild, sheet, found.settings.discord_servers)
-            members = await self._members(await self.store.players(guild, name), found.players)
+            await self.access.check_use(guild, sheet, found.settings.discord_servers)
+            members = await self.players.members(
+                await self.store.players(guild, name), found.players
+            )
             matched = match_players(members, found.players)
             labels = labels_of(members, found.players, matched)
             rows = [
@@ -305,8 +318,10 @@ class Outbox(Players):
             ):
                 # The write may land later: wait before writing this sheet again, so that
                 # nothing written meanwhile can be overwritten by it.
-                self._hold[sheet] = time.monotonic() + 2 * self.timeout
-                held.keep = timedelta(seconds=2 * self.timeout)  # and no other process either
+                self._hold[sheet] = time.monotonic() + 2 * self.access.timeout
+                held.keep = timedelta(
+                    seconds=2 * self.access.timeout
+                )  # and no other process either
             log.warning(
                 "results of %s are pending: %s",
                 name,
@@ -319,9 +334,9 @@ class Outbox(Players):
         missing = []
         for item in batch:
             if item.payload.get("key") in landed:
-                await self.store.mark_written(item, self.worker)
+                await self.store.mark_written(item, self.access.worker)
             else:
                 missing.append(item)
         if missing:
             await self._give_back(missing, "its row was not in the sheet after writing")
-        await self._adopt(guild, info, after)
+        await self.reader.adopt(guild, info, after)

@@ -1,6 +1,6 @@
 """Who is who between Discord and a linked sheet: ``/join`` on a linked tournament, the
-sheet's starting number of a member, and the sheet's ``Discord players`` tab, kept saying
-which member each player is."""
+sheet's starting number of a member, ``/player link`` of a player only the sheet lists, and
+the sheet's ``Discord players`` tab, kept saying which member each player is."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from dataclasses import replace
 import discord
 
 from bot.errors import UserError
+from bot.sheetlink.access import SheetAccess, SheetOfAnotherServer
 from bot.sheetlink.api import (
     Member,
     PlayerRow,
@@ -26,9 +27,8 @@ from bot.sheetlink.api import (
     read_input,
     read_snapshot,
 )
-from bot.sheetlink.base import SheetOfAnotherServer, SheetView
 from bot.sheetlink.lease import SheetBusy
-from bot.sheetlink.reading import Reading
+from bot.sheetlink.reading import SheetReader, SheetView
 from bot.store import Actor, DiscordUser, PlayerInfo, PlayerRef, TournamentInfo
 from bot.store.players import name_taken
 from core.names import markdown_safe as md
@@ -38,8 +38,15 @@ from core.players import find, unfound
 log = logging.getLogger("harkness.bot")
 
 
-class Players(Reading):
-    """The registered players as the sheet knows them, and its Discord players tab."""
+class PlayerLinks:
+    """The registered players as the sheet knows them, and its Discord players tab. Keeps
+    the Discord usernames seen (a sheet may name a member ``@name``)."""
+
+    def __init__(self, bot: discord.Client, access: SheetAccess, reader: SheetReader) -> None:
+        self.bot = bot
+        self.access = access
+        self.reader = reader
+        self._usernames: dict[str, str | None] = {}
 
     async def _username(self, discord_id: str) -> str | None:
         """A member's Discord username (for ``@name`` in a Discord column), cached."""
@@ -53,7 +60,7 @@ class Players(Reading):
             self._usernames[discord_id] = name
         return self._usernames[discord_id]
 
-    async def _members(
+    async def members(
         self, registered: Sequence[PlayerInfo], players: Mapping[int, PlayerRow]
     ) -> list[Member]:
         """The registered players as :class:`~sheets.discord_tabs.Member` s. Their usernames are
@@ -90,10 +97,12 @@ class Players(Reading):
                 if names_member(discord_of(row), player.id, username):
                     return number
             registered = [
-                p for p in await self.store.players(guild, info.name) if p.discord_id == player.id
+                p
+                for p in await self.access.store.players(guild, info.name)
+                if p.discord_id == player.id
             ]
             if registered:
-                members = await self._members(registered, view.input.players)
+                members = await self.members(registered, view.input.players)
                 found = match_players(members, view.input.players).get(registered[0].id)
                 if found is not None:
                     return found
@@ -128,16 +137,16 @@ class Players(Reading):
         ``/player link``); anyone else is registered as a new player. The sheet's Discord
         players tab says so. Answers the player and a line about the sheet."""
         try:
-            view = await self.view(guild, info)
+            view = await self.reader.view(guild, info)
         except UserError as error:
-            player = await self.store.join(guild, info.name, who, name=name, rating=rating)
+            player = await self.access.store.join(guild, info.name, who, name=name, rating=rating)
             return player, f"(The Google Sheet could not be read: {error.message}.)"
         if username:
             self._usernames[who.user] = username
-        registered = await self.store.players(guild, info.name)
+        registered = await self.access.store.players(guild, info.name)
         if any(p.discord_id == who.user for p in registered):
             # The store refuses a second registration, and says as whom they are registered.
-            await self.store.join(guild, info.name, who, name=name, rating=rating)
+            await self.access.store.join(guild, info.name, who, name=name, rating=rating)
         players = view.input.players
         wanted = name_key(name or who.label)
         by_discord = [
@@ -153,11 +162,11 @@ class Players(Reading):
                 if p.discord_id is None and name_key(p.name) == name_key(sheet_name)
             ]
             if free:  # the sheet's player is registered already (by the TD): it is them
-                player = await self.store.link_player(
+                player = await self.access.store.link_player(
                     guild, info.name, free[0].number, who.user, replace(who, td=True)
                 )
             else:
-                player = await self.store.join(
+                player = await self.access.store.join(
                     guild, info.name, who, name=sheet_name, rating=rating
                 )
             note = f"📗 On the Google Sheet you are #{number} {md(sheet_name)}."
@@ -167,7 +176,7 @@ class Players(Reading):
                 name_taken(f"the Google Sheet of {info.name}", players[number].name, number)
             )
         else:
-            player = await self.store.join(guild, info.name, who, name=name, rating=rating)
+            player = await self.access.store.join(guild, info.name, who, name=name, rating=rating)
             note = (
                 f"⚠️ The Google Sheet has no player called {md(player.name)}: ask a TD to add "
                 "you to its results tab, or to link you with /player link."
@@ -178,20 +187,20 @@ class Players(Reading):
     async def players_changed(self, guild: str, info: TournamentInfo) -> None:
         """Bring the sheet's Discord players tab up to date (waiting at most the answer wait;
         the next write of a result does it otherwise)."""
-        if info.sheet is not None and self.client is not None:
-            await self._bounded(self._write_players(guild, info))
+        if info.sheet is not None and self.access.available:
+            await self.access.bounded(self._write_players(guild, info))
 
     async def _write_players(self, guild: str, info: TournamentInfo) -> None:
-        client = self._client()
+        client = self.access.sheets_client()
         assert info.sheet is not None
         sheet = info.sheet.spreadsheet_id
         try:
-            async with self._writing(sheet):
+            async with self.access.writing(sheet):
                 snapshot = await asyncio.to_thread(read_snapshot, client, sheet)
                 found = await asyncio.to_thread(read_input, snapshot)
-                await self._check_use(guild, sheet, found.settings.discord_servers)
-                members = await self._members(
-                    await self.store.players(guild, info.name), found.players
+                await self.access.check_use(guild, sheet, found.settings.discord_servers)
+                members = await self.members(
+                    await self.access.store.players(guild, info.name), found.players
                 )
                 matched = match_players(members, found.players)
                 requests = players_requests(snapshot, player_rows(members, found.players, matched))
@@ -210,10 +219,10 @@ class Players(Reading):
     async def sheet_name_of(self, guild: str, info: TournamentInfo, player: PlayerInfo) -> str:
         """How the sheet knows a registered player (``#3 Carol``), or a warning line."""
         try:
-            view = await self.view(guild, info)
+            view = await self.reader.view(guild, info)
         except UserError:
             return ""
-        members = await self._members([player], view.input.players)
+        members = await self.members([player], view.input.players)
         number = match_players(members, view.input.players).get(player.id)
         if number is None:
             return (
@@ -221,3 +230,22 @@ class Players(Reading):
                 "so their games count there."
             )
         return f"📗 On the Google Sheet: #{number} {md(view.input.players[number].name)}."
+
+    async def add_from_sheet(
+        self, guild: str, info: TournamentInfo, player: str, member_id: str, td: Actor
+    ) -> PlayerInfo:
+        """Register the sheet's player ``player`` (not known in Discord yet) as the member
+        ``member_id`` (``/player link`` by a TD)."""
+        view = await self.reader.view(guild, info)
+        rows = view.input.players
+        found = find(rows.values(), player, number=lambda row: row.id, name=lambda row: row.name)
+        row = found.match
+        if row is None:
+            raise UserError(
+                f"{player!r} could be several players on the sheet: give the name in full"
+                if found.ambiguous
+                else f"{info.name} has no player called {player!r}, here or on its sheet"
+            )
+        return await self.access.store.add_player(
+            guild, info.name, row.name, actor=td, rating=row.rating, discord_id=member_id
+        )

@@ -17,10 +17,13 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from bot.errors import UserError
+from bot.sheetlink.access import SheetAccess, SheetUnreadable, short
 from bot.sheetlink.api import (
+    ReportConflict,
+    SheetInput,
     SheetsError,
     SheetsPermissionError,
     Snapshot,
@@ -28,42 +31,78 @@ from bot.sheetlink.api import (
     read_snapshot,
     sync,
 )
-from bot.sheetlink.base import SheetUnreadable, SheetView, short
-from bot.sheetlink.conflicts import Conflicts
+from bot.sheetlink.conflicts import ConflictNotices
 from bot.sheetlink.lease import SheetBusy, holding
 from bot.store import StandingsView, TournamentInfo, TournamentState
-from core.standings import standings_after
+from core.standings import Standings, standings_after
 from sheets.metrics import SYNC_JOBS
 
 log = logging.getLogger("harkness.bot")
 
 
-class Reading(Conflicts):
-    """The linked sheets as last read, and reading them again when that is too old."""
+@dataclass(frozen=True)
+class SheetView:
+    """A linked sheet as last read: its input (merged with the Discord reports), and its
+    standings under the sheet's own rules. ``held`` is True when the sheet has problems now
+    and these are the last good standings (as the worker keeps them on the Standings tab);
+    ``stale`` when the sheet could not be read again and this is the last read."""
+
+    spreadsheet_id: str
+    title: str
+    fetched: float
+    input: SheetInput
+    standings: Standings | None
+    held: bool = False
+    stale: bool = False
+
+    @property
+    def conflicts(self) -> list[ReportConflict]:
+        """Discord reports that disagree with what the TD typed (not applied)."""
+        return [n for n in self.input.notices if isinstance(n, ReportConflict)]
+
+
+class SheetReader:
+    """The linked sheets as last read (this reader's cache, one view per spreadsheet), and
+    reading them again when that is too old."""
+
+    def __init__(self, access: SheetAccess, conflicts: ConflictNotices) -> None:
+        self.access = access
+        self.conflicts = conflicts
+        self._views: dict[str, SheetView] = {}
+
+    def cached(self, spreadsheet: str) -> SheetView | None:
+        """The spreadsheet as last read, however old (None before its first read)."""
+        return self._views.get(spreadsheet)
+
+    def forget(self, spreadsheet: str) -> None:
+        """Drop the last read of ``spreadsheet`` (linked or unlinked anew): the next one reads."""
+        self._views.pop(spreadsheet, None)
 
     def _fresh(self, view: SheetView) -> bool:
-        return self.clock() - view.fetched < self.refresh_seconds
+        return self.access.clock() - view.fetched < self.access.refresh_seconds
 
     async def view(self, guild: str, info: TournamentInfo, *, force: bool = False) -> SheetView:
         """The linked sheet as read at most ``HARKNESS_SHEETS_REFRESH`` seconds ago (read now,
         and synced, when older). When it cannot be read, the last read is answered (marked
         stale) or :class:`SheetUnreadable` raised."""
-        client = self._client()
+        client = self.access.sheets_client()
         assert info.sheet is not None
         sheet = info.sheet.spreadsheet_id
         cached = self._views.get(sheet)
         if not force and cached is not None and self._fresh(cached):
-            await self._check_use(guild, sheet, cached.input.settings.discord_servers)
+            await self.access.check_use(guild, sheet, cached.input.settings.discord_servers)
             return cached
-        async with self._lock(sheet):
+        async with self.access.lock(sheet):
             cached = self._views.get(sheet)
             if not force and cached is not None and self._fresh(cached):
-                await self._check_use(guild, sheet, cached.input.settings.discord_servers)
+                await self.access.check_use(guild, sheet, cached.input.settings.discord_servers)
                 return cached  # someone else read it while this one waited
             async with self._syncing(sheet) as syncs:
                 try:
                     # One read, and the sync's write when the bot makes it.
-                    if not await self._spent(1, 1 if syncs and not self.sync_jobs else 0):
+                    if not await self.access.spent(
+                        1, 1 if syncs and not self.access.sync_jobs else 0
+                    ):
                         raise SheetsError("Google's quota for this minute is spent")
                     snapshot = await asyncio.to_thread(read_snapshot, client, sheet)
                 except SheetsError as error:
@@ -74,7 +113,9 @@ class Reading(Conflicts):
                         extra={"guild_id": guild, "spreadsheet": sheet},
                     )
                     if cached is not None:
-                        await self._check_use(guild, sheet, cached.input.settings.discord_servers)
+                        await self.access.check_use(
+                            guild, sheet, cached.input.settings.discord_servers
+                        )
                         return replace(cached, stale=True)
                     if isinstance(error, SheetsPermissionError):
                         raise SheetUnreadable(
@@ -85,7 +126,7 @@ class Reading(Conflicts):
                     raise SheetUnreadable(
                         f"the Google Sheet of {info.name} cannot be read just now ({short(error)})"
                     ) from None
-                return await self._adopt(guild, info, snapshot, syncs=syncs)
+                return await self.adopt(guild, info, snapshot, syncs=syncs)
 
     @contextlib.asynccontextmanager
     async def _syncing(self, sheet: str) -> AsyncIterator[bool]:
@@ -95,20 +136,20 @@ class Reading(Conflicts):
         so that no other process writes the sheet between them; when another process holds
         it, the member is answered from the read and the sync is left to that process (the
         bot's result writer and the Sheets workers sync after writing) or to the next read."""
-        if self.sync_jobs:
+        if self.access.sync_jobs:
             yield True
             return
         async with contextlib.AsyncExitStack() as stack:
             try:
                 await stack.enter_async_context(
-                    holding(self.store, sheet, self.worker, lease=self.lease)
+                    holding(self.access.store, sheet, self.access.worker, lease=self.access.lease)
                 )
                 held = True
             except SheetBusy:
                 held = False
             yield held
 
-    async def _adopt(
+    async def adopt(
         self, guild: str, info: TournamentInfo, snapshot: Snapshot, *, syncs: bool = True
     ) -> SheetView:
         """Make ``snapshot`` the sheet's current view, sync the sheet from it unless ``syncs``
@@ -116,10 +157,10 @@ class Reading(Conflicts):
         workers, with ``HARKNESS_SHEETS_SYNC_JOBS``), and tell the TD of new conflicts.
         Called with the sheet's lock held, and its lease when syncing inline. A sheet the
         server may not use is neither shown nor written."""
-        client = self._client()
+        client = self.access.sheets_client()
         sheet = snapshot.spreadsheet_id or (info.sheet.spreadsheet_id if info.sheet else "")
         view = await asyncio.to_thread(self._view_of, sheet, snapshot, self._views.get(sheet))
-        await self._check_use(guild, sheet, view.input.settings.discord_servers)
+        await self.access.check_use(guild, sheet, view.input.settings.discord_servers)
         self._views[sheet] = view
         try:
             if not syncs:
@@ -128,11 +169,11 @@ class Reading(Conflicts):
                     info.name,
                     extra={"guild_id": guild, "spreadsheet": sheet},
                 )
-            elif self.sync_jobs:  # a harkness-sheets serve worker syncs it (coalesced)
-                await self.store.request_sync(
+            elif self.access.sync_jobs:  # a harkness-sheets serve worker syncs it (coalesced)
+                await self.access.store.request_sync(
                     sheet,
                     reason="results from Discord",
-                    debounce=self.sync_debounce,
+                    debounce=self.access.sync_debounce,
                     account=client.service_account_email,  # it just read the sheet
                 )
                 SYNC_JOBS.labels("queued").inc()
@@ -145,7 +186,7 @@ class Reading(Conflicts):
                 error,
                 extra={"guild_id": guild, "spreadsheet": sheet},
             )
-        await self._tell_conflicts(guild, info, view)
+        await self.conflicts.tell(guild, info, view.conflicts)
         return view
 
     def _view_of(self, sheet: str, snapshot: Snapshot, previous: SheetView | None) -> SheetView:
@@ -154,16 +195,18 @@ class Reading(Conflicts):
         found = read_input(snapshot)
         if previous is not None and previous.input.digest == found.digest:
             return SheetView(
-                sheet, snapshot.title, self.clock(), found, previous.standings, previous.held
+                sheet, snapshot.title, self.access.clock(), found, previous.standings, previous.held
             )
         t, profile = found.tournament, found.profile
         if t is not None and profile is not None and t.rounds:
             return SheetView(
-                sheet, snapshot.title, self.clock(), found, standings_after(t, profile)
+                sheet, snapshot.title, self.access.clock(), found, standings_after(t, profile)
             )
         if t is None and previous is not None and previous.standings is not None:
-            return SheetView(sheet, snapshot.title, self.clock(), found, previous.standings, True)
-        return SheetView(sheet, snapshot.title, self.clock(), found, None)
+            return SheetView(
+                sheet, snapshot.title, self.access.clock(), found, previous.standings, True
+            )
+        return SheetView(sheet, snapshot.title, self.access.clock(), found, None)
 
     def standings_view(
         self, view: SheetView, info: TournamentInfo, after_round: int | None
@@ -205,7 +248,7 @@ class Reading(Conflicts):
 
     async def conflict_lines(self, guild: str, info: TournamentInfo) -> list[str]:
         """The Discord reports the sheet disagrees with, in words (for ``/result open``)."""
-        if info.sheet is None or self.client is None:
+        if info.sheet is None or not self.access.available:
             return []
         try:
             view = await self.view(guild, info)

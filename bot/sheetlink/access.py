@@ -1,12 +1,14 @@
-"""What every part of the sheet link shares: the Sheets client (or why there is none),
-one lock per spreadsheet, the views read so far, and the bot's background tasks.
+"""Access to Google Sheets, shared by every part of the sheet link (:class:`SheetAccess`):
+the Sheets client (or why there is none), the bot's settings for it, one lock per
+spreadsheet, the spreadsheet's lease, the service account's per-minute budget, which server
+may use a spreadsheet, and the link's background tasks.
 
 gspread is synchronous, so every Sheets call runs in a worker thread, and the calls for one
-spreadsheet are made one at a time (under :meth:`LinkBase._lock`); writes also hold the
+spreadsheet are made one at a time (under :meth:`SheetAccess.lock`); writes also hold the
 spreadsheet's lease in the store, so that several bot processes (shards) never interleave
-them (:meth:`LinkBase._writing`). Without Sheets settings
-(no ``GOOGLE_APPLICATION_CREDENTIALS``) the link is off, and :attr:`LinkBase.why_not` says
-why.
+them (:meth:`SheetAccess.writing`). Without Sheets settings
+(no ``GOOGLE_APPLICATION_CREDENTIALS``) the link is off, and :attr:`SheetAccess.why_not`
+says why.
 """
 
 from __future__ import annotations
@@ -16,18 +18,13 @@ import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator, Callable, Collection, Coroutine
-from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, Self, TypeVar
-
-import discord
 
 from bot.errors import UserError
 from bot.settings import BotSettings
 from bot.sheetlink.api import (
     SHEETS_MISSING,
-    ReportConflict,
-    SheetInput,
     SheetsClient,
     SheetsError,
     SheetsSettings,
@@ -35,7 +32,6 @@ from bot.sheetlink.api import (
 )
 from bot.sheetlink.lease import Held, holding, process_name
 from bot.store import Store, sheet_of_another_server
-from core.standings import Standings
 from sheets.budget import Quota
 
 log = logging.getLogger("harkness.bot")
@@ -60,27 +56,6 @@ class SheetOfAnotherServer(SheetUnreadable):
     """The spreadsheet belongs to another Discord server, and does not name this one."""
 
 
-@dataclass(frozen=True)
-class SheetView:
-    """A linked sheet as last read: its input (merged with the Discord reports), and its
-    standings under the sheet's own rules. ``held`` is True when the sheet has problems now
-    and these are the last good standings (as the worker keeps them on the Standings tab);
-    ``stale`` when the sheet could not be read again and this is the last read."""
-
-    spreadsheet_id: str
-    title: str
-    fetched: float
-    input: SheetInput
-    standings: Standings | None
-    held: bool = False
-    stale: bool = False
-
-    @property
-    def conflicts(self) -> list[ReportConflict]:
-        """Discord reports that disagree with what the TD typed (not applied)."""
-        return [n for n in self.input.notices if isinstance(n, ReportConflict)]
-
-
 def short(error: BaseException) -> str:
     """A Sheets error in a few words, for a reply (what failed and what to do, without
     Google's own answer)."""
@@ -88,8 +63,8 @@ def short(error: BaseException) -> str:
     return text if len(text) <= 300 else text[:299] + "…"
 
 
-class LinkBase:
-    """The state every part of :class:`bot.sheetlink.SheetLinks` shares.
+class SheetAccess:
+    """Google Sheets as every part of :class:`bot.sheetlink.SheetLinks` reaches it.
 
     ``clock`` measures how fresh a read is (tests move it by hand); the outbox's retry times
     are the store's.
@@ -97,7 +72,6 @@ class LinkBase:
 
     def __init__(
         self,
-        bot: discord.Client,
         store: Store,
         settings: BotSettings,
         client: SheetsClient | None,
@@ -106,7 +80,6 @@ class LinkBase:
         timeout: float = 30.0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.bot = bot
         self.store = store
         self.client = client
         self.why_not = why_not
@@ -114,34 +87,26 @@ class LinkBase:
         self.refresh_seconds = settings.sheets_refresh
         self.answer_wait = settings.sheets_answer_wait
         self.timeout = timeout
-        self._views: dict[str, SheetView] = {}
-        self._locks: dict[str, asyncio.Lock] = {}
-        self._usernames: dict[str, str | None] = {}
-        self._tasks: set[asyncio.Task[Any]] = set()
-        self._owners: dict[str, str] = {}
         self.worker = process_name()
         self.lease = timedelta(seconds=settings.sheets_lease)
         self.quota = Quota()
         self.sync_jobs = settings.sheets_sync_jobs
         self.sync_debounce = timedelta(seconds=5)
-        self._configure(settings)
-
-    def _configure(self, settings: BotSettings) -> None:
-        """Where a part of the link sets up its own state from the bot's settings (the one
-        constructor is this class's)."""
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._owners: dict[str, str] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
 
     @classmethod
-    def from_environment(cls, bot: discord.Client, store: Store, settings: BotSettings) -> Self:
-        """Sheet links configured from the environment, or switched off with the reason."""
+    def from_environment(cls, store: Store, settings: BotSettings) -> Self:
+        """Access configured from the environment, or switched off with the reason."""
         if SHEETS_MISSING is not None:
             log.warning("Google Sheets is off: %s", SHEETS_MISSING)
-            return cls(bot, store, settings, None, NOT_INSTALLED)
+            return cls(store, settings, None, NOT_INSTALLED)
         try:
             sheets_settings = SheetsSettings()
         except ValueError as error:
             log.warning("Google Sheets is off: bad settings: %s", error)
             return cls(
-                bot,
                 store,
                 settings,
                 None,
@@ -149,13 +114,12 @@ class LinkBase:
             )
         if sheets_settings.google_application_credentials is None:
             log.info("Google Sheets is off: GOOGLE_APPLICATION_CREDENTIALS is not set")
-            return cls(bot, store, settings, None, NOT_SET_UP)
+            return cls(store, settings, None, NOT_SET_UP)
         try:
             client = open_client(sheets_settings)
         except SheetsError as error:
             log.warning("Google Sheets is off: %s", error)
             return cls(
-                bot,
                 store,
                 settings,
                 None,
@@ -163,22 +127,23 @@ class LinkBase:
                 "sees why in the log",
             )
         log.info("Google Sheets is on, as service account %s", client.service_account_email)
-        link = cls(bot, store, settings, client, timeout=sheets_settings.timeout)
-        link.quota = sheets_settings.quota
-        link.sync_debounce = timedelta(seconds=sheets_settings.debounce)
-        return link
+        access = cls(store, settings, client, timeout=sheets_settings.timeout)
+        access.quota = sheets_settings.quota
+        access.sync_debounce = timedelta(seconds=sheets_settings.debounce)
+        return access
 
     @property
     def available(self) -> bool:
         """Whether this bot can reach Google Sheets at all."""
         return self.client is not None
 
-    def _client(self) -> SheetsClient:
+    def sheets_client(self) -> SheetsClient:
+        """The Sheets client, or a refusal saying why this bot has none."""
         if self.client is None:
             raise UserError(self.why_not or NOT_SET_UP, markup=True)
         return self.client
 
-    async def _check_use(self, guild: str, spreadsheet: str, guests: Collection[str]) -> None:
+    async def check_use(self, guild: str, spreadsheet: str, guests: Collection[str]) -> None:
         """Refuse (:class:`SheetOfAnotherServer`) unless ``guild`` may read and write
         ``spreadsheet``: it linked it first, or the sheet's Harkness tab names it among
         ``guests``. Called before every read is shown and every write is made."""
@@ -190,11 +155,11 @@ class LinkBase:
         if owner != guild and guild not in guests:
             raise SheetOfAnotherServer(sheet_of_another_server(guild))
 
-    async def _spend(self, reads: int, writes: int) -> float:
+    async def spend(self, reads: int, writes: int) -> float:
         """Spend requests from the service account's per-minute budget, shared by every
         process on the database (:meth:`bot.store.Store.spend_quota`): 0 when spent, else
         the seconds until they fit (nothing spent)."""
-        client = self._client()
+        client = self.sheets_client()
         return await self.store.spend_quota(
             client.service_account_email,
             reads=reads,
@@ -205,35 +170,36 @@ class LinkBase:
             hold=self.quota.hold,
         )
 
-    async def _spent(self, reads: int, writes: int) -> bool:
-        """:meth:`_spend`, waiting for the budget at most the answer wait; whether spent."""
+    async def spent(self, reads: int, writes: int) -> bool:
+        """:meth:`spend`, waiting for the budget at most the answer wait; whether spent."""
         deadline = time.monotonic() + self.answer_wait
-        while wait := await self._spend(reads, writes):
+        while wait := await self.spend(reads, writes):
             if time.monotonic() + wait > deadline:
                 return False
             await asyncio.sleep(wait)
         return True
 
-    def _lock(self, spreadsheet: str) -> asyncio.Lock:
+    def lock(self, spreadsheet: str) -> asyncio.Lock:
+        """This process's lock for ``spreadsheet``: its Sheets calls are made one at a time."""
         return self._locks.setdefault(spreadsheet, asyncio.Lock())
 
     @contextlib.asynccontextmanager
-    async def _writing(self, spreadsheet: str, *, wait: float | None = None) -> AsyncIterator[Held]:
+    async def writing(self, spreadsheet: str, *, wait: float | None = None) -> AsyncIterator[Held]:
         """Write to ``spreadsheet`` in the block: this process's lock for it, then its lease
         in the store (:mod:`bot.sheetlink.lease`: no other bot process writes it meanwhile),
         waited for at most ``wait`` seconds (default: the answer wait), else
         :class:`~bot.sheetlink.lease.SheetBusy`."""
-        async with self._lock(spreadsheet):
+        async with self.lock(spreadsheet):
             wait = self.answer_wait if wait is None else wait
             async with holding(
                 self.store, spreadsheet, self.worker, lease=self.lease, wait=wait
             ) as held:
                 yield held
 
-    def _spawn(self, work: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
-        """Run ``work`` as a task the bot keeps (and cancels when it stops); a failure is
-        logged, never left unseen."""
-        task = asyncio.create_task(work)
+    def spawn(self, work: Coroutine[Any, Any, T], name: str | None = None) -> asyncio.Task[T]:
+        """Run ``work`` as a task the bot keeps (and cancels when it stops, :meth:`close`); a
+        failure is logged, never left unseen."""
+        task = asyncio.create_task(work, name=name)
         self._tasks.add(task)
         task.add_done_callback(self._done)
         return task
@@ -243,11 +209,20 @@ class LinkBase:
         if not task.cancelled() and task.exception() is not None:
             log.error("Google Sheets work failed", exc_info=task.exception())
 
-    async def _bounded(self, work: Coroutine[Any, Any, T]) -> T | None:
+    async def bounded(self, work: Coroutine[Any, Any, T]) -> T | None:
         """Run ``work`` for at most the answer wait; it goes on in the background after.
         None when it is not done by then or failed (the failure is logged)."""
-        task = self._spawn(work)
+        task = self.spawn(work)
         done, _ = await asyncio.wait({task}, timeout=self.answer_wait)
         if task not in done or task.cancelled() or task.exception() is not None:
             return None
         return task.result()
+
+    async def close(self) -> None:
+        """Stop the background work (a Sheets call in flight is finished by its thread)."""
+        tasks = list(self._tasks)
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
