@@ -71,6 +71,12 @@ class SheetLinks:
         """How long a read of a sheet is answered from (``HARKNESS_SHEETS_REFRESH``)."""
         return self.access.refresh_seconds
 
+    @property
+    def sync_jobs(self) -> bool:
+        """Whether the Sheets workers sync a sheet after a read (``HARKNESS_SHEETS_SYNC_JOBS``)
+        rather than this bot."""
+        return self.access.sync_jobs
+
     # -- linking -------------------------------------------------------------------------
 
     async def link(self, guild: str, info: TournamentInfo, url: str, td: Actor) -> list[str]:
