@@ -32,6 +32,7 @@ from bot.sheetlink.api import (
 )
 from bot.sheetlink.lease import Held, holding, process_name
 from bot.store import Store, sheet_of_another_server
+from core.limits import shorten
 from sheets.budget import Quota
 
 log = logging.getLogger("harkness.bot")
@@ -60,7 +61,7 @@ def short(error: BaseException) -> str:
     """A Sheets error in a few words, for a reply (what failed and what to do, without
     Google's own answer)."""
     text = error.summary if isinstance(error, SheetsError) else str(error)
-    return text if len(text) <= 300 else text[:299] + "…"
+    return shorten(text, 300)
 
 
 class SheetAccess:

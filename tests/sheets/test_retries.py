@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.sheetlink.base import short
+from bot.sheetlink.access import short
 from sheets.client import (
     SheetsClient,
     SheetsPermissionError,
