@@ -82,19 +82,19 @@ def utc_now() -> datetime:
 def check_rules(profile: str, tiebreaks: str | None) -> tuple[str, str | None]:
     """A profile name and tiebreak order, checked with core and tidied (``"mm, solk"`` →
     ``"MM,SOLK"``); ``fide`` means the FIDE text in force at the tournament's start."""
-    from core.profiles import PROFILES, names, resolve_for
+    from core.profiles import names, resolve_for
 
     name = profile.strip().lower()
-    if name != "fide" and name not in PROFILES:
-        raise StoreError(
-            f"unknown rule profile {profile!r}: choose one of {', '.join(names())}",
-            "bad-profile",
-        )
     if tiebreaks is not None and not tiebreaks.strip():
         tiebreaks = None
     try:
         resolved = resolve_for("", name, tiebreaks)
     except HarknessError as error:
+        if any(p.code == "unknown-profile" for p in error.problems):
+            raise StoreError(
+                f"unknown rule profile {profile!r}: choose one of {', '.join(names())}",
+                "bad-profile",
+            ) from None
         text = "; ".join(_rules_problem(p, name) for p in error.problems)
         raise StoreError(f"tiebreaks: {text}", "bad-tiebreaks") from None
     return name, ",".join(resolved.tiebreaks) if tiebreaks is not None else None

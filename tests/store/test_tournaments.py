@@ -80,6 +80,7 @@ async def test_tournaments_are_listed_newest_first_and_filtered_by_what_was_type
     ("profile", "tiebreaks", "words"),
     [
         ("lichess", None, "unknown rule profile 'lichess': choose one of uscf, mdchess"),
+        ("lichess", "MM,XYZ", "unknown rule profile 'lichess': choose one of uscf, mdchess"),
         ("uscf", "MM,XYZ", "tiebreaks: unknown code 'XYZ' for profile uscf"),
         ("uscf", "COIN,MM", "tiebreaks: COIN (a coin flip) can only be the last tiebreak"),
     ],
