@@ -15,7 +15,7 @@ from core.model import Player, RoundEntry, Tournament
 from core.problems import Problem
 from core.render import to_json, to_json_dict
 from core.standings import UNDEFINED, Standings, compute_standings
-from core.tiebreaks.fide_unplayed import cut, cut_one_at_a_time
+from core.tiebreaks.fide_unplayed import cut, cut_least, cut_one_at_a_time
 from core.tiebreaks.uscf import trim
 from tests.strategies import tournaments
 
@@ -199,6 +199,16 @@ def test_a_cut_without_voluntarily_unplayed_rounds_is_the_one_at_a_time_cut(
     keys = keys[: len(values)]
     vurs = [False] * len(values)
     assert cut(values, keys, vurs, low, high) == cut_one_at_a_time(values, keys, vurs, low, high)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 8), st.booleans()), max_size=11))
+def test_buchholz_cut1_in_one_pass_is_the_one_at_a_time_cut(rounds: list[tuple[int, bool]]) -> None:
+    """Buchholz Cut-1 (each value its own key, every round taking part), with or without
+    voluntarily unplayed rounds, is C.07 14.1 and 16.5 taken one cut at a time."""
+    values = [v for v, _ in rounds]
+    vurs = [vur for _, vur in rounds]
+    assert cut_least(values, vurs) == cut_one_at_a_time(values, values, vurs, 1, 0)
 
 
 @settings(max_examples=300, deadline=None)

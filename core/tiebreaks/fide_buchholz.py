@@ -120,8 +120,8 @@ def _buchholz(
     for scores, vurs, round_notes in section.memo(parts):
         if not modifier:
             removed = NO_CUT
-        elif low == 1 and not high and None not in scores and True not in vurs:
-            removed = cut_least(scores)  # type: ignore[arg-type]
+        elif low == 1 and not high and None not in scores:
+            removed = cut_least(scores, vurs)  # type: ignore[arg-type]
         else:
             removed = cut(scores, [s or 0 for s in scores], vurs, low, high)
         note = notes.get(removed.note)

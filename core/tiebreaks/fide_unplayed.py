@@ -42,6 +42,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import compress
 
 from core.model import FORFEITS, PLAYED, UNPLAYED_WINS, EntryKind, is_round_robin
 from core.numbers import half_points
@@ -298,20 +299,39 @@ def cut_one_at_a_time(
     return Cut(tuple(sorted(r + 1 for r in dropped)), "; ".join(reasons))
 
 
-def cut_least(values: Sequence[int]) -> Cut:
-    """:func:`cut` of Cut-1 (C.07 14.1) where every round takes part, none is voluntarily
-    unplayed and each value is its own key (Buchholz): the first of the lowest values.
+def cut_least(values: Sequence[int], vurs: Sequence[bool] = ()) -> Cut:
+    """:func:`cut` of Cut-1 (C.07 14.1) where every round takes part and each value is its
+    own key (Buchholz): the first of the lowest values; with voluntarily unplayed rounds,
+    the first of their lowest values, which the least significant value is never lower
+    than (16.5).
 
     >>> cut_least([6, 3, 7, 3]) == cut([6, 3, 7, 3], [6, 3, 7, 3], [False] * 4, 1, 0)
     True
+    >>> vurs = [False, False, True, True]
+    >>> cut_least([6, 3, 7, 5], vurs) == cut([6, 3, 7, 5], [6, 3, 7, 5], vurs, 1, 0)
+    True
     """
-    return _cut_round(values.index(min(values)) + 1) if values else NO_CUT
+    if True not in vurs:
+        return _cut_round(values.index(min(values)) + 1) if values else NO_CUT
+    lowest = min(compress(values, vurs))
+    return _cut_vur(next(r for r, v in enumerate(values) if v == lowest and vurs[r]) + 1)
 
 
 @cache
 def _cut_round(r: int) -> Cut:
     """Round ``r`` (1-based) cut as the least significant value: one :class:`Cut` a round."""
     return Cut((r,), f"round {r} cut: the least significant value (C.07 14)")
+
+
+@cache
+def _cut_vur(r: int) -> Cut:
+    """Round ``r`` (1-based), voluntarily unplayed, cut before a lower or equal least
+    significant value (C.07 16.5): one :class:`Cut` a round."""
+    return Cut(
+        (r,),
+        f"round {r} cut: a voluntarily unplayed round, cut before a lower or equal least "
+        "significant value (C.07 16.5)",
+    )
 
 
 def _plain_cut(values: Sequence[int | None], keys: Sequence[int], low: int, high: int) -> Cut:
