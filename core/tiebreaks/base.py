@@ -17,7 +17,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import NamedTuple, TypeVar, cast
 
-from core.model import EntryKind, Tournament
+from core.model import HALF_POINTS, EntryKind, Tournament
 from core.numbers import display_units, json_units
 from core.profiles import Profile
 from core.tiebreaks.notes import Notes, NotesFunction, worded
@@ -106,8 +106,8 @@ class Section:
         self._memo: dict[Callable[[Section], object], object] = {}
         self.kinds: Sequence[tuple[EntryKind, ...]] = tournament.kinds
         self.opponents: Sequence[tuple[int, ...]] = tournament.opponents
-        self.scores = [sum([k.half_points for k in kinds]) for kinds in self.kinds]
-        self.play_scores = [sum([k.half_points for k in kinds if k.played]) for kinds in self.kinds]
+        self.scores = [sum(map(_HALF_POINTS, kinds)) for kinds in self.kinds]
+        self.play_scores = [sum(map(_PLAYED_HALF_POINTS, kinds)) for kinds in self.kinds]
         # Rule 34E1, adjusted score: every unplayed round of theirs counts ½ (one half-point).
         self.adjusted = [
             in_play + opponents.count(-1)
@@ -130,6 +130,10 @@ class Section:
         adjusted = [*self.adjusted, 0]  # index -1, an own unplayed round, reads 0
         return [tuple([adjusted[o] for o in opps]) for opps in self.opponents]
 
+
+_HALF_POINTS = HALF_POINTS.__getitem__
+#: What each kind of round adds to the score in play: a game's points, 0 for the rest.
+_PLAYED_HALF_POINTS = {k: k.half_points if k.played else 0 for k in HALF_POINTS}.__getitem__
 
 ColumnFunction = Callable[[Section], Column]
 
