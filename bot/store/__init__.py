@@ -21,8 +21,9 @@ players and clear rounds. ``history`` is the audit trail. The fold of the log is
 marked. ``import_tournament`` reads a TRF-16 or crosstable file; ``export`` writes either.
 
 A tournament linked to a spreadsheet (``link_sheet``) queues every final result for it; the
-sheet worker takes them with ``claim_writes`` and reports back with ``mark_written`` or
-``mark_failed`` (see :mod:`bot.store.outbox`).
+bot's sheet writer (:class:`bot.sheetlink.outbox.OutboxWriter`) takes them with
+``claim_writes`` and reports back with ``mark_written`` or ``mark_failed`` (see
+:mod:`bot.store.outbox`).
 
 The API at a glance (all ``async``; ``g`` is the guild id, ``t`` a tournament name)::
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from core.log import Replay, replay
 from core.model import Colour, EntryKind, RoundEntry
 from core.results import bye_result, score_result, score_text
-from sheets.discord_tabs.players_tab import label, merge_discord_ids, resolve
+from sheets.discord_tabs.players_tab import label, merge_discord_ids, number_of_label
 from sheets.discord_tabs.reports_tab import (
     ACTION_WORDS,
     ReportRow,
@@ -96,13 +96,13 @@ def _fold(
         if rounds is not None and r > rounds:
             skip(row, f"round {r} is beyond the {rounds} rounds of the Harkness tab")
             return
-        p = resolve(row.player, grid.players)
+        p = number_of_label(row.player, grid.players)
         if isinstance(p, str):
             skip(row, p)
             return
         if row.action in _GAME_ACTIONS:
             score = score_result(row.result)
-            q = resolve(row.opponent, grid.players)
+            q = number_of_label(row.opponent, grid.players)
             if score is None:
                 skip(row, "not a game result")
             elif isinstance(q, str):

@@ -114,7 +114,7 @@ def label(player: PlayerRow) -> str:
     return f"#{player.id} {player.name}"
 
 
-def resolve(text: str, players: Mapping[int, PlayerRow]) -> int | str:
+def number_of_label(text: str, players: Mapping[int, PlayerRow]) -> int | str:
     """The starting number a label (``#3 Carol``, ``#3``, ``Carol``) means on the sheet, or
     what is wrong with it. A number whose name differs is found by the name instead."""
     text = clean(text)
@@ -213,7 +213,7 @@ def merge_discord_ids(grid: ResultGrid, rows: Rows) -> None:
             i = columns[name]
             return clean(row[i]) if i < len(row) else ""
 
-        number = resolve(
+        number = number_of_label(
             f"#{cell('#')} {cell('Name')}" if cell("#") else cell("Name"), grid.players
         )
         discord = cell("Discord")
