@@ -530,20 +530,11 @@ def _read_rounds(
         for start in range(FIRST_ROUND - 3, len(line), ROUND_WIDTH)
     ]
     found = [cache.get(block) for block in blocks]
-    if None in found:
-        suffix, opponent_of = _GAME_SUFFIX.get, opponents.get
-        for r, entry in enumerate(found):
-            if entry is not None:
-                continue
-            block = blocks[r]
-            # A game as aligned as it should be, against an opponent field read before:
-            # inline, as many blocks of a section are new.
-            game, opponent = suffix(block[6:]), opponent_of(block[2:6])
-            if game is not None and opponent and block.startswith("  "):
-                entry = cache[block] = _new_entry(RoundEntry, (game[0], opponent, game[1]))
-            else:
-                entry = _read_new_block(block, number, player_id, r + 1, reading, cache, opponents)
-            found[r] = entry
+    for r, entry in enumerate(found):
+        if entry is None:
+            found[r] = _read_new_block(
+                blocks[r], number, player_id, r + 1, reading, cache, opponents
+            )
     return tuple(cast(list[RoundEntry], found))
 
 
