@@ -25,7 +25,13 @@ __all__ = [
 
 
 def is_trf(text: str) -> bool:
-    """TRF-16 is recognised by its player lines, which start with ``001``."""
+    """TRF-16 is recognised by its player lines, which start with ``001``.
+
+    >>> is_trf("012 Open\\r\\n001    1 Ann"), is_trf("012 Open\\r001    1 Ann"), is_trf("#,Name")
+    (True, True, False)
+    """
+    if text.startswith("001") or "\n001" in text:  # found without splitting a large file
+        return True
     return any(line.startswith("001") for line in text.splitlines())
 
 
