@@ -251,14 +251,24 @@ def _load(args: argparse.Namespace, warnings: list[Problem]) -> tuple[Tournament
 
 
 def _write_atomically(path: Path, content: str | bytes) -> None:
-    """Write the whole file or nothing: a temporary file renamed over the target."""
+    """Write the whole file or nothing: a temporary file renamed over the target, with the
+    target's permissions (a new file: those of any file the user creates, the umask's, not
+    the temporary file's owner-only ones)."""
+    import stat
     import tempfile  # here: only a command that writes a file needs it
 
     data = content.encode("utf-8") if isinstance(content, str) else content
+    try:
+        mode = stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
     handle, temporary = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.")
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(data)
+        os.chmod(temporary, mode)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
@@ -480,18 +490,12 @@ def console() -> NoReturn:
     process ends at once with its exit status, its output flushed. Tearing the interpreter
     down, and freeing the section's objects one by one first (the standings are kept
     until the end), would only cost time: about a tenth of the run of a 5,000-player
-    section. A reader that stops early (``harkness standings … | head``) ends the command
-    quietly with status 1, as other command-line tools do, not with a traceback."""
+    section. If the output cannot be flushed (a closed pipe), the process exits the
+    ordinary way, which reports it as Python does."""
     kept: list[object] = []
+    code = main(keep=kept)
     try:
-        code = main(keep=kept)
         sys.stdout.flush()
-    except BrokenPipeError:
-        # Python's advice for a closed pipe: point stdout at nothing so that the flush at
-        # exit cannot fail again, and say nothing (the reader has gone).
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        os._exit(1)
-    try:
         sys.stderr.flush()
     except OSError:
         sys.exit(code)

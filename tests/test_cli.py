@@ -208,19 +208,6 @@ def test_a_process_ended_at_once_has_printed_everything_and_its_status(
     assert "unknown result code 'X'" in bad.stderr
 
 
-def test_a_reader_that_has_gone_ends_the_command_quietly() -> None:
-    # `harkness standings … | head`, when head has gone before the command prints.
-    command = subprocess.Popen(
-        [sys.executable, "-m", "core", "standings", SEED, "--format", "csv"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-    assert command.stdout is not None and command.stderr is not None
-    command.stdout.close()  # long before the command has read its file
-    errors = command.stderr.read().decode()
-    assert (command.wait(timeout=60), errors) == (1, "")
-
-
 def test_large_sections_print_as_plain_aligned_text() -> None:
     from core.render import RICH_TABLE_ROWS, to_table
     from core.standings import compute_standings
@@ -332,3 +319,25 @@ def test_a_zero_point_bye_is_explained_in_words_not_as_trfs_u(
     assert parts[1]["entry"] == "zero-point bye"
     _, text, _ = run(capsys, "explain", CLUB, "9")
     assert "Rd 2  zero-point bye" in text and "Rd 2  U " not in text
+
+
+@pytest.mark.skipif(os.name != "posix", reason="file modes are POSIX")
+def test_a_written_file_has_the_users_permissions(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``--output`` and ``convert`` write through a temporary file: the file they leave
+    is readable as any file the user creates (the umask's mode), and a file written over
+    keeps its own mode."""
+    umask = os.umask(0o022)
+    try:
+        new = tmp_path / "standings.txt"
+        assert run(capsys, "standings", str(SEED), "--output", str(new))[0] == 0
+        assert new.stat().st_mode & 0o777 == 0o644
+        converted = tmp_path / "seed.trf"
+        assert run(capsys, "convert", str(SEED), str(converted))[0] == 0
+        assert converted.stat().st_mode & 0o777 == 0o644
+        new.chmod(0o640)
+        assert run(capsys, "standings", str(SEED), "--output", str(new))[0] == 0
+        assert new.stat().st_mode & 0o777 == 0o640
+    finally:
+        os.umask(umask)
