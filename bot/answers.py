@@ -125,14 +125,13 @@ async def crosstable(
     text = await store.export(guild, info.name, "crosstable")
     csv = await store.export(guild, info.name, "crosstable", separator=",")
     state = await store.state(guild, info.name)
+    played = state.rounds_played
     standings = (
         (await off_loop(standings_of, state, None, what="computing the standings")).standings
-        if state.tournament.rounds
+        if played
         else None
     )
-    return Crosstable(
-        text, csv, state.tournament.rounds, info.rounds, len(state.players), note, standings
-    )
+    return Crosstable(text, csv, played, info.rounds, len(state.players), note, standings)
 
 
 @dataclass(frozen=True, slots=True)

@@ -167,7 +167,7 @@ def tournament_info(state: TournamentState, td_role: str | None = None) -> disco
     embed = discord.Embed(
         title=shorten(info.name, EMBED_TITLE_MAX), colour=COLOUR_INFO, description=status_line(info)
     )
-    played = state.tournament.rounds
+    played = state.rounds_played
     embed.add_field(name="Rounds with results", value=f"{played} of {info.rounds}")
     embed.add_field(name="Players", value=str(len(state.players)))
     disputed = sum(1 for g in state.open_games if g.status is ResultStatus.DISPUTED)

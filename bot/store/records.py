@@ -21,7 +21,7 @@ from typing import Any
 
 from bot.store.fold import ByeState, Folded, GameState
 from bot.store.model import Event, EventKind, PlayerInfo, ResultStatus, TournamentInfo
-from core.model import Colour, EntryKind, Tournament
+from core.model import Colour, EntryKind, Tournament, rounds_played
 from core.results import score_text
 from core.standings import Standings
 
@@ -213,6 +213,13 @@ class TournamentState:
     def open_games(self) -> tuple[GameView, ...]:
         """Games waiting for a confirmation or a TD's decision."""
         return tuple(g for g in self.games if g.status is not ResultStatus.CONFIRMED)
+
+    @property
+    def rounds_played(self) -> int:
+        """The rounds its standings are after: :func:`core.model.as_played`'s (the last round
+        with a game result; a bye given ahead for a later round adds none), every round
+        while no game has a result."""
+        return rounds_played(self.tournament) or self.tournament.rounds
 
     def marks_of(self, number: int) -> dict[int, ResultStatus]:
         """Round → mark for the player with starting number ``number``."""

@@ -59,7 +59,7 @@ from bot.store.records import (
 )
 from bot.store.results import Change
 from core.limits import shorten
-from core.model import Colour, EntryKind, as_played
+from core.model import Colour, EntryKind
 from core.names import name_key
 from core.pairing import PairingRequest, RoundPairing
 from core.problems import HarknessError, Problem
@@ -1232,7 +1232,7 @@ def _exported(state: TournamentState, how: tuple[str, str, bool]) -> str:
     """:meth:`Store.export`'s work, done in a worker thread."""
     form, separator, with_standings = how
     standings = None
-    if with_standings and state.tournament.rounds and state.tournament.players:
+    if with_standings and state.rounds_played and state.tournament.players:
         standings = standings_of(state, None).standings
     return transfer.export(state.tournament, standings, form, separator)
 
@@ -1242,7 +1242,7 @@ def standings_of(state: TournamentState, after_round: int | None) -> StandingsVi
     from core.profiles import resolve_for
 
     info, t = state.info, state.tournament
-    played = as_played(t).rounds
+    played = state.rounds_played
     if played == 0:
         raise StoreError(f"{info.name} has no results yet", "no-results")
     k = played if after_round is None else after_round

@@ -4,6 +4,9 @@ byes and report without typing an opponent, and a 4-round Swiss runs from start 
 from __future__ import annotations
 
 import random
+import sys
+
+import pytest
 
 from bot.store import EventKind
 from core.model import EntryKind
@@ -153,3 +156,35 @@ async def test_undoing_a_publication_makes_the_round_a_draft_again(club: Club) -
     assert not drafts[1].published
     again = await club.ok("td", "round pair")
     assert again.text.startswith("**Pairings: Club Night, round 1 of 4**")
+
+
+async def test_a_bye_requested_ahead_is_not_a_round_played(club: Club) -> None:
+    """A bye asked for a later round is not a result of that round: /standings,
+    /tournament info and /crosstable all count the rounds played as core does
+    (core.model.as_played), not the rounds that have an entry."""
+    await running_tournament(club, rounds=4, players=PLAYERS)
+    await club.ok("td", "round pair")
+    await _play(club, 1, random.Random(1))
+    await club.ok("carol", "bye request", {"round": 3})
+    standings = await club.ok("alice", "standings")
+    assert standings.embeds[0]["title"] == "Club Night — standings after round 1 of 4"
+    info = await club.ok("alice", "tournament info")
+    fields = {f["name"]: f["value"] for f in info.embeds[0]["fields"]}
+    assert fields["Rounds with results"] == "1 of 4"
+    table = await club.ok("alice", "crosstable")
+    assert "Crosstable of **Club Night** after 1 of 4 rounds, 5 players" in table.text
+
+
+async def test_without_the_pairing_extra_a_td_is_told_what_to_install(
+    club: Club, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The engine is an optional extra: without it the bot runs, and pairing is refused
+    with what to install, nothing recorded."""
+    await running_tournament(club, rounds=4, players=PLAYERS)
+    monkeypatch.setitem(sys.modules, "gacrux", None)  # as if harkness[pairing] were missing
+    monkeypatch.delitem(sys.modules, "gacrux.pairingchecker", raising=False)
+    monkeypatch.delitem(sys.modules, "gacrux.trf2json", raising=False)
+    for command in ("round preview", "round pair"):
+        refused = await club.refused("td", command)
+        assert "pip install 'harkness[pairing]'" in refused.text, refused.text
+    assert await club.store.round_pairings(club.guild, "Club Night") == {}
