@@ -490,12 +490,18 @@ def console() -> NoReturn:
     process ends at once with its exit status, its output flushed. Tearing the interpreter
     down, and freeing the section's objects one by one first (the standings are kept
     until the end), would only cost time: about a tenth of the run of a 5,000-player
-    section. If the output cannot be flushed (a closed pipe), the process exits the
-    ordinary way, which reports it as Python does."""
+    section. A reader that stops early (``harkness standings … | head``) ends the command
+    quietly with status 1, as other command-line tools do, not with a traceback."""
     kept: list[object] = []
-    code = main(keep=kept)
     try:
+        code = main(keep=kept)
         sys.stdout.flush()
+    except BrokenPipeError:
+        # Python's advice for a closed pipe: point stdout at nothing so that the flush at
+        # exit cannot fail again, and say nothing (the reader has gone).
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        os._exit(1)
+    try:
         sys.stderr.flush()
     except OSError:
         sys.exit(code)

@@ -208,6 +208,19 @@ def test_a_process_ended_at_once_has_printed_everything_and_its_status(
     assert "unknown result code 'X'" in bad.stderr
 
 
+def test_a_reader_that_has_gone_ends_the_command_quietly() -> None:
+    # `harkness standings … | head`, when head has gone before the command prints.
+    command = subprocess.Popen(
+        [sys.executable, "-m", "core", "standings", SEED, "--format", "csv"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert command.stdout is not None and command.stderr is not None
+    command.stdout.close()  # long before the command has read its file
+    errors = command.stderr.read().decode()
+    assert (command.wait(timeout=60), errors) == (1, "")
+
+
 def test_large_sections_print_as_plain_aligned_text() -> None:
     from core.render import RICH_TABLE_ROWS, to_table
     from core.standings import compute_standings
