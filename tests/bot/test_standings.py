@@ -214,3 +214,25 @@ async def test_a_fide_round_robin_lists_the_round_robin_order(club: Club) -> Non
         "SB",
         "KS",
     ]
+
+
+async def test_a_short_mdchess_section_lists_the_order_its_standings_use(club: Club) -> None:
+    """mdchess after round 2 of a 5-round event: ``/tiebreaks`` lists the order for the
+    rounds played (Solkoff first, as the standings rank), not the one for the 5 planned."""
+    from tests.bot.support import appoint_tds
+
+    await appoint_tds(club)
+    await club.ok(
+        "td", "tournament create", {"name": "Scholastic", "rounds": 5, "profile": "mdchess"}
+    )
+    for member in ("alice", "bob", "carol", "dave"):
+        await club.ok(member, "join")
+    await club.ok("td", "tournament start")
+    for r, (a, b) in ((1, ("#1", "#2")), (1, ("#3", "#4")), (2, ("#1", "#3")), (2, ("#2", "#4"))):
+        await club.ok("td", "result set", {"round": r, "player": a, "opponent": b, "result": "win"})
+    order = ["SOLK", "CUM", "OCUM", "MM"]
+    reply = await club.ok("alice", "tiebreaks")
+    lines = [line for line in reply.embeds[0]["description"].splitlines() if line[:1].isdigit()]
+    assert [line.split("(`")[1].split("`)")[0] for line in lines] == order
+    standings = await club.ok("alice", "standings")
+    assert standings.embeds[0]["description"].splitlines()[1].split()[-4:] == order
