@@ -35,15 +35,12 @@ from __future__ import annotations
 
 from collections import Counter
 
-from core.model import Colour, EntryKind, Player
+from core.model import UNPLAYED_WINS, Colour, Player
 from core.pairing.model import RoundPairing
 from core.pairing.prepare import PairingRequest
 from core.problems import HarknessError, Problem
 
 __all__ = ["check_pairing", "pairing_problems"]
-
-#: Unplayed rounds worth a win that rule out a pairing-allocated bye ([C2]).
-_WIN_WITHOUT_PLAYING = frozenset({EntryKind.PAIRING_BYE, EntryKind.FULL_BYE, EntryKind.FORFEIT_WIN})
 
 
 def check_pairing(request: PairingRequest, pairing: RoundPairing) -> None:
@@ -164,7 +161,7 @@ def _rematch(p: Player, opponent: int, r: int) -> list[Problem]:
 
 def _bye_problems(p: Player, r: int) -> list[Problem]:
     for earlier, e in enumerate(p.entries, start=1):
-        if e.kind in _WIN_WITHOUT_PLAYING:
+        if e.kind in UNPLAYED_WINS:  # unplayed rounds worth a win rule out a PAB ([C2])
             return [
                 Problem(
                     f"already had a win's points without playing (a {e.kind.value} in round "

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import and_, itemgetter
 
-from core.model import Colour, EntryKind
+from core.model import PLAYED, Colour, EntryKind
 from core.numbers import half_points
 from core.tiebreaks.base import Breakdown, Column, Section, breakdown
 from core.tiebreaks.fide_unplayed import FideView, build_view
@@ -41,7 +41,6 @@ def _count(
 
 _WORTH_A_WIN = frozenset(k for k in EntryKind if k.half_points == EntryKind.WIN.half_points)
 _WIN = frozenset({EntryKind.WIN})
-_PLAYED = frozenset({EntryKind.WIN, EntryKind.DRAW, EntryKind.LOSS})
 
 
 def wins(section: Section) -> Column:
@@ -67,7 +66,7 @@ def games_with_black(section: Section) -> Column:
     Exercise 29, player 14 (W with White, L with Black, forfeit loss "with Black", zero-point
     bye, W with Black): 2.
     """
-    return _count(section, "BPG", "games played with Black (C.07 7.3)", _PLAYED, Colour.BLACK)
+    return _count(section, "BPG", "games played with Black (C.07 7.3)", PLAYED, Colour.BLACK)
 
 
 def wins_with_black(section: Section) -> Column:
