@@ -18,13 +18,6 @@ __all__ = ["SYSTEM", "board_rows", "pairing_json", "pairing_text"]
 #: How Harkness names what it pairs by, wherever a pairing is shown.
 SYSTEM = "FIDE Dutch system (C.04.3)"
 
-_NOT_PAIRED_WORDS = {
-    EntryKind.HALF_BYE: "half-point bye",
-    EntryKind.FULL_BYE: "full-point bye",
-    EntryKind.ZERO_BYE: "zero-point bye",
-    EntryKind.WITHDRAWN: "withdrawn",
-}
-
 
 def _label(p: Player) -> str:
     return f"{p.id} {p.name} ({half_points(p.half_points)})"
@@ -38,9 +31,9 @@ def board_rows(request: PairingRequest, pairing: RoundPairing) -> list[tuple[str
         (str(b.number), _label(player(b.white)), _label(player(b.black))) for b in pairing.boards
     ]
     if pairing.bye is not None:
-        rows.append(("bye", _label(player(pairing.bye)), "pairing-allocated bye"))
+        rows.append(("bye", _label(player(pairing.bye)), EntryKind.PAIRING_BYE.value))
     for pid, kind in pairing.not_paired:
-        rows.append(("–", _label(player(pid)), _NOT_PAIRED_WORDS[kind]))
+        rows.append(("–", _label(player(pid)), kind.value))  # the kind's own words
     return rows
 
 
