@@ -165,7 +165,9 @@ def tournament_info(state: TournamentState, td_role: str | None = None) -> disco
     """A tournament at a glance: stage, rules, rounds played, players, open games."""
     info = state.info
     embed = discord.Embed(
-        title=shorten(info.name, EMBED_TITLE_MAX), colour=COLOUR_INFO, description=status_line(info)
+        title=shorten(plain(info.name), EMBED_TITLE_MAX),
+        colour=COLOUR_INFO,
+        description=status_line(info),
     )
     played = state.rounds_played
     embed.add_field(name="Rounds with results", value=f"{played} of {info.rounds}")
@@ -206,7 +208,7 @@ def tiebreak_order(
     """The tiebreak order in words: ``1. Modified Median (MM) — US Chess 34E1``, then how
     unplayed rounds count under these rules (``variants``, core's words)."""
     embed = discord.Embed(
-        title=shorten(f"Tiebreaks of {info.name}", EMBED_TITLE_MAX), colour=COLOUR_INFO
+        title=shorten(f"Tiebreaks of {plain(info.name)}", EMBED_TITLE_MAX), colour=COLOUR_INFO
     )
     lines = [
         f"Players with the same score are ranked by these tiebreaks, in this order "
@@ -264,7 +266,7 @@ def open_games(
     and, for a tournament kept in a Google Sheet, the Discord reports the sheet disagrees
     with (the sheet's cell stands)."""
     embed = discord.Embed(
-        title=shorten(f"Open games of {info.name}", EMBED_TITLE_MAX), colour=COLOUR_WAIT
+        title=shorten(f"Open games of {plain(info.name)}", EMBED_TITLE_MAX), colour=COLOUR_WAIT
     )
     if sheet_conflicts:
         embed.add_field(
@@ -291,7 +293,7 @@ def open_games(
 def history(info: TournamentInfo, events: Sequence[EventView]) -> discord.Embed:
     """The audit trail, newest first."""
     embed = discord.Embed(
-        title=shorten(f"History of {info.name}", EMBED_TITLE_MAX), colour=COLOUR_INFO
+        title=shorten(f"History of {plain(info.name)}", EMBED_TITLE_MAX), colour=COLOUR_INFO
     )
     lines = [plain(e.describe()) for e in events]
     embed.description = lines_within(lines, EMBED_DESCRIPTION_MAX) or "Nothing happened yet."
@@ -361,7 +363,9 @@ def standings_pages(view: StandingsView) -> StandingsPages:
         page.append(line)
     pages.append("\n".join([header, *page]))
     of = f" of {info.rounds}" if view.after_round <= info.rounds else ""
-    title = shorten(f"{info.name} — standings after round {view.after_round}{of}", EMBED_TITLE_MAX)
+    title = shorten(
+        f"{plain(info.name)} — standings after round {view.after_round}{of}", EMBED_TITLE_MAX
+    )
     _, legend = mark_signs(view)
     footer = " · ".join([names_of_tiebreaks(view.standings), *legend])
     return StandingsPages(title, tuple(pages), footer)

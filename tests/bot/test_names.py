@@ -103,3 +103,27 @@ async def test_the_crosstable_csv_never_holds_a_formula(club: Club) -> None:
     reply = await club.ok("bob", "crosstable")
     rows = list(csv.reader(io.StringIO(reply.attachment("club-night-crosstable.csv").text())))
     assert [row[1] for row in rows[1:]] == ['\'=HYPERLINK("https://e.x","Ann")', "'+Bob"]
+
+
+async def test_a_tournament_name_is_shown_as_typed_in_every_title(club: Club) -> None:
+    """A tournament's name is data too: embed titles (info, tiebreaks, open games, history,
+    standings) show the characters the TD typed, never emphasis or a mention."""
+    bob = club.member("bob")
+    name = f"**Big** <@{bob.id}> _Open_"
+    await appoint_tds(club)
+    await club.ok("td", "tournament create", {"name": name, "rounds": 3})
+    for member in ("alice", "bob"):
+        await club.ok(member, "join")
+    await club.ok("td", "tournament start")
+    await club.ok(
+        "td", "result set", {"round": 1, "player": "#1", "opponent": "#2", "result": "win"}
+    )
+    for who, command in (
+        ("alice", "tournament info"),
+        ("alice", "tiebreaks"),
+        ("td", "result open"),
+        ("td", "result history"),
+        ("alice", "standings"),
+    ):
+        title = (await club.ok(who, command)).embeds[0]["title"]
+        assert name not in title and markdown_safe(name) in title, (command, title)
