@@ -212,7 +212,7 @@ def _opponent_counted(n: RoundNote) -> str:
         )
     for words, rounds in changed.items():
         reasons.append(
-            f"{'a ' if len(rounds) == 1 else ''}{words}"
+            f"{('an ' if words[0] in 'aeiou' else 'a ') if len(rounds) == 1 else ''}{words}"
             f"{'s' if len(rounds) > 1 else ''} in {rounds_text(rounds)} "
             f"count{'s' if len(rounds) == 1 else ''} ½"
         )

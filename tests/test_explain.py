@@ -316,3 +316,22 @@ def test_a_rules_problem_carries_its_code_field_and_value() -> None:
     found = {(p.code, p.field, p.value) for p in raised.value.problems}
     assert found == {("unknown-code", "tiebreaks", "XYZ"), ("code-twice", "tiebreaks", "MM")}
     assert all(p.detail and "--" not in p.detail for p in raised.value.problems)
+
+
+def test_an_opponents_absence_is_worded_with_an() -> None:
+    """US Chess 34E1: an opponent's absence counts ½, named "an absence", never "a absence"."""
+    from core.formats.trf import read_trf
+
+    trf = (
+        "XXR 2\n"
+        "001    1      Ann                                                                2.0    1"
+        "     2 w 1     3 b 1\n"
+        "001    2      Bob                                                                0.0    3"
+        "     1 b 0\n"
+        "001    3      Cy                                                                 1.0    2"
+        "  0000 - +     1 w 0\n"
+    )
+    ann = explain(compute_standings(read_trf(trf, "club.trf"), "uscf"), 1)
+    rounds = [round_text(part.note) for part in ann.tiebreaks[0].parts]
+    assert rounds[0] == "Bob scored 0, counted as 0.5: an absence in round 2 counts ½"
+    assert rounds[1] == "Cy scored 1, counted as 0.5: a full-point bye in round 1 counts ½"
