@@ -1,4 +1,4 @@
-"""Hypothesis strategies for random valid tournaments (RULES.md, "Round entries").
+"""Hypothesis strategies for random valid tournaments (core/RULEBOOK.md, "Round entries").
 
 Each round the players still in the event are shuffled and paired in order (a game won,
 drawn or lost with opposite colours, or now and then a forfeit); all but up to two couples

@@ -1,4 +1,4 @@
-"""The ``harkness`` command-line contract (issue 2): other tools depend on it."""
+"""The ``harkness`` command-line contract: other tools depend on it."""
 
 from __future__ import annotations
 

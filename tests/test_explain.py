@@ -1,4 +1,4 @@
-"""Explanations: "why did I get 3rd?" for every place and every tiebreak number (issue 3)."""
+"""Explanations: "why did I get 3rd?" for every place and every tiebreak number."""
 
 from __future__ import annotations
 

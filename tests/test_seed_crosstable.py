@@ -14,7 +14,7 @@ from core.examples import load_example
 from core.formats.crosstable import crosstable_rows, read_crosstable, write_crosstable
 from core.standings import Standings, compute_standings
 
-SEED = Path(__file__).parent / "corpus" / "seed-000-mdchess-crosstable.txt"
+SEED = Path(__file__).parent / "corpus" / "mdchess-scholastic-crosstable.txt"
 
 
 def published_table() -> list[list[str]]:

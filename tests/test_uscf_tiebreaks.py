@@ -1,4 +1,4 @@
-"""US Chess tiebreaks (RULES.md, profile ``uscf``): every worked example of the seeds."""
+"""US Chess tiebreaks (Rule 34E, profile ``uscf``): worked examples."""
 
 from __future__ import annotations
 
@@ -78,7 +78,7 @@ def test_cumulative_subtracts_a_forfeit_win_and_optionally_half_byes() -> None:
 
 
 def test_adjusted_score_counts_each_unplayed_round_of_the_opponent_as_half() -> None:
-    # RULES.md: W W L, then withdrew from rounds 4–5 → adjusted 3 (actual 2).
+    # Rule 34E1: W W L, then withdrew from rounds 4–5 → adjusted 3 (actual 2).
     t = crosstable("Quitter: W2 W3 L4 - -", "B: L1", "C: U L1", "D: U U W1")
     section = Section(t, PROFILES["uscf"])
     assert section.scores[0] == 4 and section.adjusted[0] == 6

@@ -1,4 +1,4 @@
-"""Fixtures for the Discord ↔ Google Sheets link (issue 8): both loopback fakes at once.
+"""Fixtures for the Discord ↔ Google Sheets link: both loopback fakes at once.
 
 The real bot (``bot.app.create_bot``, reading its settings from the environment) talks to
 the fake Discord over HTTP and a websocket, and to the fake Google Sheets API over HTTP with

@@ -1,5 +1,5 @@
-"""Issue 8 end to end, with both loopback fakes at once: a tournament reported in Discord and
-kept in the TD's Google Sheet, which stays the record.
+"""The Discord ↔ Google Sheets link end to end, with both loopback fakes at once: a
+tournament reported in Discord and kept in the TD's Google Sheet, which stays the record.
 
 A TD links the sheet; two members report and confirm a game in Discord; the report lands in
 the sheet's Discord reports tab and its Standings tab is rewritten with the same places as

@@ -95,7 +95,7 @@ async def test_td_decisions_byes_and_undos_reach_the_sheet(linked: LinkedClub) -
     assert last[6] == "undone by a TD" and last[REPORT_HEADER.index("Undoes")] == rows[2][KEY]
     assert last[1:6] == ["2", "", "", "", ""]
     # On the sheet Dave has nothing in round 2 any more: an empty last cell, so withdrawn
-    # (RULES.md); Carol keeps her half-point bye, Alice and Bob their draw.
+    # (core/RULEBOOK.md, "Round entries"); Carol keeps her half-point bye, Alice and Bob their draw.
     crosstable = await club.ok("erin", "crosstable")
     table = list(
         csv.DictReader(io.StringIO(crosstable.attachment("club-night-crosstable.csv").text()))
