@@ -280,6 +280,22 @@ def test_convert_refuses_a_section_with_no_players_as_trf(
     assert "in.txt:1: the section has no players; TRF-16 needs a player line" in err
 
 
+@pytest.mark.parametrize("records", ["012 Club Swiss\nXXR 5\n", "XXR 5\n"])
+def test_a_trf_without_player_lines_is_named_as_such(records: str) -> None:
+    """A file of TRF-16 records with no ``001`` line is not read as a crosstable whose header
+    is wrong: the error says what a TRF-16 file lacks."""
+    with pytest.raises(HarknessError) as raised:
+        read_text(records, "club.trf")
+    assert str(raised.value).startswith("club.trf:1:1: the header row needs")
+    assert str(raised.value).endswith("; a TRF-16 file needs player lines, which start with 001")
+
+
+def test_a_crosstable_header_without_columns_gets_no_trf_hint() -> None:
+    with pytest.raises(HarknessError) as raised:
+        read_text("Club Swiss\n1  Ann  W2\n", "club.txt")
+    assert "TRF-16" not in str(raised.value)
+
+
 def test_writers_refuse_more_rounds_than_the_readers_take() -> None:
     rounds = MAX_ROUNDS + 1
     section = Tournament((Player(1, "Ann", (RoundEntry.bye(),) * rounds),), rounds)

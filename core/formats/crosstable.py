@@ -265,6 +265,11 @@ def read_crosstable(text: str, path: str = "<input>", name: str = "") -> Tournam
         raise HarknessError(_locate(error.problems, rows, id_col, round_cols, path)) from None
 
 
+#: The start of a TRF-16 record other than a player line (``012 Name``, ``XXR 9``): a file
+#: of such records and no ``001`` line is a TRF-16 file without players, not a crosstable.
+_TRF_RECORD = re.compile(r"(?:\d{3}|XX[A-Z0-9]) ")
+
+
 def _header_columns(
     header: Sequence[Cell], path: str, problems: list[Problem]
 ) -> tuple[int, int, int | None, list[int]]:
@@ -300,10 +305,16 @@ def _header_columns(
         elif m:
             rounds.append((whole_number(m.group(1), MAX_ROUNDS) or 0, i))
     if id_col < 0 or name_col < 0:
+        first = header[0].text if header else ""
+        trf = (
+            "; a TRF-16 file needs player lines, which start with 001"
+            if _TRF_RECORD.match(first)
+            else ""
+        )
         problems.append(
             Problem(
                 "the header row needs a '#' column and a 'Name' column "
-                f"(found {_listed([c.text for c in header])})",
+                f"(found {_listed([c.text for c in header])}){trf}",
                 path=path,
                 line=header[0].line if header else 1,
                 column=1,
