@@ -527,8 +527,12 @@ class Store:
     ) -> PlayerInfo:
         async def work(conn: AsyncConnection) -> PlayerInfo:
             loaded = await queries.load(conn, guild, tournament, lock=True)
-            played = loaded.folded.tournament.rounds
-            late = played + 1 if played and loaded.info.status is TournamentStatus.RUNNING else None
+            # A late entry enters the next round to pair: after the rounds played, paired
+            # or with a game reported (a bye asked for a later round is none of these).
+            reported = max((g.round for g in loaded.folded.games), default=0)
+            first = max(pairings.round_to_pair(loaded), reported + 1)
+            running = loaded.info.status is TournamentStatus.RUNNING
+            late = first if first > 1 and running else None
             return await players.add_player(
                 conn,
                 loaded.info,

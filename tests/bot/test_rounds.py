@@ -188,3 +188,22 @@ async def test_without_the_pairing_extra_a_td_is_told_what_to_install(
         refused = await club.refused("td", command)
         assert "pip install 'harkness[pairing]'" in refused.text, refused.text
     assert await club.store.round_pairings(club.guild, "Club Night") == {}
+
+
+async def test_a_bye_asked_ahead_does_not_keep_a_late_entry_out_of_the_next_round(
+    club: Club,
+) -> None:
+    """A member who joins after round 1 enters round 2 (the next to pair), even when
+    someone has already asked for a bye in round 3."""
+    await running_tournament(club, rounds=4, players=PLAYERS[:4])
+    await club.ok("td", "round pair")
+    await _play(club, 1, random.Random(2))
+    await club.ok("carol", "bye request", {"round": 3})
+    await club.ok("erin", "join")
+    erin = next(p for p in await club.store.players(club.guild, "Club Night") if p.number == 5)
+    assert erin.late_entry_round == 2
+    await club.ok("td", "round pair")
+    drafts = await club.store.round_pairings(club.guild, "Club Night")
+    pairing = drafts[2].pairing
+    paired = {n for b in pairing.boards for n in (b.white, b.black)} | {pairing.bye}
+    assert 5 in paired
