@@ -138,10 +138,14 @@ def assert_located(status: int, err: str) -> None:
             assert LOCATED.match(line), f"not located: {line!r}"
 
 
-def standings_of(path: Path) -> list[tuple[int, str, object]]:
+def standings_of(path: Path) -> list[tuple[int, str, object, object]]:
+    """Every row of the standings: place, score and every tiebreak value."""
     status, out, err = run("standings", str(path), "--format", "json")
     assert status == 0, f"{path.name} was written but does not read back:\n{err}"
-    return [(row["id"], row["place"], row["score"]) for row in json.loads(out)["standings"]]
+    return [
+        (row["id"], row["place"], row["score"], row["tiebreaks"])
+        for row in json.loads(out)["standings"]
+    ]
 
 
 @settings(
