@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Generic, Literal, TypeVar
 
+from core.limits import quote, shorten
 from core.names import name_key
 from core.problems import Problem
 
@@ -157,7 +158,7 @@ def unfound(
         last = max(map(number, candidates), default=0)
         code, why = (
             "unknown-number",
-            (f": there is no player {found.digits}; starting numbers run 1–{last}"),
+            (f": there is no player {shorten(found.digits)}; starting numbers run 1–{last}"),
         )
     elif found.ambiguous:
         shown = ", ".join(f"{name(p)} (#{number(p)})" for p in found.matches[:10])
@@ -178,5 +179,5 @@ def unfound(
             else f"; players are {', '.join(names[:8])}" + ("…" if len(names) > 8 else "")
         )
         code, why = "unknown-player", f": no player has that name{hint}"
-    detail = f"{typed!r}{why}"
+    detail = f"{quote(typed)}{why}"
     return Problem(f"PLAYER {detail}", code=code, field="player", value=typed, detail=detail)

@@ -193,6 +193,17 @@ def test_an_unknown_or_ambiguous_player_lists_the_candidates(
     assert message in problem.message and problem.message == f"PLAYER {problem.detail}"
 
 
+@pytest.mark.parametrize("query", ["9" * 5000, "ab" * 60_000])
+def test_an_unknown_player_of_any_length_is_quoted_shortened(query: str) -> None:
+    """A typed name or number of any length is quoted cut to a few dozen characters: the
+    answer never repeats a huge input (the whole input stays the problem's value)."""
+    players = read_tournament(CORPUS / "explain-club.csv").players
+    found = find(players, query, number=lambda p: p.id, name=lambda p: p.name)
+    problem = unfound(found, query, players, number=lambda p: p.id, name=lambda p: p.name)
+    assert problem.value == query and len(problem.message) < 300
+    assert query[:50] in problem.message and "…" in problem.message
+
+
 def test_explain_command_exit_codes_and_formats(capsys: pytest.CaptureFixture[str]) -> None:
     seed = example_path()
     assert main(["explain", seed, "player"]) == 2
