@@ -282,6 +282,27 @@ def test_trf_to_trf_is_written_back_as_read_whatever_the_rules(
         assert again.read_text() == text
 
 
+def test_trf_to_trf_keeps_the_rank_column_of_a_player_absent_at_the_end(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A line shorter than XXR's rounds (absent at the end, or a file exported mid-event)
+    keeps its rank column like any other: the file converts to itself."""
+    source = tmp_path / "club.trf"
+    source.write_text(
+        "XXR 2\n"
+        "001    1      Ann                                                                2.0    2"
+        "     2 w 1     3 b 1\n"
+        "001    2      Bob                                                                0.0    3"
+        "     1 b 0\n"
+        "001    3      Cy                                                                 1.0    1"
+        "  0000 - +     1 w 0\n"
+    )
+    again = tmp_path / "again.trf"
+    assert run(capsys, "convert", str(source), str(again))[0] == 0
+    ranks = [line[85:89] for line in again.read_text().splitlines() if line.startswith("001")]
+    assert ranks == ["   2", "   3", "   1"]
+
+
 def test_trf_with_standings_writes_the_ranks_of_the_rules(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

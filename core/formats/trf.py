@@ -688,18 +688,8 @@ def _complete(players: Iterable[Player], rounds: int) -> list[Player]:
     result = []
     for p in players:
         missing = rounds - len(p.entries)
-        if missing > 0:
-            p = Player(
-                p.id,
-                p.name,
-                p.entries + (_ABSENT,) * missing,
-                p.rating,
-                p.title,
-                p.sex,
-                p.federation,
-                p.fide_id,
-                p.birth_date,
-            )
+        if missing > 0:  # every other field kept (the rank column too)
+            p = replace(p, entries=p.entries + (_ABSENT,) * missing)
         result.append(p)
     return result
 
