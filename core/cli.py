@@ -276,14 +276,30 @@ def _write_atomically(path: Path, content: str | bytes) -> None:
 
 
 def _convert(args: argparse.Namespace, warnings: list[Problem]) -> str:
-    tournament = _read(args.source, warnings, played=args.standings)
+    """Write the source in the target's format, after reading the output back as
+    ``harkness`` would and finding it ranks the same (:mod:`core.formats.readback`).
+
+    A crosstable is ranked after its rounds with a game result: TRF-16 gets those as its
+    rounds (``XXR``) when the columns after them are empty; anything entered in them (a bye
+    in advance) is written as it is and refused by the read-back check."""
+    from core.formats import is_trf, read_file, read_text
+    from core.model import as_played
+
+    source_text = read_file(args.source)
+    tournament = read_text(source_text, args.source)
+    warnings.extend(tournament.warnings)
+    ranked = tournament if is_trf(source_text) else as_played(tournament)
     target = Path(args.target)
+    to_trf = target.suffix.lower() == ".trf"
     standings = None
     if args.standings:  # else TRF-16 keeps the input's rank column (see write_trf)
+        tournament = ranked
         profile = resolve_for(tournament.start_date, args.rules, options=_options(args))
         standings = compute_standings(tournament, profile)
+    elif to_trf and _only_empty_after(tournament, ranked.rounds):
+        tournament = ranked
     try:
-        if target.suffix.lower() == ".trf":
+        if to_trf:
             from core.formats.trf import write_trf
 
             text = write_trf(tournament, standings)
@@ -292,13 +308,43 @@ def _convert(args: argparse.Namespace, warnings: list[Problem]) -> str:
 
             separator = "," if target.suffix.lower() == ".csv" else "  "
             text = write_crosstable(tournament, standings if args.standings else None, separator)
+        _check_read_back(ranked, text, args.target, "TRF-16" if to_trf else "a crosstable")
     except HarknessError as error:  # what the target format cannot hold, found in the source
+        from core.formats.readback import record_line
+
         raise HarknessError(
-            replace(p, path=p.path or args.source, line=p.line or (None if p.player else 1))
+            replace(
+                p,
+                path=p.path or args.source,
+                line=p.line or (None if p.player else record_line(source_text, p.field) or 1),
+            )
             for p in error.problems
         ) from None
     _write(target, text)
     return f"wrote {target} ({len(tournament)} players, {tournament.rounds} rounds)\n"
+
+
+def _only_empty_after(tournament: Tournament, rounds: int) -> bool:
+    """Whether every entry after round ``rounds`` is an empty cell (absent)."""
+    return all(e.kind is EntryKind.ABSENT for p in tournament for e in p.entries[rounds:])
+
+
+def _check_read_back(source: Tournament, text: str, target: str, kind: str) -> None:
+    """Raise what ``text``, read back as ``harkness`` reads ``target``, would rank
+    differently from ``source`` (as it is ranked)."""
+    from core.formats import read_text
+    from core.formats.readback import read_back_problems
+
+    try:
+        back = read_text(text, target, played=True)
+    except HarknessError as error:  # a writer's slip: say so, located in what it wrote
+        raise HarknessError(
+            replace(p, message=f"the output would not read back: {p.message}")
+            for p in error.problems
+        ) from None
+    problems = read_back_problems(source, back, kind)
+    if problems:
+        raise HarknessError(problems)
 
 
 def _write(target: Path, content: str | bytes) -> None:

@@ -92,6 +92,9 @@ CODES: Mapping[str, str] = MappingProxyType(
         # Files (core/formats): reading bytes and text.
         "cannot-read": "the file cannot be opened or read (``path``)",
         "cannot-write": "the output file cannot be written (``path``)",
+        "convert-would-change": "``convert``'s output, read back, would rank differently: "
+        "``field`` names what the target format cannot hold (``XXR``, ``092``, ``042``, "
+        "``Rd N``, ``Rating``) or ``player`` and ``round`` the entry",
         "file-too-large": "the file is over the size limit (``value``: its size)",
         "bad-encoding": "the file starts with a byte-order mark but is not in its encoding",
         "not-text": "the file has NUL bytes: not text, or UTF-16 without a byte-order mark",

@@ -24,6 +24,7 @@ from core.model import EntryKind, Player, is_round_robin
 from core.profiles import PROFILES, resolve
 from core.standings import compute_standings
 from tests.shared_data import SHARED, shared_path
+from tests.test_convert_roundtrip import converts_or_is_refused
 
 REAL = SHARED / "data" / "real"
 FILES = (
@@ -185,3 +186,15 @@ def test_every_us_section_reads_and_ranks_under_every_profile(us_real: Path) -> 
             if e.kind is EntryKind.FORFEIT_LOSS and e.opponent is not None:
                 other = t.player(e.opponent).entries[r]
                 assert other.kind in (EntryKind.FORFEIT_WIN, EntryKind.FORFEIT_LOSS)
+
+
+def test_every_file_converts_with_the_same_standings_or_is_refused(
+    real: Path, tmp_path: Path
+) -> None:
+    converts_or_is_refused(real, tmp_path)
+
+
+def test_every_us_section_converts_with_the_same_standings_or_is_refused(
+    us_real: Path, tmp_path: Path
+) -> None:
+    converts_or_is_refused(us_real, tmp_path)

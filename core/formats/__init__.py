@@ -18,6 +18,7 @@ __all__ = [
     "is_trf",
     "read_bytes",
     "read_crosstable",
+    "read_file",
     "read_text",
     "read_tournament",
     "write_crosstable",
@@ -61,6 +62,12 @@ def read_bytes(data: bytes, path: str = "<input>", *, played: bool = False) -> T
 def read_tournament(path: str | Path, *, played: bool = False) -> Tournament:
     """Read a tournament file (TRF-16 or crosstable text/CSV) from disk; its size is checked
     before it is read; ``played`` as in :func:`read_text`."""
+    return read_text(read_file(path), str(path), played=played)
+
+
+def read_file(path: str | Path) -> str:
+    """A tournament file's text (:func:`~core.formats.text.decode`), its size checked before
+    it is read."""
     path = Path(path)
     try:
         size = path.stat().st_size
@@ -74,7 +81,7 @@ def read_tournament(path: str | Path, *, played: bool = False) -> Tournament:
         raise HarknessError(
             [Problem(f"cannot read the file: {error.strerror}", path=str(path), code="cannot-read")]
         ) from None
-    return read_bytes(data, str(path), played=played)
+    return decode(data, str(path))
 
 
 def __getattr__(name: str) -> Any:
