@@ -31,7 +31,7 @@ from core.explain_render import EMBED_DESCRIPTION_LIMIT, MESSAGE_LIMIT, Markdown
 from core.limits import shorten
 from core.names import markdown_safe
 from core.problems import Problem
-from core.render import cells, names_of_tiebreaks
+from core.render import cells, names_of_tiebreaks, played_text
 
 # A message's and an embed description's limits are defined once, in core.explain_render
 # (which sizes the explanations' Markdown for Discord); the others are Discord's embed limits.
@@ -362,9 +362,9 @@ def standings_pages(view: StandingsView) -> StandingsPages:
             page = []
         page.append(line)
     pages.append("\n".join([header, *page]))
-    of = f" of {info.rounds}" if view.after_round <= info.rounds else ""
     title = shorten(
-        f"{plain(info.name)} — standings after round {view.after_round}{of}", EMBED_TITLE_MAX
+        f"{plain(info.name)} — standings {played_text(view.after_round, info.rounds)}",
+        EMBED_TITLE_MAX,
     )
     _, legend = mark_signs(view)
     footer = " · ".join([names_of_tiebreaks(view.standings), *legend])

@@ -504,9 +504,25 @@ def last_played_round(rows: Iterable[Sequence[RoundEntry]]) -> int:
 
 def as_played(tournament: Tournament) -> Tournament:
     """The tournament after the rounds played (:func:`rounds_played`), as ``--after-round``
-    would cut it; unchanged when every round has a game result or none has."""
+    would cut it; unchanged when every round has a game result.
+
+    When no round has a game result yet (only byes entered in advance, say, right after
+    round 1 is paired), no round has been played: the tournament as it stands before
+    round 1, with no rounds, everyone on 0 and nobody ranked above anyone by a bye entered
+    ahead (core/RULEBOOK.md, "The crosstable text format").
+
+    >>> from core.formats.crosstable import read_crosstable
+    >>> ahead = as_played(read_crosstable('#\\tName\\tRd 1\\n1\\tAnn\\tH\\n2\\tBob\\tB'))
+    >>> ahead.rounds, [p.entries for p in ahead.players]
+    (0, [(), ()])
+    """
     played = rounds_played(tournament)
-    return tournament.after_round(played) if 0 < played < tournament.rounds else tournament
+    if played == tournament.rounds:
+        return tournament
+    if played == 0:
+        players = tuple(replace(p, entries=()) for p in tournament.players)
+        return replace(tournament, players=players, rounds=0)
+    return tournament.after_round(played)
 
 
 _KIND = itemgetter(0)  # of a RoundEntry

@@ -190,16 +190,28 @@ def _plain_table(rows: list[list[str]], title: str, caption: str) -> str:
     return "\n".join([*lines, "", caption]) + "\n"
 
 
+def played_text(rounds: int, planned: int | None = None) -> str:
+    """When standings of ``rounds`` rounds stand: ``after round 3 of 5``, or, before any
+    round has been played (:func:`core.model.as_played`), ``no round played yet``.
+
+    >>> played_text(3, 5), played_text(5), played_text(0, 4)
+    ('after round 3 of 5', 'after round 5', 'no round played yet')
+    """
+    if rounds == 0:
+        return "no round played yet"
+    of = f" of {planned}" if planned and planned >= rounds else ""
+    return f"after round {rounds}{of}"
+
+
 def to_table(standings: Standings, width: int | None = None) -> str:
     """A readable terminal table (rich), with the tiebreaks named underneath.
 
     Sections of more than :data:`RICH_TABLE_ROWS` players print as plain aligned text.
     """
     rows = cells(standings)
-    heading = (
-        f"{standings.tournament.name or 'Standings'} — {standings.profile.label}, "
-        f"{standings.tournament.rounds} rounds"
-    )
+    rounds = standings.tournament.rounds
+    when = f"{rounds} rounds" if rounds else played_text(0)
+    heading = f"{standings.tournament.name or 'Standings'} — {standings.profile.label}, {when}"
     if len(rows) - 1 > RICH_TABLE_ROWS:
         return _plain_table(rows, heading, names_of_tiebreaks(standings))
     from rich.console import Console

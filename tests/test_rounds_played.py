@@ -37,6 +37,31 @@ def test_a_round_with_no_game_result_yet_has_not_been_played() -> None:
     assert as_played(cut) is cut
 
 
+#: Round 1 paired (Cy has the pairing-allocated bye), a half-point bye asked for round 2.
+BYES_AHEAD = """#	Name	Rd 1	Rd 2	Rd 3	Rd 4
+1	Ann		H
+2	Bob
+3	Cy	B
+"""
+
+
+def test_before_any_game_result_no_round_has_been_played(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Byes entered ahead are no round played: the standings are those before round 1,
+    everyone on 0 and tied, nobody first by a bye."""
+    t = read_crosstable(BYES_AHEAD)
+    assert rounds_played(t) == 0
+    before = as_played(t)
+    assert before.rounds == 0 and all(p.entries == () for p in before.players)
+    ranked = standings_after(t, "uscf")
+    assert {(r.place, r.half_points) for r in ranked.rows} == {("1-3", 0)}
+    path = tmp_path / "paired.txt"
+    path.write_text(BYES_AHEAD)
+    assert main(["standings", str(path)]) == 0
+    assert "no round played yet" in capsys.readouterr().out
+
+
 def test_mid_event_standings_are_those_after_the_rounds_played() -> None:
     t = read_crosstable(MID_EVENT)
     ranked = standings_after(t, "uscf")

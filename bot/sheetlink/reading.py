@@ -222,6 +222,8 @@ class SheetReader:
                 )
             raise UserError(f"{info.name} has no results on its Google Sheet yet")
         t = standings.tournament
+        if t.rounds == 0:  # core.model.as_played: no round played yet
+            raise UserError(f"{info.name} has no results on its Google Sheet yet")
         k = t.rounds if after_round is None else after_round
         if not 1 <= k <= t.rounds:
             raise UserError(

@@ -216,10 +216,10 @@ class TournamentState:
 
     @property
     def rounds_played(self) -> int:
-        """The rounds its standings are after: :func:`core.model.as_played`'s (the last round
-        with a game result; a bye given ahead for a later round adds none), every round
-        while no game has a result."""
-        return rounds_played(self.tournament) or self.tournament.rounds
+        """The rounds its standings are after: :func:`core.model.rounds_played` (the last
+        round with a game result; a bye given ahead for a later round adds none), 0 while no
+        game has a result (no round played yet)."""
+        return rounds_played(self.tournament)
 
     def marks_of(self, number: int) -> dict[int, ResultStatus]:
         """Round → mark for the player with starting number ``number``."""

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from core.pictures import Picture, alt_text
 from core.pictures.layout import PHONE_WIDTH, Cell, Heading, Note, Sheet
-from core.render import cells, names_of_tiebreaks
+from core.render import cells, names_of_tiebreaks, played_text
 from core.standings import Standings
 
 #: At most this many tiebreak columns are left out of the narrow layout.
@@ -56,11 +56,10 @@ class StandingsPage:
         """``uscf rules · after round 3 of 5 · places 1–15 of 40``."""
         t = self.standings.tournament
         k = t.rounds if self.after_round is None else self.after_round
-        of = f" of {self.planned}" if self.planned and self.planned >= k else ""
         total = len(self.standings.rows)
         shown = len(self.lines)
         where = f" · rows {self.first + 1}–{self.first + shown} of {total}" if shown < total else ""
-        return f"{self.standings.profile.name} rules · after round {k}{of}{where}"
+        return f"{self.standings.profile.name} rules · {played_text(k, self.planned)}{where}"
 
     @property
     def title(self) -> str:

@@ -175,6 +175,20 @@ async def test_a_bye_requested_ahead_is_not_a_round_played(club: Club) -> None:
     assert "Crosstable of **Club Night** after 1 of 4 rounds, 5 players" in table.text
 
 
+async def test_before_any_result_the_bye_players_are_not_ranked_first(club: Club) -> None:
+    """Right after round 1 is paired (one player given the pairing-allocated bye) with a
+    half-point bye asked for round 2, no round has been played (core.model.as_played):
+    /standings says so instead of ranking the byes after round 2."""
+    await running_tournament(club, rounds=4, players=PLAYERS)
+    await club.ok("td", "round pair")
+    await club.ok("carol", "bye request", {"round": 2})
+    refused = await club.refused("alice", "standings")
+    assert refused.text == "Club Night has no results yet."
+    info = await club.ok("alice", "tournament info")
+    fields = {f["name"]: f["value"] for f in info.embeds[0]["fields"]}
+    assert fields["Rounds with results"] == "0 of 4"
+
+
 async def test_without_the_pairing_extra_a_td_is_told_what_to_install(
     club: Club, monkeypatch: pytest.MonkeyPatch
 ) -> None:
