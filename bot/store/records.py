@@ -217,9 +217,12 @@ class TournamentState:
     @property
     def rounds_played(self) -> int:
         """The rounds its standings are after: :func:`core.model.rounds_played` (the last
-        round with a game result; a bye given ahead for a later round adds none), 0 while no
-        game has a result (no round played yet)."""
-        return rounds_played(self.tournament)
+        round with a game result; a bye given ahead for a later round adds none), or the
+        last round with a game reported (a disputed game waits for the TD's decision outside
+        core's tournament, but its round was played); 0 while no game has a result (no
+        round played yet)."""
+        reported = max((g.round for g in self.games), default=0)
+        return min(max(rounds_played(self.tournament), reported), self.tournament.rounds)
 
     def marks_of(self, number: int) -> dict[int, ResultStatus]:
         """Round → mark for the player with starting number ``number``."""
