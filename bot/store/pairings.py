@@ -123,6 +123,15 @@ def round_to_pair(loaded: Loaded) -> int:
     return max(next_round(loaded.folded.tournament), last + 1)
 
 
+def next_to_enter(loaded: Loaded) -> int:
+    """The next round a player enters or leaves (a late entry, a withdrawal without a first
+    round): :func:`round_to_pair`, or the round after a later one with a game reported. A
+    round a player is paired in or has a result in is before it; a bye asked for a later
+    round moves it by no round."""
+    reported = max((g.round for g in loaded.folded.games), default=0)
+    return max(round_to_pair(loaded), reported + 1)
+
+
 def request_for(loaded: Loaded, round: int | None = None) -> PairingRequest:
     """What core pairs ``round`` (default: :func:`round_to_pair`) from: the results so far,
     the byes recorded for the round, withdrawals and late entries, the planned rounds."""

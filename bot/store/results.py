@@ -447,12 +447,12 @@ async def clear(change: Change, *, round: int, player: PlayerRef) -> Outcome:
     return Outcome(True, f"Cleared round {round} of {me.label}.", event, None, None, sent)
 
 
-async def withdraw(change: Change, *, player: PlayerRef, from_round: int | None = None) -> Outcome:
-    """A TD withdraws a player: their empty rounds from ``from_round`` on (by default the
-    round after the last one played) count as withdrawn."""
+async def withdraw(change: Change, *, player: PlayerRef, from_round: int) -> Outcome:
+    """A TD withdraws a player: their empty rounds from ``from_round`` on count as
+    withdrawn (the store's default is the next round to pair)."""
     change.require_td("withdraw a player")
     me = change.player(player)
-    first = from_round if from_round is not None else change.folded.tournament.rounds + 1
+    first = from_round
     if first > change.loaded.info.rounds:
         raise StoreError(
             f"{change.name} has no rounds left after round "

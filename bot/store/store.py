@@ -527,10 +527,8 @@ class Store:
     ) -> PlayerInfo:
         async def work(conn: AsyncConnection) -> PlayerInfo:
             loaded = await queries.load(conn, guild, tournament, lock=True)
-            # A late entry enters the next round to pair: after the rounds played, paired
-            # or with a game reported (a bye asked for a later round is none of these).
-            reported = max((g.round for g in loaded.folded.games), default=0)
-            first = max(pairings.round_to_pair(loaded), reported + 1)
+            # A late entry enters the next round to pair (a bye asked ahead moves it not).
+            first = pairings.next_to_enter(loaded)
             running = loaded.info.status is TournamentStatus.RUNNING
             late = first if first > 1 and running else None
             return await players.add_player(
@@ -676,12 +674,17 @@ class Store:
         player: PlayerRef,
         from_round: int | None = None,
     ) -> Outcome:
-        """A TD withdraws a player from ``from_round`` on (default: the next round)."""
+        """A TD withdraws a player from ``from_round`` on (default: the next round to pair,
+        :func:`pairings.next_to_enter`, as for a late entry)."""
         return await self._change(
             guild,
             tournament,
             actor,
-            lambda c: results.withdraw(c, player=player, from_round=from_round),
+            lambda c: results.withdraw(
+                c,
+                player=player,
+                from_round=pairings.next_to_enter(c.loaded) if from_round is None else from_round,
+            ),
         )
 
     async def undo(

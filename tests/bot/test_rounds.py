@@ -189,6 +189,20 @@ async def test_before_any_result_the_bye_players_are_not_ranked_first(club: Club
     assert fields["Rounds with results"] == "0 of 4"
 
 
+async def test_a_withdrawal_by_default_starts_with_the_next_round_to_pair(club: Club) -> None:
+    """Without a first round, a withdrawal starts with the round the late-entry rule enters
+    (the next round to pair): a bye asked ahead for round 3 does not move it to round 4,
+    and a published round the player is paired in is not taken from them."""
+    await running_tournament(club, rounds=4, players=PLAYERS)
+    await club.ok("td", "round pair")
+    await club.ok("carol", "bye request", {"round": 3})
+    paired = await club.ok("td", "player withdraw", {"player": "dave"})
+    assert paired.text.endswith("is withdrawn from round 2 on.")
+    await _play(club, 1, random.Random(3))
+    gone = await club.ok("td", "player withdraw", {"player": "erin"})
+    assert gone.text.endswith("is withdrawn from round 2 on.")
+
+
 async def test_without_the_pairing_extra_a_td_is_told_what_to_install(
     club: Club, monkeypatch: pytest.MonkeyPatch
 ) -> None:
