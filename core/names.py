@@ -23,6 +23,9 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 
+from core.limits import quote
+from core.problems import Problem
+
 #: The longest name, in characters (a Discord option allows 100; TRF-16 keeps 33).
 NAME_MAX = 100
 
@@ -65,26 +68,35 @@ def mentioned_id(text: str) -> str | None:
     return found.group(1) if found else None
 
 
-def name_problem(name: str) -> str | None:
-    """What is wrong with ``name`` as a player's name, or None. Spaces are tidied first
-    (:func:`tidy`), so tabs and newlines are not problems; other control characters are.
+def name_problem(name: str, what: str = "name") -> Problem | None:
+    """What is wrong with ``name`` as a player's (or, with ``what``, a tournament's) name,
+    or None: a ``bad-name`` :class:`~core.problems.Problem` whose ``value`` is the name
+    (quoted, shortened). Spaces are tidied first (:func:`tidy`), so tabs and newlines are
+    not problems; other control characters are.
 
-    >>> name_problem("Carol"), name_problem("   ")
+    >>> name_problem("Carol"), name_problem("   ").message
     (None, 'a name cannot be empty')
-    >>> name_problem("Bob\\x07")
+    >>> name_problem("Bob\\x07").message
     'a name cannot hold control characters (U+0007 at character 4)'
-    >>> name_problem("x" * 101)
-    'a name has at most 100 characters (this one has 101)'
+    >>> name_problem("x" * 101, "tournament name").message
+    'a tournament name has at most 100 characters (this one has 101)'
     """
     text = tidy(name)
+    detail = None
     if not text:
-        return "a name cannot be empty"
-    if len(text) > NAME_MAX:
-        return f"a name has at most {NAME_MAX} characters (this one has {len(text)})"
-    for i, char in enumerate(text, start=1):
-        if char in _BIDI or unicodedata.category(char) in ("Cc", "Zl", "Zp", "Cs"):
-            return f"a name cannot hold control characters (U+{ord(char):04X} at character {i})"
-    return None
+        detail = "cannot be empty"
+    elif len(text) > NAME_MAX:
+        detail = f"has at most {NAME_MAX} characters (this one has {len(text)})"
+    else:
+        for i, char in enumerate(text, start=1):
+            if char in _BIDI or unicodedata.category(char) in ("Cc", "Zl", "Zp", "Cs"):
+                detail = f"cannot hold control characters (U+{ord(char):04X} at character {i})"
+                break
+    if detail is None:
+        return None
+    return Problem(
+        f"a {what} {detail}", code="bad-name", field="name", value=quote(text), detail=detail
+    )
 
 
 # Markdown: every character Discord gives a meaning anywhere in a line, then the ones that

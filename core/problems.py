@@ -109,6 +109,8 @@ CODES: Mapping[str, str] = MappingProxyType(
         "bad-starting-number": "a starting number that is not one (``value``)",
         "number-used-twice": "two players have the same starting number (``value``)",
         "no-name": "a player has no name",
+        "bad-name": "a name that is empty, too long or holds control characters (``value``; "
+        "``detail`` says which, without naming what the name is of)",
         "bad-rating": "a rating that is not a whole number in range (``value``)",
         "bad-round-entry": "a round cell that is no round entry (``field``: Rd N, ``value``)",
         "name-splits-cells": "a name that would split into two cells in this format (``value``)",

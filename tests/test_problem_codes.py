@@ -151,3 +151,29 @@ def test_a_located_consistency_problem_keeps_its_code_and_other_player() -> None
         2,
     )
     assert (problem.path, problem.line) == ("a", 2)
+
+
+#: Front doors that make a core Problem themselves (from a core answer).
+ADAPTERS = (CORE.parent / "bot", CORE.parent / "sheets")
+
+
+def test_every_problem_an_adapter_makes_names_a_listed_code() -> None:
+    missing = []
+    for root in ADAPTERS:
+        for path in sorted(root.rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+            for node in ast.walk(tree):
+                made = isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                if made and node.func.id == "Problem" and _code_argument("Problem", node) is None:
+                    missing.append(f"{path.relative_to(CORE.parent)}:{node.lineno}")
+    assert not missing, f"Problem(…) without code=: {missing}"
+
+
+def test_a_name_problem_names_its_code_field_and_value() -> None:
+    from core.names import name_problem
+
+    problem = name_problem("Bob\x07")
+    assert problem is not None and problem.code in CODES
+    assert (problem.code, problem.field, problem.value) == ("bad-name", "name", "'Bob\\x07'")
+    assert problem.message == "a name cannot hold control characters (U+0007 at character 4)"
+    assert name_problem("Carol") is None

@@ -51,9 +51,9 @@ def clean_name(name: str, what: str) -> str:
     text = tidy(name)
     if not text:
         raise StoreError(f"give the {what} a name", "bad-name")
-    problem = name_problem(text)
+    problem = name_problem(text, f"{what} name")
     if problem is not None:
-        raise StoreError(f"{problem.replace('a name', f'a {what} name', 1)}", "bad-name")
+        raise StoreError(problem.message, "bad-name")
     return text
 
 

@@ -10,6 +10,7 @@ middle of a file stay absent; a non-trailing withdrawn round reads back as absen
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -23,7 +24,7 @@ from core.formats import read_bytes, read_text, write_crosstable
 from core.limits import shorten
 from core.model import BYES, WITH_OPPONENT, EntryKind, Player, Tournament
 from core.names import name_problem
-from core.problems import HarknessError, Problem
+from core.problems import HarknessError
 from core.standings import Standings
 
 log = logging.getLogger("harkness.bot")
@@ -47,7 +48,7 @@ def read_upload(upload: str | bytes, filename: str) -> Tournament:
             else read_text(upload, filename)
         )
         bad = [
-            Problem(problem, player=p.id)
+            replace(problem, player=p.id)
             for p in tournament.players
             if (problem := name_problem(p.name)) is not None
         ]

@@ -204,3 +204,14 @@ async def test_every_real_file_imports_as_the_same_tournament(store: Store):
         assert [p.entries[:played] for p in held] == [
             p.entries[:played] for p in sorted(original, key=lambda p: p.id)
         ], path
+
+
+def test_an_uploaded_name_that_breaks_the_name_rules_is_refused_at_its_player() -> None:
+    from bot.store.transfer import read_upload
+
+    with pytest.raises(StoreError) as error:
+        read_upload("#\tName\tRd 1\n1\tAnn\u202e\tH\n", "club.txt")
+    assert str(error.value) == (
+        "club.txt cannot be imported:\n"
+        "player 1: a name cannot hold control characters (U+202E at character 4)"
+    )
