@@ -96,3 +96,14 @@ def test_a_short_section_takes_the_order_for_its_rounds_and_planned_rounds_befor
     assert applicable_order(as_played(t), mdchess, planned=5)[-1] == "MM"
     empty = read_crosstable("#\tName\tRd 1\n1\tAnn\t\n2\tBob\t\n")
     assert applicable_order(empty, mdchess, planned=5) == ("MM", "SOLK", "CUM", "OCUM")
+
+
+def test_the_sheet_and_the_pictures_word_no_round_played_from_cores_answer() -> None:
+    """The sheet's footer and the standings picture say the state core decided (no round
+    kept by core.model.as_played), never "after round 4"."""
+    from core.pictures.standings import StandingsPage
+    from sheets.tabs import describe
+
+    ranked = standings_after(read_crosstable(BYES_AHEAD), "uscf")
+    assert describe(ranked, 4).startswith("No results yet · 3 players")
+    assert StandingsPage(ranked, planned=4).subtitle() == "uscf rules · no round played yet"
