@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from typing import Protocol
 
 #: Google's documented per-minute, per-user defaults.
 READS_PER_MINUTE = 60
@@ -28,6 +29,22 @@ HOLD = 5.0
 #: What a sync may cost: one read of the whole sheet, and at most one batch of writes.
 SYNC_READS = 1
 SYNC_WRITES = 1
+
+
+class QuotaStore(Protocol):
+    """Where the budgets of every process live (:meth:`bot.store.Store.spend_quota`)."""
+
+    async def spend_quota(
+        self,
+        account: str,
+        *,
+        reads: int,
+        writes: int,
+        reads_limit: int,
+        writes_limit: int,
+        window: float,
+        hold: float,
+    ) -> float: ...
 
 
 @dataclass(frozen=True)
@@ -63,6 +80,20 @@ class Quota:
     def syncs_per_minute(self) -> float:
         """The most syncs a minute the budget allows (each spends a read)."""
         return self.reads_budget * 60.0 / self.window
+
+    async def spend(self, store: QuotaStore, account: str, *, reads: int, writes: int) -> float:
+        """Spend ``reads`` and ``writes`` from ``account``'s budget in ``store``, shared by
+        every process on the database: 0 when spent, else the seconds until they fit
+        (nothing spent)."""
+        return await store.spend_quota(
+            account,
+            reads=reads,
+            writes=writes,
+            reads_limit=self.reads_budget,
+            writes_limit=self.writes_budget,
+            window=self.window,
+            hold=self.hold,
+        )
 
 
 @dataclass

@@ -139,15 +139,7 @@ async def _poll(
         key = sheet.spreadsheet_id
         try:
             async with holding(store, key, holder, lease=lease):
-                wait = await store.spend_quota(
-                    account,
-                    reads=SYNC_READS,
-                    writes=SYNC_WRITES,
-                    reads_limit=quota.reads_budget,
-                    writes_limit=quota.writes_budget,
-                    window=quota.window,
-                    hold=quota.hold,
-                )
+                wait = await quota.spend(store, account, reads=SYNC_READS, writes=SYNC_WRITES)
                 if wait:  # the account's minute is spent (by any process): after it
                     watcher.due[key] = watcher.clock() + wait
                     continue

@@ -161,14 +161,8 @@ class SheetAccess:
         process on the database (:meth:`bot.store.Store.spend_quota`): 0 when spent, else
         the seconds until they fit (nothing spent)."""
         client = self.sheets_client()
-        return await self.store.spend_quota(
-            client.service_account_email,
-            reads=reads,
-            writes=writes,
-            reads_limit=self.quota.reads_budget,
-            writes_limit=self.quota.writes_budget,
-            window=self.quota.window,
-            hold=self.quota.hold,
+        return await self.quota.spend(
+            self.store, client.service_account_email, reads=reads, writes=writes
         )
 
     async def spent(self, reads: int, writes: int) -> bool:
