@@ -20,9 +20,8 @@ from typing import Any
 import discord
 
 from bot import answers, pictures, render
-from bot.checks import actor, guild_of
+from bot.checks import actor, bot_store, guild_of
 from bot.errors import acknowledged, answer_error, arrived
-from bot.lookup import bot_store
 from bot.respond import Interaction
 from bot.sheetlink import links_of
 from bot.store import Outcome, ResultStatus

@@ -20,7 +20,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 
 import discord
 from discord import app_commands
@@ -123,6 +123,22 @@ def sentence(text: str) -> str:
     if text.split(maxsplit=1)[0].isalpha():
         text = text[0].upper() + text[1:]
     return text if text[-1] in ".!?…" or text.endswith("```") else text + "."
+
+
+@contextlib.contextmanager
+def to_the_handler(interaction: discord.Interaction[discord.Client]) -> Iterator[None]:
+    """Whatever goes wrong before a command's body (its acknowledgement, its checks) reaches
+    :func:`answer_error` as it would from the body: discord.py hands the tree's ``on_error``
+    only its own errors, so any other is wrapped in a ``CommandInvokeError``."""
+    try:
+        yield
+    except app_commands.AppCommandError:
+        raise
+    except Exception as error:
+        command = interaction.command
+        if command is None:
+            raise
+        raise app_commands.CommandInvokeError(command, error) from error
 
 
 def _unwrap(error: BaseException) -> BaseException:

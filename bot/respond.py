@@ -1,20 +1,22 @@
 """Answering an interaction: defer first, then give the answer once.
 
-Every command that touches the database calls :func:`defer` before anything else, so
-Discord's 3-second window is met however slow the database is; the answer then comes with
-:func:`reply`. An ephemeral command defers at once (only the member sees "thinking…"). A
-public one defers only if it has not answered within :data:`PUBLIC_DEFERRAL_AFTER`
-seconds, so that a refusal (ephemeral) never first appears to the whole channel as a public
-"thinking…": a quick answer is the interaction's first response, a slow one replaces the
-deferred message.
+Every slash command is acknowledged (:func:`acknowledge`) before anything else runs, its
+checks and options included, so Discord's 3-second window is met however slow the database
+is; the answer then comes with :func:`reply`. A command answers only the member unless it
+says it answers the channel (``extras=public()``). An ephemeral command defers at once
+(only the member sees "thinking…"). A public one defers only if it has not answered within
+:data:`PUBLIC_DEFERRAL_AFTER` seconds, so that a refusal (ephemeral) never first appears to
+the whole channel as a public "thinking…": a quick answer is the interaction's first
+response, a slow one replaces the deferred message.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import discord
+from discord import app_commands
 
 from bot.errors import (
     PENDING_DEFERRAL,
@@ -31,6 +33,31 @@ Interaction = discord.Interaction[discord.Client]
 #: Seconds a public command may take before Discord is told it is thinking (Discord allows
 #: 3 from the moment the member used the command).
 PUBLIC_DEFERRAL_AFTER = 1.5
+
+#: ``Command.extras`` key: whether the command answers the whole channel (True), or only
+#: the member (False, the default), or a function of its options that says which.
+PUBLIC = "harkness_public"
+
+
+def public(
+    when: Callable[[app_commands.Namespace], bool] | None = None,
+) -> dict[str, bool | Callable[[app_commands.Namespace], bool]]:
+    """A command's ``extras`` saying it answers the whole channel (given ``when``: only
+    when ``when`` is true of its options)."""
+    return {PUBLIC: when if when is not None else True}
+
+
+def answers_publicly(interaction: Interaction) -> bool:
+    """Whether the slash command of ``interaction`` answers the channel (:func:`public`)."""
+    command = interaction.command
+    said = command.extras.get(PUBLIC, False) if command is not None else False
+    return bool(said(interaction.namespace) if callable(said) else said)
+
+
+async def acknowledge(interaction: Interaction) -> None:
+    """Defer a slash command as it answers (:func:`answers_publicly`), before its checks
+    and options read the database; every cog's ``interaction_check`` does."""
+    await defer(interaction, public=answers_publicly(interaction))
 
 
 async def defer(interaction: Interaction, *, public: bool) -> None:

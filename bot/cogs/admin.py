@@ -9,22 +9,22 @@ from __future__ import annotations
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot import render
-from bot.checks import actor, guild_of, in_servers, require_manager, td_actor
+from bot.checks import actor, guild_of, in_servers, managers_only, td_of, td_only
+from bot.cogs.base import HarknessCog
 from bot.errors import UserError
 from bot.lookup import (
     REGISTERING_ONLY,
     RUNNING_FIRST,
     RUNNING_ONLY,
-    bot_store,
-    pick_tournament,
-    tournament_autocomplete,
+    RegisteringOnly,
+    RunningFirst,
+    RunningOnly,
 )
-from bot.respond import Interaction, defer, reply
+from bot.respond import Interaction, public, reply
 from bot.sheetlink import NOT_SET_UP, links_or_refusal
-from bot.store import TournamentStatus
+from bot.store import TournamentInfo, TournamentStatus
 from core.limits import MAX_FILE_BYTES, shorten
 from core.problems import Problem
 from core.profiles import OPTION_BY_KEY, PROFILES
@@ -63,7 +63,13 @@ def chosen_options(cumulative_half_bye: bool | None, unplayed_rule: bool | None)
     return {OPTION_NAMES[p]: on for p, on in given.items() if on is not None}
 
 
-class Admin(commands.Cog):
+def changes_rules(options: app_commands.Namespace) -> bool:
+    """Whether ``/tournament rules`` was given a change (else it shows the rules)."""
+    names = ("profile", "tiebreaks", *OPTION_NAMES.values())
+    return any(getattr(options, name, None) is not None for name in names)
+
+
+class Admin(HarknessCog):
     """``/tournament`` and ``/config``."""
 
     tournament = app_commands.Group(
@@ -80,12 +86,10 @@ class Admin(commands.Cog):
         default_permissions=discord.Permissions(manage_guild=True),
     )
 
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-
     # -- /tournament --------------------------------------------------------------------
 
-    @tournament.command(name="create", description="Create a tournament (TD)")
+    @tournament.command(name="create", description="Create a tournament (TD)", extras=public())
+    @td_only("create a tournament")
     @app_commands.describe(
         name="The tournament's name, e.g. Spring Open 2026",
         rounds="How many rounds are planned",
@@ -105,14 +109,11 @@ class Admin(commands.Cog):
         cumulative_half_bye: bool | None = None,
         unplayed_rule: bool | None = None,
     ) -> None:
-        await defer(interaction, public=True)
-        store = bot_store(interaction)
-        who = await td_actor(store, interaction, "create a tournament")
-        info = await store.create_tournament(
+        info = await self.store.create_tournament(
             guild_of(interaction),
             name,
             rounds=rounds,
-            actor=who,
+            actor=td_of(interaction),
             profile=profile,
             tiebreaks=tiebreaks,
             options=chosen_options(cumulative_half_bye, unplayed_rule),
@@ -131,32 +132,25 @@ class Admin(commands.Cog):
 
     @tournament.command(name="list", description="The server's tournaments")
     async def list_(self, interaction: Interaction) -> None:
-        await defer(interaction, public=False)
-        found = await bot_store(interaction).tournaments(guild_of(interaction), limit=50)
+        found = await self.store.tournaments(guild_of(interaction), limit=50)
         await reply(interaction, embed=render.tournament_list(found))
 
     @tournament.command(name="info", description="A tournament at a glance")
     @app_commands.describe(tournament="Which tournament (default: the running one)")
-    @app_commands.autocomplete(tournament=tournament_autocomplete)
-    async def info(self, interaction: Interaction, tournament: str | None = None) -> None:
-        await defer(interaction, public=False)
-        store, guild = bot_store(interaction), guild_of(interaction)
-        found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
-        state = await store.state(guild, found.name)
-        await reply(interaction, embed=render.tournament_info(state, await store.td_role(guild)))
+    async def info(
+        self, interaction: Interaction, tournament: RunningFirst = RUNNING_FIRST.obvious
+    ) -> None:
+        found = await tournament.pick(interaction)
+        state = await self.store.state(found.guild, found.name)
+        role = await self.store.td_role(found.guild)
+        await reply(interaction, embed=render.tournament_info(state, role))
 
     async def _set_status(
-        self, interaction: Interaction, tournament: str | None, status: TournamentStatus
+        self, interaction: Interaction, found: TournamentInfo, status: TournamentStatus
     ) -> None:
-        await defer(interaction, public=True)
-        store, guild = bot_store(interaction), guild_of(interaction)
-        verb = "start" if status is TournamentStatus.RUNNING else "finish"
-        who = await td_actor(store, interaction, f"{verb} a tournament")
-        prefer = REGISTERING_ONLY if status is TournamentStatus.RUNNING else RUNNING_ONLY
-        found = await pick_tournament(store, guild, tournament, prefer)
         if found.status is status:
             raise UserError(f"{found.name} is already {status.value}")
-        info = await store.set_status(guild, found.name, status, who)
+        info = await self.store.set_status(found.guild, found.name, status, td_of(interaction))
         name = render.plain(info.name)
         if status is TournamentStatus.RUNNING:
             text = (
@@ -170,21 +164,32 @@ class Admin(commands.Cog):
             )
         await reply(interaction, text)
 
-    @tournament.command(name="start", description="Start a tournament: members can report (TD)")
+    @tournament.command(
+        name="start", description="Start a tournament: members can report (TD)", extras=public()
+    )
+    @td_only("start a tournament")
     @app_commands.describe(tournament="Which tournament (default: the one registering players)")
-    @app_commands.autocomplete(tournament=tournament_autocomplete)
-    async def start(self, interaction: Interaction, tournament: str | None = None) -> None:
-        await self._set_status(interaction, tournament, TournamentStatus.RUNNING)
+    async def start(
+        self, interaction: Interaction, tournament: RegisteringOnly = REGISTERING_ONLY.obvious
+    ) -> None:
+        found = await tournament.pick(interaction)
+        await self._set_status(interaction, found, TournamentStatus.RUNNING)
 
-    @tournament.command(name="finish", description="Finish a tournament (TD)")
+    @tournament.command(name="finish", description="Finish a tournament (TD)", extras=public())
+    @td_only("finish a tournament")
     @app_commands.describe(tournament="Which tournament (default: the running one)")
-    @app_commands.autocomplete(tournament=tournament_autocomplete)
-    async def finish(self, interaction: Interaction, tournament: str | None = None) -> None:
-        await self._set_status(interaction, tournament, TournamentStatus.FINISHED)
+    async def finish(
+        self, interaction: Interaction, tournament: RunningOnly = RUNNING_ONLY.obvious
+    ) -> None:
+        found = await tournament.pick(interaction)
+        await self._set_status(interaction, found, TournamentStatus.FINISHED)
 
     @tournament.command(
-        name="import", description="Import a tournament from a TRF-16 or crosstable file (TD)"
+        name="import",
+        description="Import a tournament from a TRF-16 or crosstable file (TD)",
+        extras=public(),
     )
+    @td_only("import a tournament")
     @app_commands.describe(
         file="A TRF-16 file (.trf) or a crosstable as text or CSV",
         name="The tournament's name here",
@@ -206,9 +211,7 @@ class Admin(commands.Cog):
         cumulative_half_bye: bool | None = None,
         unplayed_rule: bool | None = None,
     ) -> None:
-        await defer(interaction, public=True)
-        store, guild = bot_store(interaction), guild_of(interaction)
-        who = await td_actor(store, interaction, "import a tournament")
+        store, guild = self.store, guild_of(interaction)
         if file.size > IMPORT_MAX_BYTES:  # Discord says the size: nothing is downloaded
             raise UserError(
                 f"{shorten(file.filename, 100)} is {file.size // 1024:,} KB: the most Harkness "
@@ -226,7 +229,7 @@ class Admin(commands.Cog):
             guild,
             name,
             data,
-            actor=who,
+            actor=td_of(interaction),
             filename=file.filename,
             profile=profile,
             tiebreaks=tiebreaks,
@@ -249,8 +252,11 @@ class Admin(commands.Cog):
         )
 
     @tournament.command(
-        name="rules", description="See or change a tournament's tiebreak rules (TD to change)"
+        name="rules",
+        description="See or change a tournament's tiebreak rules (TD to change)",
+        extras=public(when=changes_rules),
     )
+    @td_only("change the tiebreak rules", when=changes_rules)
     @app_commands.describe(
         tournament="Which tournament (default: the running one)",
         profile="Tiebreak rules (a new profile starts from its own order and options)",
@@ -258,39 +264,34 @@ class Admin(commands.Cog):
         **OPTION_HELP,
     )
     @app_commands.rename(**OPTION_NAMES)
-    @app_commands.autocomplete(tournament=tournament_autocomplete, profile=profile_autocomplete)
+    @app_commands.autocomplete(profile=profile_autocomplete)
     async def rules(
         self,
         interaction: Interaction,
-        tournament: str | None = None,
+        tournament: RunningFirst = RUNNING_FIRST.obvious,
         profile: str | None = None,
         tiebreaks: app_commands.Range[str, 1, 200] | None = None,
         cumulative_half_bye: bool | None = None,
         unplayed_rule: bool | None = None,
     ) -> None:
-        store, guild = bot_store(interaction), guild_of(interaction)
-        given = chosen_options(cumulative_half_bye, unplayed_rule)
-        if profile is None and tiebreaks is None and not given:
-            await defer(interaction, public=False)
-            found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
+        found = await tournament.pick(interaction)
+        if not changes_rules(interaction.namespace):
             await reply(
                 interaction,
                 f"**{render.plain(found.name)}**: {render.status_line(found)}. A TD changes "
                 "the rules with `/tournament rules profile:` (or `tiebreaks:` and the options).",
             )
             return
-        await defer(interaction, public=True)
-        who = await td_actor(store, interaction, "change the tiebreak rules")
-        found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
+        given = chosen_options(cumulative_half_bye, unplayed_rule)
         same = profile is None or profile == found.profile
         order = found.tiebreaks if same else None
         if tiebreaks is not None:
             order = None if tiebreaks.strip().lower() == "default" else tiebreaks
         options = {**(found.option_values if same else {}), **given}
-        info = await store.set_rules(
-            guild,
+        info = await self.store.set_rules(
+            found.guild,
             found.name,
-            who,
+            td_of(interaction),
             profile=profile or found.profile,
             tiebreaks=order,
             options=options,
@@ -303,13 +304,12 @@ class Admin(commands.Cog):
 
     @tournament.command(name="export", description="The tournament as TRF-16 and crosstable files")
     @app_commands.describe(tournament="Which tournament (default: the running one)")
-    @app_commands.autocomplete(tournament=tournament_autocomplete)
-    async def export(self, interaction: Interaction, tournament: str | None = None) -> None:
-        await defer(interaction, public=False)
-        store, guild = bot_store(interaction), guild_of(interaction)
-        found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
-        trf = await store.export(guild, found.name, "trf")
-        table = await store.export(guild, found.name, "crosstable")
+    async def export(
+        self, interaction: Interaction, tournament: RunningFirst = RUNNING_FIRST.obvious
+    ) -> None:
+        found = await tournament.pick(interaction)
+        trf = await self.store.export(found.guild, found.name, "trf")
+        table = await self.store.export(found.guild, found.name, "crosstable")
         base = render.slug(found.name)
         await reply(
             interaction,
@@ -324,39 +324,38 @@ class Admin(commands.Cog):
     @tournament.command(
         name="link-sheet",
         description="Keep the tournament in a Google Sheet: the TD's sheet wins (TD)",
+        extras=public(),
     )
+    @td_only("link a Google Sheet")
     @app_commands.describe(
         url="The spreadsheet's address (shared with the bot's service account as an Editor)",
         tournament="Which tournament (default: the running one)",
     )
-    @app_commands.autocomplete(tournament=tournament_autocomplete)
     async def link_sheet(
         self,
         interaction: Interaction,
         url: app_commands.Range[str, 1, 500],
-        tournament: str | None = None,
+        tournament: RunningFirst = RUNNING_FIRST.obvious,
     ) -> None:
-        await defer(interaction, public=True)
-        store, guild = bot_store(interaction), guild_of(interaction)
-        who = await td_actor(store, interaction, "link a Google Sheet")
-        found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
+        found = await tournament.pick(interaction)
         links = links_or_refusal(interaction)
         if not links.available:
             raise UserError(links.why_not or NOT_SET_UP, markup=True)
-        lines = await links.link(guild, found, url, who)
+        lines = await links.link(found.guild, found, url, td_of(interaction))
         await reply(interaction, render.joined(lines))
 
     @tournament.command(
-        name="unlink-sheet", description="Stop keeping the tournament in its Google Sheet (TD)"
+        name="unlink-sheet",
+        description="Stop keeping the tournament in its Google Sheet (TD)",
+        extras=public(),
     )
+    @td_only("unlink a Google Sheet")
     @app_commands.describe(tournament="Which tournament (default: the running one)")
-    @app_commands.autocomplete(tournament=tournament_autocomplete)
-    async def unlink_sheet(self, interaction: Interaction, tournament: str | None = None) -> None:
-        await defer(interaction, public=True)
-        store, guild = bot_store(interaction), guild_of(interaction)
-        who = await td_actor(store, interaction, "unlink a Google Sheet")
-        found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
-        lines = await links_or_refusal(interaction).unlink(guild, found, who)
+    async def unlink_sheet(
+        self, interaction: Interaction, tournament: RunningFirst = RUNNING_FIRST.obvious
+    ) -> None:
+        found = await tournament.pick(interaction)
+        lines = await links_or_refusal(interaction).unlink(found.guild, found, td_of(interaction))
         await reply(interaction, render.joined(lines))
 
     # -- /config ------------------------------------------------------------------------
@@ -368,12 +367,11 @@ class Admin(commands.Cog):
         role="The tournament directors' role",
         clear="Remove the TD role (then only Manage Server counts)",
     )
+    @managers_only("choose the TD role")
     async def td_role(
         self, interaction: Interaction, role: discord.Role | None = None, clear: bool = False
     ) -> None:
-        await defer(interaction, public=False)
-        require_manager(interaction, "choose the TD role")
-        store, guild = bot_store(interaction), guild_of(interaction)
+        store, guild = self.store, guild_of(interaction)
         who = await actor(store, interaction)
         if role is not None and clear:
             raise UserError("give a role or clear, not both")

@@ -8,24 +8,17 @@ from __future__ import annotations
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-from bot.checks import actor, guild_of, in_servers, td_actor
-from bot.lookup import (
-    OPEN_FIRST,
-    RUNNING_FIRST,
-    bot_store,
-    pick_tournament,
-    player_autocomplete,
-    tournament_autocomplete,
-)
+from bot.checks import actor, in_servers, td_of, td_only
+from bot.cogs.base import HarknessCog
+from bot.lookup import OPEN_FIRST, RUNNING_FIRST, OpenFirst, RunningFirst, player_autocomplete
 from bot.render import joined, plain, player_line
-from bot.respond import Interaction, defer, reply
+from bot.respond import Interaction, public, reply
 from bot.sheetlink import landed_line, links_of
 from bot.store import StoreError
 
 
-class Players(commands.Cog):
+class Players(HarknessCog):
     """``/join`` and ``/player``."""
 
     player = app_commands.Group(
@@ -35,36 +28,32 @@ class Players(commands.Cog):
         allowed_contexts=in_servers(),
     )
 
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-
-    @app_commands.command(name="join", description="Register yourself in a tournament")
+    @app_commands.command(
+        name="join", description="Register yourself in a tournament", extras=public()
+    )
     @app_commands.guild_only()
     @app_commands.describe(
         tournament="Which tournament (default: the one registering players)",
         rating="Your rating, if you have one",
         name="Your name on the standings (default: your server name)",
     )
-    @app_commands.autocomplete(tournament=tournament_autocomplete)
     async def join(
         self,
         interaction: Interaction,
-        tournament: str | None = None,
+        tournament: OpenFirst = OPEN_FIRST.obvious,
         rating: app_commands.Range[int, 0, 4000] | None = None,
         name: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
-        await defer(interaction, public=True)
-        store, guild = bot_store(interaction), guild_of(interaction)
-        found = await pick_tournament(store, guild, tournament, OPEN_FIRST)
-        who = await actor(store, interaction)
+        found = await tournament.pick(interaction)
+        who = await actor(self.store, interaction)
         links = links_of(interaction)
         note = ""
         if found.sheet is not None and links is not None and links.available:
             player, note = await links.join(
-                guild, found, who, name=name, rating=rating, username=interaction.user.name
+                found.guild, found, who, name=name, rating=rating, username=interaction.user.name
             )
         else:
-            player = await store.join(guild, found.name, who, name=name, rating=rating)
+            player = await self.store.join(found.guild, found.name, who, name=name, rating=rating)
         late = (
             f" Rounds before round {player.late_entry_round} count as not played."
             if player.late_entry_round
@@ -78,28 +67,26 @@ class Players(commands.Cog):
             ),
         )
 
-    @player.command(name="add", description="Register a player (TD)")
+    @player.command(name="add", description="Register a player (TD)", extras=public())
+    @td_only("add other players")
     @app_commands.describe(
         name="The player's name",
         rating="Their rating, if any",
         member="Their Discord account, so they can report their own games",
         tournament="Which tournament (default: the one registering players)",
     )
-    @app_commands.autocomplete(tournament=tournament_autocomplete)
     async def add(
         self,
         interaction: Interaction,
         name: app_commands.Range[str, 1, 100],
         rating: app_commands.Range[int, 0, 4000] | None = None,
         member: discord.Member | None = None,
-        tournament: str | None = None,
+        tournament: OpenFirst = OPEN_FIRST.obvious,
     ) -> None:
-        await defer(interaction, public=True)
-        store, guild = bot_store(interaction), guild_of(interaction)
-        who = await td_actor(store, interaction, "add other players")
-        found = await pick_tournament(store, guild, tournament, OPEN_FIRST)
-        player = await store.add_player(
-            guild,
+        who = td_of(interaction)
+        found = await tournament.pick(interaction)
+        player = await self.store.add_player(
+            found.guild,
             found.name,
             name,
             actor=who,
@@ -116,57 +103,61 @@ class Players(commands.Cog):
             ),
         )
 
-    @player.command(name="withdraw", description="Withdraw a player from a round on (TD)")
+    @player.command(
+        name="withdraw", description="Withdraw a player from a round on (TD)", extras=public()
+    )
+    @td_only("withdraw a player")
     @app_commands.describe(
         player="The player: start typing a name or a starting number",
         from_round="The first round they miss (default: the next round)",
         tournament="Which tournament (default: the running one)",
     )
-    @app_commands.autocomplete(player=player_autocomplete, tournament=tournament_autocomplete)
+    @app_commands.autocomplete(player=player_autocomplete)
     async def withdraw(
         self,
         interaction: Interaction,
         player: str,
         from_round: app_commands.Range[int, 1, 99] | None = None,
-        tournament: str | None = None,
+        tournament: RunningFirst = RUNNING_FIRST.obvious,
     ) -> None:
-        await defer(interaction, public=True)
-        store, guild = bot_store(interaction), guild_of(interaction)
-        who = await td_actor(store, interaction, "withdraw a player")
-        found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
-        outcome = await store.withdraw(guild, found.name, who, player=player, from_round=from_round)
-        line = await landed_line(interaction, guild, found, outcome)
+        found = await tournament.pick(interaction)
+        outcome = await self.store.withdraw(
+            found.guild, found.name, td_of(interaction), player=player, from_round=from_round
+        )
+        line = await landed_line(interaction, found.guild, found, outcome)
         await reply(
             interaction, joined([f"🚪 {plain(outcome.message)}"] + ([line] if line else []))
         )
 
     @player.command(
-        name="link", description="Say which Discord member a player is (TD); no member unlinks"
+        name="link",
+        description="Say which Discord member a player is (TD); no member unlinks",
+        extras=public(),
     )
+    @td_only("link players to members")
     @app_commands.describe(
         player="The player: start typing a name or a starting number",
         member="Their Discord account (leave out to unlink)",
         tournament="Which tournament (default: the running one)",
     )
-    @app_commands.autocomplete(player=player_autocomplete, tournament=tournament_autocomplete)
+    @app_commands.autocomplete(player=player_autocomplete)
     async def link(
         self,
         interaction: Interaction,
         player: str,
         member: discord.Member | None = None,
-        tournament: str | None = None,
+        tournament: RunningFirst = RUNNING_FIRST.obvious,
     ) -> None:
         # On a linked tournament, a player the sheet lists but Discord does not know yet is
         # registered with the member, and the sheet's Discord players tab is brought up to
         # date.
-        await defer(interaction, public=True)
-        store, guild = bot_store(interaction), guild_of(interaction)
-        who = await td_actor(store, interaction, "link players to members")
-        found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
+        who = td_of(interaction)
+        found = await tournament.pick(interaction)
+        guild = found.guild
         member_id = str(member.id) if member is not None else None
         links = links_of(interaction)
         try:
-            linked = await store.link_player(guild, found.name, player, member_id, who)
+            linked = await self.store.link_player(guild, found.name, player, member_id, who)
         except StoreError as error:
             if (
                 error.code != "unknown-player"

@@ -8,20 +8,19 @@ whether it reached the sheet or is pending (see :mod:`bot.sheetlink`)."""
 from __future__ import annotations
 
 from discord import app_commands
-from discord.ext import commands
 
 from bot import render
 from bot.buttons import report_buttons, settle_reports
-from bot.checks import actor, guild_of, in_servers, td_actor
+from bot.checks import actor, in_servers, td_of, td_only
+from bot.cogs.base import HarknessCog
 from bot.lookup import (
     RUNNING_FIRST,
     RUNNING_ONLY,
-    bot_store,
-    pick_tournament,
+    RunningFirst,
+    RunningOnly,
     player_autocomplete,
-    tournament_autocomplete,
 )
-from bot.respond import Interaction, defer, reply, thinking
+from bot.respond import Interaction, public, reply, thinking
 from bot.sheetlink import landed_line, links_of
 from bot.store import Outcome, ResultStatus
 
@@ -64,7 +63,7 @@ def _pending_report(outcome: Outcome) -> int | None:
     return mine[-1] if mine else None
 
 
-class Results(commands.Cog):
+class Results(HarknessCog):
     """``/report`` and ``/result``."""
 
     result = app_commands.Group(
@@ -74,10 +73,9 @@ class Results(commands.Cog):
         allowed_contexts=in_servers(),
     )
 
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-
-    @app_commands.command(name="report", description="Report the result of your own game")
+    @app_commands.command(
+        name="report", description="Report the result of your own game", extras=public()
+    )
     @app_commands.guild_only()
     @app_commands.describe(
         round="The round the game was played in",
@@ -87,7 +85,7 @@ class Results(commands.Cog):
         tournament="Which tournament (default: the running one)",
     )
     @app_commands.choices(result=RESULT_CHOICES, colour=COLOUR_CHOICES)
-    @app_commands.autocomplete(opponent=player_autocomplete, tournament=tournament_autocomplete)
+    @app_commands.autocomplete(opponent=player_autocomplete)
     async def report(
         self,
         interaction: Interaction,
@@ -95,11 +93,11 @@ class Results(commands.Cog):
         result: str,
         opponent: str | None = None,
         colour: str | None = None,
-        tournament: str | None = None,
+        tournament: RunningOnly = RUNNING_ONLY.obvious,
     ) -> None:
-        await defer(interaction, public=True)
-        store, guild = bot_store(interaction), guild_of(interaction)
-        found = await pick_tournament(store, guild, tournament, RUNNING_ONLY)
+        store = self.store
+        found = await tournament.pick(interaction)
+        guild = found.guild
         who = await actor(store, interaction)
         outcome = await store.report(
             guild, found.name, who, round=round, opponent=opponent, result=result, colour=colour
@@ -125,7 +123,8 @@ class Results(commands.Cog):
         await settle_reports(interaction, found.name, outcome, who.name)
         await reply(interaction, text, view=view, mention=mention)
 
-    @result.command(name="set", description="Set the result of any game (TD)")
+    @result.command(name="set", description="Set the result of any game (TD)", extras=public())
+    @td_only("set results")
     @app_commands.describe(
         round="The round",
         player="One player: name or starting number",
@@ -135,9 +134,7 @@ class Results(commands.Cog):
         tournament="Which tournament (default: the running one)",
     )
     @app_commands.choices(result=TD_RESULT_CHOICES, colour=COLOUR_CHOICES)
-    @app_commands.autocomplete(
-        player=player_autocomplete, opponent=player_autocomplete, tournament=tournament_autocomplete
-    )
+    @app_commands.autocomplete(player=player_autocomplete, opponent=player_autocomplete)
     async def set_(
         self,
         interaction: Interaction,
@@ -146,14 +143,12 @@ class Results(commands.Cog):
         opponent: str,
         result: str,
         colour: str | None = None,
-        tournament: str | None = None,
+        tournament: RunningFirst = RUNNING_FIRST.obvious,
     ) -> None:
-        await defer(interaction, public=True)
-        store, guild = bot_store(interaction), guild_of(interaction)
-        who = await td_actor(store, interaction, "set results")
-        found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
-        outcome = await store.set_result(
-            guild,
+        who = td_of(interaction)
+        found = await tournament.pick(interaction)
+        outcome = await self.store.set_result(
+            found.guild,
             found.name,
             who,
             round=round,
@@ -166,11 +161,12 @@ class Results(commands.Cog):
             interaction,
             render.with_line(
                 f"🛠️ {render.plain(outcome.message)} (by {render.plain(who.name)}, TD)",
-                await landed_line(interaction, guild, found, outcome),
+                await landed_line(interaction, found.guild, found, outcome),
             ),
         )
 
-    @result.command(name="bye", description="Give a player a bye in a round (TD)")
+    @result.command(name="bye", description="Give a player a bye in a round (TD)", extras=public())
+    @td_only("give byes")
     @app_commands.describe(
         round="The round",
         player="The player: name or starting number",
@@ -178,66 +174,62 @@ class Results(commands.Cog):
         tournament="Which tournament (default: the running one)",
     )
     @app_commands.choices(kind=BYE_CHOICES)
-    @app_commands.autocomplete(player=player_autocomplete, tournament=tournament_autocomplete)
+    @app_commands.autocomplete(player=player_autocomplete)
     async def bye(
         self,
         interaction: Interaction,
         round: app_commands.Range[int, 1, 99],
         player: str,
         kind: str = "full",
-        tournament: str | None = None,
+        tournament: RunningFirst = RUNNING_FIRST.obvious,
     ) -> None:
-        await defer(interaction, public=True)
-        store, guild = bot_store(interaction), guild_of(interaction)
-        who = await td_actor(store, interaction, "give byes")
-        found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
-        outcome = await store.set_bye(guild, found.name, who, round=round, player=player, kind=kind)
+        who = td_of(interaction)
+        found = await tournament.pick(interaction)
+        outcome = await self.store.set_bye(
+            found.guild, found.name, who, round=round, player=player, kind=kind
+        )
         await reply(
             interaction,
             render.with_line(
                 f"🛠️ {render.plain(outcome.message)} (by {render.plain(who.name)}, TD)",
-                await landed_line(interaction, guild, found, outcome),
+                await landed_line(interaction, found.guild, found, outcome),
             ),
         )
 
-    @result.command(name="undo", description="Undo the last change, or change number N (TD)")
+    @result.command(
+        name="undo", description="Undo the last change, or change number N (TD)", extras=public()
+    )
+    @td_only("undo changes")
     @app_commands.describe(
         event="The change to undo, as numbered in /result history (default: the last one)",
         tournament="Which tournament (default: the running one)",
     )
-    @app_commands.autocomplete(tournament=tournament_autocomplete)
     async def undo(
         self,
         interaction: Interaction,
         event: app_commands.Range[int, 1, 1_000_000] | None = None,
-        tournament: str | None = None,
+        tournament: RunningFirst = RUNNING_FIRST.obvious,
     ) -> None:
-        await defer(interaction, public=True)
-        store, guild = bot_store(interaction), guild_of(interaction)
-        who = await td_actor(store, interaction, "undo changes")
-        found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
-        outcome = await store.undo(guild, found.name, who, event)
+        found = await tournament.pick(interaction)
+        outcome = await self.store.undo(found.guild, found.name, td_of(interaction), event)
         await reply(
             interaction,
             render.with_line(
                 f"↩️ {render.plain(outcome.message)}",
-                await landed_line(interaction, guild, found, outcome),
+                await landed_line(interaction, found.guild, found, outcome),
             ),
         )
 
     @result.command(name="open", description="Games waiting for a confirmation or a TD")
     @app_commands.describe(tournament="Which tournament (default: the running one)")
-    @app_commands.autocomplete(tournament=tournament_autocomplete)
-    async def open_(self, interaction: Interaction, tournament: str | None = None) -> None:
-        await defer(interaction, public=False)
-        store, guild = bot_store(interaction), guild_of(interaction)
-        found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
+    async def open_(
+        self, interaction: Interaction, tournament: RunningFirst = RUNNING_FIRST.obvious
+    ) -> None:
+        found = await tournament.pick(interaction)
         links = links_of(interaction)
-        conflicts = await links.conflict_lines(guild, found) if links is not None else []
-        await reply(
-            interaction,
-            embed=render.open_games(found, await store.open_games(guild, found.name), conflicts),
-        )
+        conflicts = await links.conflict_lines(found.guild, found) if links is not None else []
+        games = await self.store.open_games(found.guild, found.name)
+        await reply(interaction, embed=render.open_games(found, games, conflicts))
 
     @result.command(name="history", description="Who changed which result, and when")
     @app_commands.describe(
@@ -245,16 +237,16 @@ class Results(commands.Cog):
         player="Only this player's games",
         tournament="Which tournament (default: the running one)",
     )
-    @app_commands.autocomplete(player=player_autocomplete, tournament=tournament_autocomplete)
+    @app_commands.autocomplete(player=player_autocomplete)
     async def history(
         self,
         interaction: Interaction,
         round: app_commands.Range[int, 1, 99] | None = None,
         player: str | None = None,
-        tournament: str | None = None,
+        tournament: RunningFirst = RUNNING_FIRST.obvious,
     ) -> None:
-        await defer(interaction, public=False)
-        store, guild = bot_store(interaction), guild_of(interaction)
-        found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
-        events = await store.history(guild, found.name, round=round, player=player, limit=60)
+        found = await tournament.pick(interaction)
+        events = await self.store.history(
+            found.guild, found.name, round=round, player=player, limit=60
+        )
         await reply(interaction, embed=render.history(found, events))

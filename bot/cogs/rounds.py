@@ -12,21 +12,15 @@ from __future__ import annotations
 import asyncio
 
 from discord import app_commands
-from discord.ext import commands
 
 from bot import pictures
-from bot.checks import actor, guild_of, in_servers, td_actor
+from bot.checks import actor, in_servers, td_of, td_only
+from bot.cogs.base import HarknessCog
 from bot.errors import UserError
-from bot.lookup import (
-    RUNNING_ONLY,
-    bot_store,
-    pick_tournament,
-    player_autocomplete,
-    tournament_autocomplete,
-)
+from bot.lookup import RUNNING_ONLY, RunningOnly, player_autocomplete
 from bot.render import plain
 from bot.render_pairing import pairing_message
-from bot.respond import Interaction, defer, reply
+from bot.respond import Interaction, public, reply
 from bot.store import Store, TournamentInfo
 from bot.store.errors import problems_words
 from bot.store.pairings import RoundDraft
@@ -42,9 +36,9 @@ PUBLISHED_FOOTER = "Report your result with `/report round:{round} result:…` (
 
 
 async def _computed(
-    store: Store, guild: str, info: TournamentInfo, round: int | None
+    store: Store, info: TournamentInfo, round: int | None
 ) -> tuple[PairingRequest, RoundPairing]:
-    request = await store.pairing_request(guild, info.name, round)
+    request = await store.pairing_request(info.guild, info.name, round)
     try:
         # The engine takes up to seconds on a large section: never on the event loop.
         pairing = await asyncio.to_thread(pair_round, request)
@@ -53,7 +47,7 @@ async def _computed(
     return request, pairing
 
 
-class Rounds(commands.Cog):
+class Rounds(HarknessCog):
     """``/round …`` and ``/bye request``."""
 
     round = app_commands.Group(
@@ -68,9 +62,6 @@ class Rounds(commands.Cog):
         guild_only=True,
         allowed_contexts=in_servers(),
     )
-
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
 
     async def _answer(
         self,
@@ -87,52 +78,57 @@ class Rounds(commands.Cog):
         await reply(interaction, text, files=[*files, *([picture] if picture else [])])
 
     @round.command(name="preview", description="Pair the next round as a draft only you see (TD)")
+    @td_only("pair rounds")
     @app_commands.describe(tournament="Which tournament (default: the running one)")
-    @app_commands.autocomplete(tournament=tournament_autocomplete)
-    async def preview(self, interaction: Interaction, tournament: str | None = None) -> None:
-        await defer(interaction, public=False)
-        store, guild = bot_store(interaction), guild_of(interaction)
-        who = await td_actor(store, interaction, "pair rounds")
-        found = await pick_tournament(store, guild, tournament, RUNNING_ONLY)
-        request, pairing = await _computed(store, guild, found, None)
-        draft = await store.save_pairing(guild, found.name, who, request, pairing, publish=False)
+    async def preview(
+        self, interaction: Interaction, tournament: RunningOnly = RUNNING_ONLY.obvious
+    ) -> None:
+        found = await tournament.pick(interaction)
+        request, pairing = await _computed(self.store, found, None)
+        draft = await self.store.save_pairing(
+            found.guild, found.name, td_of(interaction), request, pairing, publish=False
+        )
         await self._answer(interaction, found, request, draft)
 
-    @round.command(name="pair", description="Pair the next round and publish the boards (TD)")
+    @round.command(
+        name="pair", description="Pair the next round and publish the boards (TD)", extras=public()
+    )
+    @td_only("pair rounds")
     @app_commands.describe(tournament="Which tournament (default: the running one)")
-    @app_commands.autocomplete(tournament=tournament_autocomplete)
-    async def pair(self, interaction: Interaction, tournament: str | None = None) -> None:
-        await defer(interaction, public=True)
-        store, guild = bot_store(interaction), guild_of(interaction)
-        who = await td_actor(store, interaction, "pair rounds")
-        found = await pick_tournament(store, guild, tournament, RUNNING_ONLY)
+    async def pair(
+        self, interaction: Interaction, tournament: RunningOnly = RUNNING_ONLY.obvious
+    ) -> None:
+        found = await tournament.pick(interaction)
+        store, guild, who = self.store, found.guild, td_of(interaction)
         request = await store.pairing_request(guild, found.name)
         drafts = await store.round_pairings(guild, found.name)
         current = drafts.get(request.round)
         if current is not None and not current.published:
             draft, request = await store.publish_pairing(guild, found.name, who, request.round)
         else:
-            request, pairing = await _computed(store, guild, found, request.round)
+            request, pairing = await _computed(store, found, request.round)
             draft = await store.save_pairing(guild, found.name, who, request, pairing, publish=True)
         await self._answer(interaction, found, request, draft)
 
     @round.command(name="swap", description="Exchange two players in the draft pairing (TD)")
+    @td_only("change pairings")
     @app_commands.describe(
         player="One player: name or starting number",
         other="The player to exchange places with",
         tournament="Which tournament (default: the running one)",
     )
-    @app_commands.autocomplete(
-        player=player_autocomplete, other=player_autocomplete, tournament=tournament_autocomplete
-    )
+    @app_commands.autocomplete(player=player_autocomplete, other=player_autocomplete)
     async def swap(
-        self, interaction: Interaction, player: str, other: str, tournament: str | None = None
+        self,
+        interaction: Interaction,
+        player: str,
+        other: str,
+        tournament: RunningOnly = RUNNING_ONLY.obvious,
     ) -> None:
-        await defer(interaction, public=False)
-        store, guild = bot_store(interaction), guild_of(interaction)
-        who = await td_actor(store, interaction, "change pairings")
-        found = await pick_tournament(store, guild, tournament, RUNNING_ONLY)
-        draft, request = await store.swap_pairing(guild, found.name, who, player, other)
+        found = await tournament.pick(interaction)
+        draft, request = await self.store.swap_pairing(
+            found.guild, found.name, td_of(interaction), player, other
+        )
         await self._answer(interaction, found, request, draft)
 
     @round.command(name="show", description="A round's pairing (default: the latest published)")
@@ -140,16 +136,14 @@ class Rounds(commands.Cog):
         round="The round (default: the latest published)",
         tournament="Which tournament (default: the running one)",
     )
-    @app_commands.autocomplete(tournament=tournament_autocomplete)
     async def show(
         self,
         interaction: Interaction,
         round: app_commands.Range[int, 1, 99] | None = None,
-        tournament: str | None = None,
+        tournament: RunningOnly = RUNNING_ONLY.obvious,
     ) -> None:
-        await defer(interaction, public=False)
-        store, guild = bot_store(interaction), guild_of(interaction)
-        found = await pick_tournament(store, guild, tournament, RUNNING_ONLY)
+        found = await tournament.pick(interaction)
+        store, guild = self.store, found.guild
         published = {
             r: d for r, d in (await store.round_pairings(guild, found.name)).items() if d.published
         }
@@ -168,19 +162,16 @@ class Rounds(commands.Cog):
         tournament="Which tournament (default: the running one)",
     )
     @app_commands.choices(kind=REQUEST_CHOICES)
-    @app_commands.autocomplete(tournament=tournament_autocomplete)
     async def request(
         self,
         interaction: Interaction,
         round: app_commands.Range[int, 1, 99],
         kind: str = "half",
-        tournament: str | None = None,
+        tournament: RunningOnly = RUNNING_ONLY.obvious,
     ) -> None:
-        await defer(interaction, public=False)
-        store, guild = bot_store(interaction), guild_of(interaction)
-        found = await pick_tournament(store, guild, tournament, RUNNING_ONLY)
-        who = await actor(store, interaction)
-        said = await store.request_bye(guild, found.name, who, round=round, kind=kind)
+        found = await tournament.pick(interaction)
+        who = await actor(self.store, interaction)
+        said = await self.store.request_bye(found.guild, found.name, who, round=round, kind=kind)
         await reply(
             interaction,
             f"✅ Noted: {plain(said)}. The pairing of round {round} will leave you out.",

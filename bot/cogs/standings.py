@@ -7,20 +7,13 @@ from the sheet (see :mod:`bot.sheetlink`)."""
 from __future__ import annotations
 
 from discord import app_commands
-from discord.ext import commands
 
 from bot import answers, pictures, render
 from bot.buttons import standings_buttons, why_buttons
-from bot.checks import guild_of
-from bot.lookup import (
-    RUNNING_FIRST,
-    bot_store,
-    pick_tournament,
-    player_autocomplete,
-    tournament_autocomplete,
-)
+from bot.cogs.base import HarknessCog
+from bot.lookup import RUNNING_FIRST, RunningFirst, player_autocomplete
 from bot.pictures import DEFAULT_THEME, Theme
-from bot.respond import Interaction, defer, reply
+from bot.respond import Interaction, public, reply
 from bot.sheetlink import links_of
 from bot.store import DiscordUser, PlayerRef
 from core.limits import shorten
@@ -28,32 +21,28 @@ from core.limits import shorten
 THEME_HELP = "Picture colours: Discord's dark theme (default) or light"
 
 
-class StandingsCog(commands.Cog, name="Standings"):
+class StandingsCog(HarknessCog, name="Standings"):
     """``/standings``, ``/crosstable``, ``/why`` and ``/tiebreaks``."""
 
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-
-    @app_commands.command(name="standings", description="The ranked table with tiebreaks")
+    @app_commands.command(
+        name="standings", description="The ranked table with tiebreaks", extras=public()
+    )
     @app_commands.guild_only()
     @app_commands.describe(
         tournament="Which tournament (default: the running one)",
         after_round="The standings as they were after this round",
         theme=THEME_HELP,
     )
-    @app_commands.autocomplete(tournament=tournament_autocomplete)
     async def standings(
         self,
         interaction: Interaction,
-        tournament: str | None = None,
+        tournament: RunningFirst = RUNNING_FIRST.obvious,
         after_round: app_commands.Range[int, 1, 99] | None = None,
         theme: Theme = DEFAULT_THEME,
     ) -> None:
-        await defer(interaction, public=True)
-        store, guild = bot_store(interaction), guild_of(interaction)
-        found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
+        found = await tournament.pick(interaction)
         view, pages = await answers.standings(
-            store, guild, found.name, after_round, links_of(interaction)
+            self.store, found.guild, found.name, after_round, links_of(interaction)
         )
         picture = await pictures.standings_page(view, pages.pages, 0, theme)
         await reply(
@@ -64,20 +53,22 @@ class StandingsCog(commands.Cog, name="Standings"):
         )
 
     @app_commands.command(
-        name="crosstable", description="The full crosstable as text and CSV files"
+        name="crosstable",
+        description="The full crosstable as text and CSV files",
+        extras=public(),
     )
     @app_commands.guild_only()
     @app_commands.describe(
         tournament="Which tournament (default: the running one)", theme=THEME_HELP
     )
-    @app_commands.autocomplete(tournament=tournament_autocomplete)
     async def crosstable(
-        self, interaction: Interaction, tournament: str | None = None, theme: Theme = DEFAULT_THEME
+        self,
+        interaction: Interaction,
+        tournament: RunningFirst = RUNNING_FIRST.obvious,
+        theme: Theme = DEFAULT_THEME,
     ) -> None:
-        await defer(interaction, public=True)
-        store, guild = bot_store(interaction), guild_of(interaction)
-        found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
-        table = await answers.crosstable(store, guild, found, links_of(interaction))
+        found = await tournament.pick(interaction)
+        table = await answers.crosstable(self.store, found.guild, found, links_of(interaction))
         base = f"{render.slug(found.name)}-crosstable"
         picture = (
             await pictures.crosstable(table.standings, base, theme)
@@ -112,21 +103,25 @@ class StandingsCog(commands.Cog, name="Standings"):
         after_round="Explain the standings after this round",
         theme=THEME_HELP,
     )
-    @app_commands.autocomplete(player=player_autocomplete, tournament=tournament_autocomplete)
+    @app_commands.autocomplete(player=player_autocomplete)
     async def why(
         self,
         interaction: Interaction,
         player: str | None = None,
-        tournament: str | None = None,
+        tournament: RunningFirst = RUNNING_FIRST.obvious,
         after_round: app_commands.Range[int, 1, 99] | None = None,
         theme: Theme = DEFAULT_THEME,
     ) -> None:
-        await defer(interaction, public=False)
-        store, guild = bot_store(interaction), guild_of(interaction)
-        found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
+        found = await tournament.pick(interaction)
         who: PlayerRef = player if player else DiscordUser(str(interaction.user.id))
         why = await answers.why(
-            store, guild, found.name, who, after_round, links_of(interaction), interaction.user.name
+            self.store,
+            found.guild,
+            found.name,
+            who,
+            after_round,
+            links_of(interaction),
+            interaction.user.name,
         )
         view = why_buttons(found.id, why.number, why.after_round) if why.markdown.details else None
         text = render.why_summary(why.markdown, why.marked)
@@ -144,12 +139,11 @@ class StandingsCog(commands.Cog, name="Standings"):
     )
     @app_commands.guild_only()
     @app_commands.describe(tournament="Which tournament (default: the running one)")
-    @app_commands.autocomplete(tournament=tournament_autocomplete)
-    async def tiebreaks(self, interaction: Interaction, tournament: str | None = None) -> None:
-        await defer(interaction, public=False)
-        store, guild = bot_store(interaction), guild_of(interaction)
-        found = await pick_tournament(store, guild, tournament, RUNNING_FIRST)
-        rules = await answers.tiebreak_order(store, guild, found, links_of(interaction))
+    async def tiebreaks(
+        self, interaction: Interaction, tournament: RunningFirst = RUNNING_FIRST.obvious
+    ) -> None:
+        found = await tournament.pick(interaction)
+        rules = await answers.tiebreak_order(self.store, found.guild, found, links_of(interaction))
         await reply(
             interaction,
             embed=render.tiebreak_order(
