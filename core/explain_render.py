@@ -29,6 +29,7 @@ from core.explain import (
     Why,
 )
 from core.explain_data import comparison_data, note_data, reason_data, round_note_data
+from core.limits import shorten
 from core.model import EntryKind
 from core.names import markdown_safe as md
 from core.numbers import UNDEFINED_TEXT, as_json_number, display, half_points
@@ -357,10 +358,6 @@ def _md_tiebreak(tb: TiebreakExplanation) -> list[str]:
     return lines
 
 
-def _fit(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def to_markdown(e: Explanation) -> MarkdownExplanation:
     """Discord-sized Markdown: a summary message and details split into embed-sized parts.
     Every sentence of the explanation holds names, so each is escaped
@@ -382,7 +379,7 @@ def to_markdown(e: Explanation) -> MarkdownExplanation:
     page: list[str] = []
     for block in (_md_tiebreak(tb) for tb in e.tiebreaks):
         for line in block:
-            line = _fit(line, EMBED_DESCRIPTION_LIMIT)
+            line = shorten(line, EMBED_DESCRIPTION_LIMIT)
             if page and len("\n".join([*page, line])) > EMBED_DESCRIPTION_LIMIT:
                 details.append("\n".join(page))
                 page = []
@@ -390,7 +387,7 @@ def to_markdown(e: Explanation) -> MarkdownExplanation:
         page.append("")
     if page:
         details.append("\n".join(page).rstrip())
-    return MarkdownExplanation(_fit(text, MESSAGE_LIMIT), tuple(details))
+    return MarkdownExplanation(shorten(text, MESSAGE_LIMIT), tuple(details))
 
 
 def _jsonable(value: Any) -> Any:
