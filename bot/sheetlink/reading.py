@@ -34,6 +34,7 @@ from bot.sheetlink.api import (
 from bot.sheetlink.conflicts import ConflictNotices
 from bot.sheetlink.lease import SheetBusy, holding
 from bot.store import StandingsView, TournamentInfo, TournamentState
+from bot.store.store import standings_round
 from core.standings import Standings, standings_after
 from sheets.metrics import SYNC_JOBS
 
@@ -221,15 +222,8 @@ class SheetReader:
                     "it has no standings yet: a TD sees them on its Errors tab"
                 )
             raise UserError(f"{info.name} has no results on its Google Sheet yet")
-        t = standings.tournament
-        if t.rounds == 0:  # core.model.as_played: no round played yet
-            raise UserError(f"{info.name} has no results on its Google Sheet yet")
-        k = t.rounds if after_round is None else after_round
-        if not 1 <= k <= t.rounds:
-            raise UserError(
-                f"round {k} has no results: the Google Sheet of {info.name} has "
-                f"results for rounds 1–{t.rounds}"
-            )
+        t = standings.tournament  # core.model.as_played: the rounds played, maybe none
+        k = standings_round(f"the Google Sheet of {info.name}", t.rounds, after_round)
         if k != t.rounds:
             standings = standings_after(t, standings.profile, k)
         planned = view.input.settings.rounds or max(info.rounds, t.rounds)

@@ -1244,20 +1244,34 @@ def _exported(state: TournamentState, how: tuple[str, str, bool]) -> str:
     return transfer.export(state.tournament, standings, form, separator)
 
 
+def standings_round(where: str, played: int, after_round: int | None) -> int:
+    """The round the standings of ``where`` (a tournament, or its Google Sheet) are after:
+    ``after_round``, or the last of the ``played`` rounds; refused while no round has
+    results, and for a round without them.
+
+    >>> standings_round("Club Night", 3, None), standings_round("Club Night", 3, 2)
+    (3, 2)
+    >>> standings_round("Club Night", 3, 4)
+    Traceback (most recent call last):
+    bot.store.errors.StoreError: round 4 has no results: Club Night has results for rounds 1–3
+    """
+    if played == 0:
+        raise StoreError(f"{where} has no results yet", "no-results")
+    k = played if after_round is None else after_round
+    if not 1 <= k <= played:
+        raise StoreError(
+            f"round {k} has no results: {where} has results for rounds 1–{played}",
+            "round-out-of-range",
+        )
+    return k
+
+
 def standings_of(state: TournamentState, after_round: int | None) -> StandingsView:
     """Standings of a tournament state under its rules (see :meth:`Store.standings`)."""
     from core.profiles import resolve_for
 
     info, t = state.info, state.tournament
-    played = state.rounds_played
-    if played == 0:
-        raise StoreError(f"{info.name} has no results yet", "no-results")
-    k = played if after_round is None else after_round
-    if not 1 <= k <= played:
-        raise StoreError(
-            f"round {k} has no results: {info.name} has results for rounds 1–{played}",
-            "round-out-of-range",
-        )
+    k = standings_round(info.name, state.rounds_played, after_round)
     start = info.start_date or date.today().isoformat()
     profile = resolve_for(start, info.profile, info.tiebreaks, info.option_values)
     return StandingsView(state, standings_after(t, profile, k), k)
