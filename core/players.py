@@ -5,7 +5,8 @@ name, compared by :func:`core.names.name_key` (case and spacing ignored) and ran
 the names equal to it, else (when ``partial``) the names starting with it, else the names
 containing it. The first rank with any match decides: one match is the player, several are
 ambiguous. A front door words "no such player" and "which one?" in its own way, from the
-:class:`Found` it gets back, or shows the coded :func:`unfound` problem.
+:class:`Found` it gets back and the names :func:`close_to` what was typed, or shows the
+coded :func:`unfound` problem.
 
 >>> roster = [(1, "Ann Lee"), (2, "Dana Ng"), (3, "Anna Ito")]
 >>> find(roster, "an", number=lambda p: p[0], name=lambda p: p[1]).match
@@ -129,6 +130,25 @@ def find(
     return Roster(candidates, number=number, name=name).find(typed, partial=partial)
 
 
+def close_to(
+    typed: str, candidates: Sequence[T], *, name: Callable[[T], str], most: int = 5
+) -> list[T]:
+    """The candidates whose names look like ``typed`` (a typo's suggestions), closest first:
+    at most ``most``, each at least half like it (:func:`difflib.get_close_matches`).
+
+    >>> roster = [(1, "Ann Lee"), (2, "Dana Ng"), (3, "Anna Ito")]
+    >>> close_to("Dane Ng", roster, name=lambda p: p[1])
+    [(2, 'Dana Ng')]
+    >>> close_to("Zed", roster, name=lambda p: p[1])
+    []
+    """
+    by_name: dict[str, list[T]] = {}
+    for p in candidates:
+        by_name.setdefault(name(p), []).append(p)
+    close = difflib.get_close_matches(typed.strip(), list(by_name), n=most, cutoff=0.5)
+    return [p for n in close for p in by_name[n]][:most]
+
+
 def unfound(
     found: Found[T],
     typed: str,
@@ -172,7 +192,7 @@ def unfound(
         )
     else:
         names = [name(p) for p in candidates]
-        close = difflib.get_close_matches(typed.strip(), names, n=5, cutoff=0.5)
+        close = [name(p) for p in close_to(typed, candidates, name=name)]
         hint = (
             f"; did you mean {', '.join(close)}?"
             if close

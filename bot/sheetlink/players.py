@@ -30,10 +30,11 @@ from bot.sheetlink.api import (
 from bot.sheetlink.lease import SheetBusy
 from bot.sheetlink.reading import SheetReader, SheetView
 from bot.store import Actor, DiscordUser, PlayerInfo, PlayerRef, TournamentInfo
-from bot.store.players import name_taken
+from bot.store.players import name_taken, player_not_found
+from core.limits import quote
 from core.names import markdown_safe as md
 from core.names import mentioned_id, name_key
-from core.players import find, unfound
+from core.players import find
 
 log = logging.getLogger("harkness.bot")
 
@@ -110,15 +111,17 @@ class PlayerLinks:
                 f"you are not on the Google Sheet of {info.name}: name a player "
                 "with the player option, or ask a TD to link you (/player link)"
             )
-        if isinstance(player, int):
-            if not any(p.id == player for p in t.players):
-                raise UserError(f"the Google Sheet of {info.name} has no player #{player}")
-            return player
-        players = t.players
-        named = find(players, player, number=lambda p: p.id, name=lambda p: p.name)
+        typed = f"#{player}" if isinstance(player, int) else player
+        named = find(t.players, typed, number=lambda p: p.id, name=lambda p: p.name)
         if named.match is None:
-            problem = unfound(named, player, players, number=lambda p: p.id, name=lambda p: p.name)
-            raise UserError(problem.detail or problem.message)
+            raise player_not_found(
+                f"the Google Sheet of {info.name}",
+                typed,
+                named,
+                t.players,
+                number=lambda p: p.id,
+                name=lambda p: p.name,
+            )
         return named.match.id
 
     async def join(
@@ -237,14 +240,21 @@ class PlayerLinks:
         """Register the sheet's player ``player`` (not known in Discord yet) as the member
         ``member_id`` (``/player link`` by a TD)."""
         view = await self.reader.view(guild, info)
-        rows = view.input.players
-        found = find(rows.values(), player, number=lambda row: row.id, name=lambda row: row.name)
+        rows = list(view.input.players.values())
+        found = find(rows, player, number=lambda row: row.id, name=lambda row: row.name)
         row = found.match
-        if row is None:
+        if found.ambiguous:  # the sheet's numbers are not Discord's: only a name says whom
             raise UserError(
-                f"{player!r} could be several players on the sheet: give the name in full"
-                if found.ambiguous
-                else f"{info.name} has no player called {player!r}, here or on its sheet"
+                f"{quote(player)} could be several players on the sheet: give the name in full"
+            )
+        if row is None:
+            raise player_not_found(
+                f"{info.name}, here or on its Google Sheet,",
+                player,
+                found,
+                rows,
+                number=lambda row: row.id,
+                name=lambda row: row.name,
             )
         return await self.access.store.add_player(
             guild, info.name, row.name, actor=td, rating=row.rating, discord_id=member_id

@@ -7,9 +7,10 @@ ignored, or a unique start or part of it: :func:`core.players.find`), by a Disco
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TypeVar
 
 from sqlalchemy import insert, update
 from sqlalchemy.exc import IntegrityError
@@ -19,8 +20,11 @@ from bot.store import schema
 from bot.store.errors import StoreError
 from bot.store.model import Actor, PlayerInfo, TournamentInfo, TournamentStatus
 from bot.store.queries import Conflict, clean_name, next_number, player_info
+from core.limits import quote, shorten
 from core.names import mentioned_id, name_key
-from core.players import find
+from core.players import Found, close_to, find
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,26 +50,58 @@ def resolve(players: Sequence[PlayerInfo], ref: PlayerRef, tournament: str) -> P
             raise StoreError(f"<@{ref.id}> is not registered in {tournament}", "unknown-player")
         return found[0]
     if isinstance(ref, int):
-        found = [p for p in players if p.number == ref]
-        if not found:
-            raise StoreError(f"{tournament} has no player #{ref}", "unknown-player")
-        return found[0]
+        ref = f"#{ref}"
     text = ref.strip()
     mentioned = mentioned_id(text)
     if mentioned is not None:
         return resolve(players, DiscordUser(mentioned), tournament)
     named = find(players, text, number=lambda p: p.number, name=lambda p: p.name)
-    if named.how == "number" and named.number is not None:
-        return resolve(players, named.number, tournament)
     if named.match is not None:
         return named.match
-    if not named.matches:
-        raise StoreError(f"{tournament} has no player called {text!r}", "unknown-player")
-    names = ", ".join(p.label for p in named.matches[:5])
-    raise StoreError(
-        f"{text!r} could be {names}: give the starting number (e.g. #{named.matches[0].number})",
-        "ambiguous-player",
+    raise player_not_found(
+        tournament, text, named, players, number=lambda p: p.number, name=lambda p: p.name
     )
+
+
+def player_not_found(
+    where: str,
+    typed: str,
+    found: Found[T],
+    candidates: Sequence[T],
+    *,
+    number: Callable[[T], int],
+    name: Callable[[T], str],
+) -> StoreError:
+    """Why ``typed`` names no one player of ``where`` (a tournament, or its Google Sheet),
+    in the bot's one wording for every tournament: no such starting number, which of
+    several (by number), or no such name, with the names :func:`core.players.close_to` it
+    when there are any. ``found`` is :func:`core.players.find` of ``typed``.
+
+    >>> roster = [(1, "Ann Lee"), (2, "Dana Ng"), (3, "Ann Ito")]
+    >>> def why(typed: str) -> str:
+    ...     how = {"number": lambda p: p[0], "name": lambda p: p[1]}
+    ...     return str(player_not_found("Club", typed, find(roster, typed, **how), roster, **how))
+    >>> why("#4")
+    'Club has no player #4'
+    >>> why("ann")
+    "'ann' could be #1 Ann Lee, #3 Ann Ito: give the starting number (e.g. #1)"
+    >>> why("Dane Ng")
+    "Club has no player called 'Dane Ng'; did you mean Dana Ng?"
+    >>> why("Zed")
+    "Club has no player called 'Zed'"
+    """
+    if found.how == "number":
+        return StoreError(f"{where} has no player #{shorten(found.digits)}", "unknown-player")
+    if found.ambiguous:
+        names = ", ".join(f"#{number(p)} {name(p)}" for p in found.matches[:5])
+        return StoreError(
+            f"{quote(typed)} could be {names}: give the starting number "
+            f"(e.g. #{number(found.matches[0])})",
+            "ambiguous-player",
+        )
+    close = ", ".join(name(p) for p in close_to(typed, candidates, name=name))
+    hint = f"; did you mean {close}?" if close else ""
+    return StoreError(f"{where} has no player called {quote(typed)}{hint}", "unknown-player")
 
 
 def matching(players: Sequence[PlayerInfo], typed: str, limit: int = 25) -> list[PlayerInfo]:
