@@ -153,6 +153,21 @@ async def test_why_for_another_player_by_name(club: Club) -> None:
     assert reply.text.startswith("**Bob: 1st–2nd place (shared), 0.5 points of 1.**")
 
 
+async def test_a_mistyped_player_is_answered_with_the_names_close_to_it(club: Club) -> None:
+    """Not only on a linked sheet: the tournament's own players are suggested too, in the
+    one wording of a player not found (and the same for a TD's command)."""
+    await running_tournament(club)
+    error = await club.refused("erin", "why", {"player": "Crol"})
+    assert error.text == "Club Night has no player called 'Crol'; did you mean Carol?"
+    options = {"round": 1, "player": "Alcie", "opponent": "#2", "result": "win"}
+    refused = await club.refused("td", "result set", options)
+    assert refused.text == "Club Night has no player called 'Alcie'; did you mean Alice?"
+    nobody = await club.refused("erin", "why", {"player": "Zed"})
+    assert nobody.text == "Club Night has no player called 'Zed'."
+    number = await club.refused("erin", "why", {"player": "#9"})
+    assert number.text == "Club Night has no player #9."
+
+
 async def test_why_for_a_member_who_does_not_play_asks_for_a_player(club: Club) -> None:
     await running_tournament(club)
     await club.ok(

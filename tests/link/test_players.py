@@ -151,3 +151,24 @@ async def test_a_sheet_name_that_breaks_the_name_rules_is_not_registered_and_the
     assert "\u202e" not in linked.text
     names = [p.name for p in await club.store.players(club.guild, "Club Night")]
     assert names == ["Alice", "Bob", "Carol"]
+
+
+async def test_a_player_not_on_the_sheet_is_worded_as_in_any_tournament(linked: LinkedClub) -> None:
+    """/why on a linked tournament looks the player up on the sheet, and says so in the
+    words of a tournament without a sheet, suggestions included; so does a round the
+    sheet has no results for."""
+    club = linked
+    error = await club.refused("erin", "why", {"player": "Crol"})
+    assert error.text == (
+        "The Google Sheet of Club Night has no player called 'Crol'; did you mean Carol?"
+    )
+    number = await club.refused("erin", "why", {"player": "#9"})
+    assert number.text == "The Google Sheet of Club Night has no player #9."
+    later = await club.refused("erin", "standings", {"after_round": 3})
+    assert later.text == (
+        "Round 3 has no results: the Google Sheet of Club Night has results for rounds 1–1."
+    )
+    # /player link looks on the sheet for a player Discord does not know: the same words.
+    member = {"member": club.member("erin")}
+    unknown = await club.refused("td", "player link", {"player": "Erni", **member})
+    assert unknown.text == ("Club Night, here or on its Google Sheet, has no player called 'Erni'.")
