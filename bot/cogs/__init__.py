@@ -1,5 +1,6 @@
 """The bot's cogs, one per concern. A command that reaches a linked Google Sheet asks the
 sheet link (:class:`bot.sheetlink.SheetLinks`); its command stays in its group's cog.
+Every cog is a :class:`bot.cogs.base.HarknessCog`, which acknowledges each command first.
 
 - :mod:`bot.cogs.admin`: ``/tournament …`` (create, list, info, start, finish, import,
   export, link-sheet, unlink-sheet) and ``/config td-role``.
