@@ -4,8 +4,12 @@ A name is data typed by a member, a TD or a file, never markup. Four rules, each
 here once and used by every front door:
 
 - :func:`name_problem`: a name has 1 to :data:`NAME_MAX` characters once its spaces are
-  tidied, and no control characters (C0/C1 controls, line and paragraph separators, or the
-  bidirectional overrides that make text read backwards).
+  tidied, at least one of them visible, and no control characters (C0/C1 controls, line and
+  paragraph separators, or the bidirectional overrides that make text read backwards).
+- :func:`name_key`: two names are the same name when they differ only in spacing, case,
+  Unicode composition (``é`` typed as one character or as ``e`` and a combining accent) or
+  characters that show nothing (Unicode's default-ignorable code points: zero-width spaces
+  and joiners, soft hyphens, variation selectors, fillers).
 - :func:`markdown_safe`: a name (or a sentence holding names) shown in Discord-flavoured
   Markdown renders as the characters typed: no emphasis, heading, quote, list, spoiler,
   masked link, mention, timestamp or code fence; inside a code block no fence either.
@@ -33,6 +37,29 @@ NAME_MAX = 100
 _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
+#: Characters that show nothing: Unicode's Default_Ignorable_Code_Point property (Unicode 15.1,
+#: DerivedCoreProperties.txt; Python's unicodedata does not expose it) and the braille
+#: blank (U+2800), which renders as a space without being one. A name made only of these
+#: (and spaces) looks empty; two names that differ only by them look the same.
+_INVISIBLE = re.compile(
+    "["
+    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
+    "\u202a-\u202e\u2060-\u206f\u2800\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8"
+    "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff"
+    "]"
+)
+
+
+def visible(name: str) -> str:
+    """``name`` without the characters that show nothing (zero-width spaces and joiners,
+    soft hyphens, variation selectors, fillers, the braille blank).
+
+    >>> visible("Alice\u200b Archer"), visible("\u3164\u200d")
+    ('Alice Archer', '')
+    """
+    return _INVISIBLE.sub("", name)
+
+
 def tidy(name: str) -> str:
     """``name`` with its runs of spaces (tabs, newlines) made one space, ends trimmed.
 
@@ -43,13 +70,18 @@ def tidy(name: str) -> str:
 
 
 def name_key(name: str) -> str:
-    """A name (of a player, a tournament, a column) as compared: spaces collapsed (non-breaking
-    ones too), case folded. The one key every front door compares names by.
+    """A name (of a player, a tournament, a column) as compared: characters that show nothing
+    removed (:func:`visible`), composed the one Unicode way (NFC), spaces collapsed
+    (non-breaking ones too), case folded. The one key every front door compares names by.
 
     >>> name_key("  Spring\u00a0  OPEN ")
     'spring open'
+    >>> name_key("Alice\u200b Archer") == name_key("alice archer")
+    True
+    >>> name_key("Cle\u0301ment") == name_key("Cl\u00e9ment")
+    True
     """
-    return " ".join(name.split()).casefold()
+    return " ".join(unicodedata.normalize("NFC", visible(name)).split()).casefold()
 
 
 #: A Discord mention of a member: ``<@80351110224678912>`` (or the older ``<@!…>``).
@@ -80,11 +112,15 @@ def name_problem(name: str, what: str = "name") -> Problem | None:
     'a name cannot hold control characters (U+0007 at character 4)'
     >>> name_problem("x" * 101, "tournament name").message
     'a tournament name has at most 100 characters (this one has 101)'
+    >>> name_problem("\u200b\u3164").code
+    'bad-name'
     """
     text = tidy(name)
     detail = None
     if not text:
         detail = "cannot be empty"
+    elif not visible(text).strip():
+        detail = "needs a visible character (this one has only characters that show nothing)"
     elif len(text) > NAME_MAX:
         detail = f"has at most {NAME_MAX} characters (this one has {len(text)})"
     else:

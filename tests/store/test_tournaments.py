@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.store import DiscordUser, ResultStatus, Store, StoreError, TournamentStatus
+from bot.store import Actor, DiscordUser, ResultStatus, Store, StoreError, TournamentStatus
 from tests.store.conftest import ANN, BOB, CAT, EVE, GUILD, OTHER_GUILD, TD, Club, user
+
+DAN_TWIN = Actor("906", "Alice")
 
 
 async def test_a_new_tournament_has_the_rules_rounds_and_creator_it_was_given(store: Store):
@@ -30,6 +32,27 @@ async def test_a_name_is_taken_whatever_its_case_but_free_in_another_guild(store
     assert str(taken.value) == "there is already a tournament called 'Spring Open' here"
     elsewhere = await store.create_tournament(OTHER_GUILD, "Spring Open", rounds=4, actor=TD)
     assert elsewhere.guild == OTHER_GUILD
+
+
+async def test_a_name_differing_only_by_characters_that_show_nothing_is_the_same_name(
+    club: Club,
+):
+    eve = await club.store.join(GUILD, club.name, EVE, name="Alice Archer")
+    with pytest.raises(StoreError) as taken:
+        await club.store.join(GUILD, club.name, DAN_TWIN, name="Alice\u200b Archer")
+    assert taken.value.code == "name-taken"
+    assert (await club.store.player(GUILD, club.name, "alice\u2060 archer")).number == eve.number
+    with pytest.raises(StoreError) as spaced:
+        await club.store.create_tournament(GUILD, "Club\u200b\u00ad Night", rounds=3, actor=TD)
+    assert spaced.value.code == "name-taken"
+
+
+@pytest.mark.parametrize("blank", ["\u200b", "\u3164 \u115f", "\u2800\u2060", "\ufe0f"])
+async def test_a_name_of_only_characters_that_show_nothing_is_refused(club: Club, blank: str):
+    with pytest.raises(StoreError) as invisible:
+        await club.store.join(GUILD, club.name, EVE, name=blank)
+    assert invisible.value.code == "bad-name"
+    assert "visible character" in str(invisible.value)
 
 
 async def test_another_guilds_tournament_is_invisible_to_every_operation(club: Club):
