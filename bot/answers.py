@@ -33,7 +33,6 @@ from bot.store.store import standings_of
 from core.explain import Explanation, explain
 from core.explain_render import MarkdownExplanation, to_markdown
 from core.limits import shorten
-from core.model import as_played
 from core.standings import Standings, applicable_order
 from core.tiebreaks import tiebreaks_of
 
@@ -225,7 +224,7 @@ async def tiebreak_order(
     else:
         state = await store.state(guild, info.name)
         profile = resolve_for(info.start_date, info.profile, info.tiebreaks, info.option_values)
-        codes = applicable_order(as_played(state.tournament), profile, planned=info.rounds)
+        codes = applicable_order(state.as_played, profile, planned=info.rounds)
     registry = tiebreaks_of(profile.family)
     order = [(code, registry[code].name, registry[code].rule) for code in codes]
     description = profile.description

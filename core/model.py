@@ -474,7 +474,7 @@ def is_round_robin(tournament: Tournament) -> bool:
     return len(met) == len(players) * (len(players) - 1)
 
 
-def rounds_played(tournament: Tournament) -> int:
+def rounds_played(tournament: Tournament, pending: Iterable[int] = ()) -> int:
     """How many rounds have been played: the last round in which any game result (a game or
     a forfeit) has been entered, 0 if none.
 
@@ -482,12 +482,19 @@ def rounds_played(tournament: Tournament) -> int:
     been played (core/RULEBOOK.md, "The crosstable text format"): a crosstable or sheet
     published mid-event is ranked after this round, never as rounds of absence for everyone.
 
+    ``pending`` names rounds in which a game was played whose result is kept out of
+    ``tournament`` until it is decided (a disputed game in a results log, waiting for the
+    arbiter's decision): such a round has been played too, only its result is not known
+    yet. A front door that keeps such games passes their rounds, so that every count of it
+    agrees; a file has none.
+
     >>> from core.formats.crosstable import read_crosstable
     >>> text = '#\\tName\\tRd 1\\tRd 2\\n1\\tAnn\\tW2\\tH\\n2\\tBob\\tL1\\tU'
-    >>> rounds_played(read_crosstable(text))
-    1
+    >>> rounds_played(read_crosstable(text)), rounds_played(read_crosstable(text), pending={2})
+    (1, 2)
     """
-    return last_played_round(p.entries for p in tournament.players)
+    last = last_played_round(p.entries for p in tournament.players)
+    return min(max(last, max(pending, default=0)), tournament.rounds)
 
 
 def last_played_round(rows: Iterable[Sequence[RoundEntry]]) -> int:
@@ -502,9 +509,9 @@ def last_played_round(rows: Iterable[Sequence[RoundEntry]]) -> int:
     return last
 
 
-def as_played(tournament: Tournament) -> Tournament:
-    """The tournament after the rounds played (:func:`rounds_played`), as ``--after-round``
-    would cut it; unchanged when every round has a game result.
+def as_played(tournament: Tournament, pending: Iterable[int] = ()) -> Tournament:
+    """The tournament after the rounds played (:func:`rounds_played`, with its ``pending``
+    rounds), as ``--after-round`` would cut it; unchanged when every round has been played.
 
     When no round has a game result yet (only byes entered in advance, say, right after
     round 1 is paired), no round has been played: the tournament as it stands before
@@ -516,7 +523,7 @@ def as_played(tournament: Tournament) -> Tournament:
     >>> ahead.rounds, [p.entries for p in ahead.players]
     (0, [(), ()])
     """
-    played = rounds_played(tournament)
+    played = rounds_played(tournament, pending)
     if played == tournament.rounds:
         return tournament
     if played == 0:

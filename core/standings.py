@@ -18,7 +18,7 @@ from fractions import Fraction
 from itertools import groupby
 from typing import Any, NamedTuple
 
-from core.model import Player, Tournament, as_played, is_round_robin, rounds_played
+from core.model import Player, Tournament, as_played, is_round_robin
 from core.profiles import Profile, resolve, with_tiebreaks
 from core.tiebreaks import Breakdown, Column, Section, Tiebreak, tiebreaks_of
 
@@ -142,16 +142,18 @@ def applicable_order(
 ) -> tuple[str, ...]:
     """The tiebreak order that applies to this section under ``profile``: a round robin
     takes the profile's round-robin order where it has one (FIDE profiles), a short
-    section the order for its rounds (:meth:`Profile.order`). Before any round is played,
-    the order for the ``planned`` rounds. The one answer for standings and for every front
-    door that lists the order.
+    section the order for its rounds (:meth:`Profile.order`). ``tournament`` is the section
+    as it is ranked: cut to the rounds played (:func:`core.model.as_played`) or to an
+    ``--after-round``, as :func:`compute_standings` is given it. Before any round is played
+    (no round kept), the order for the ``planned`` rounds. The one answer for standings and
+    for every front door that lists the order.
 
     >>> from core.examples import load_example
     >>> from core.profiles import PROFILES
     >>> applicable_order(load_example("mdchess-scholastic.txt"), PROFILES["mdchess"])
     ('MM', 'SOLK', 'CUM', 'OCUM')
     """
-    if planned is not None and rounds_played(tournament) == 0:
+    if planned is not None and tournament.rounds == 0:
         return profile.order(planned)
     round_robin = bool(profile.round_robin_tiebreaks) and is_round_robin(tournament)
     return profile.order(tournament.rounds, round_robin)

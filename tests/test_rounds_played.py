@@ -95,7 +95,7 @@ def test_a_short_section_takes_the_order_for_its_rounds_and_planned_rounds_befor
     mdchess = PROFILES["mdchess"]
     assert applicable_order(as_played(t), mdchess, planned=5)[-1] == "MM"
     empty = read_crosstable("#\tName\tRd 1\n1\tAnn\t\n2\tBob\t\n")
-    assert applicable_order(empty, mdchess, planned=5) == ("MM", "SOLK", "CUM", "OCUM")
+    assert applicable_order(as_played(empty), mdchess, planned=5) == ("MM", "SOLK", "CUM", "OCUM")
 
 
 def test_the_sheet_and_the_pictures_word_no_round_played_from_cores_answer() -> None:
@@ -107,3 +107,20 @@ def test_the_sheet_and_the_pictures_word_no_round_played_from_cores_answer() -> 
     ranked = standings_after(read_crosstable(BYES_AHEAD), "uscf")
     assert describe(ranked, 4).startswith("No results yet · 3 players")
     assert StandingsPage(ranked, planned=4).subtitle() == "uscf rules · no round played yet"
+
+
+def test_a_round_whose_games_wait_for_a_decision_has_been_played() -> None:
+    """A results log keeps a disputed game out of the tournament until a TD decides it:
+    its round is played all the same (``pending``), and the order listed is the one the
+    standings of the rounds played use, also when round 1's only game waits."""
+    t = read_crosstable(MID_EVENT)
+    mdchess = PROFILES["mdchess"]
+    assert rounds_played(t, pending={3}) == 3 and as_played(t, pending={3}).rounds == 3
+    assert rounds_played(t, pending={1}) == 2 and rounds_played(t, pending={9}) == 4
+    first = read_crosstable("#\tName\tRd 1\tRd 2\n1\tAnn\t\t\n2\tBob\t\t\n")
+    for pending, rounds in (((), 0), ({1}, 1)):
+        cut = as_played(first, pending)
+        assert cut.rounds == rounds
+        ranked = mdchess.order(5) if rounds == 0 else compute_standings(cut, mdchess).order
+        assert applicable_order(cut, mdchess, planned=5) == ranked
+    assert applicable_order(as_played(first, {1}), mdchess, planned=5)[-1] == "MM"

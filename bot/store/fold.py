@@ -166,6 +166,12 @@ class Folded:
                 return item
         return None
 
+    @property
+    def pending(self) -> frozenset[int]:
+        """The rounds with a game whose result waits outside :attr:`tournament` (disputed):
+        played rounds all the same (:func:`core.model.rounds_played`'s ``pending``)."""
+        return frozenset(g.round for g in self.games if not g.counted)
+
     def game_of_report(self, seq: int) -> GameState | None:
         """The game in which report ``seq`` is still a current claim."""
         for g in self.games:
@@ -298,8 +304,8 @@ def _settle(
 ) -> Folded:
     rounds, withdrawn = replayed.rounds, replayed.withdrawn
     number = {p.id: p.number for p in players}
-    played_rounds = max((r for r, state in rounds.items() if state.games or state.byes), default=0)
-    total = max(played_rounds, info.rounds if info.status is TournamentStatus.FINISHED else 0)
+    entered = max((r for r, state in rounds.items() if state.games or state.byes), default=0)
+    total = max(entered, info.rounds if info.status is TournamentStatus.FINISHED else 0)
     out = _Settled({p.id: [None] * total for p in players}, number)
     for r in sorted(rounds):
         out.settle_round(r, rounds[r])

@@ -28,7 +28,7 @@ from bot.store.model import Event, EventKind, PlayerInfo, TournamentStatus
 from bot.store.players import PlayerRef
 from bot.store.queries import Loaded, append_event
 from bot.store.results import Change
-from core.model import Colour, EntryKind
+from core.model import Colour, EntryKind, rounds_played
 from core.pairing import (
     Board,
     PairingRequest,
@@ -125,11 +125,12 @@ def round_to_pair(loaded: Loaded) -> int:
 
 def next_to_enter(loaded: Loaded) -> int:
     """The next round a player enters or leaves (a late entry, a withdrawal without a first
-    round): :func:`round_to_pair`, or the round after a later one with a game reported. A
+    round): :func:`round_to_pair`, or the round after the rounds played, when later
+    (:func:`core.model.rounds_played`, a round whose game is disputed counted too). A
     round a player is paired in or has a result in is before it; a bye asked for a later
     round moves it by no round."""
-    reported = max((g.round for g in loaded.folded.games), default=0)
-    return max(round_to_pair(loaded), reported + 1)
+    folded = loaded.folded
+    return max(round_to_pair(loaded), rounds_played(folded.tournament, folded.pending) + 1)
 
 
 def request_for(loaded: Loaded, round: int | None = None) -> PairingRequest:

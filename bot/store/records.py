@@ -21,7 +21,7 @@ from typing import Any
 
 from bot.store.fold import ByeState, Folded, GameState
 from bot.store.model import Event, EventKind, PlayerInfo, ResultStatus, TournamentInfo
-from core.model import Colour, EntryKind, Tournament, rounds_played
+from core.model import Colour, EntryKind, Tournament, as_played, rounds_played
 from core.results import score_text
 from core.standings import Standings
 
@@ -197,6 +197,8 @@ class TournamentState:
     games: tuple[GameView, ...]
     byes: tuple[ByeView, ...]
     last_seq: int
+    #: Rounds with a game whose result waits outside ``tournament`` (:attr:`Folded.pending`).
+    pending: frozenset[int] = frozenset()
 
     @staticmethod
     def of(
@@ -206,7 +208,14 @@ class TournamentState:
         games = tuple(GameView.of(g, by_id) for g in folded.games)
         byes = tuple(ByeView.of(b, by_id) for b in folded.byes)
         return TournamentState(
-            info, players, folded.tournament, dict(folded.marks), games, byes, folded.last_seq
+            info,
+            players,
+            folded.tournament,
+            dict(folded.marks),
+            games,
+            byes,
+            folded.last_seq,
+            folded.pending,
         )
 
     @property
@@ -216,13 +225,17 @@ class TournamentState:
 
     @property
     def rounds_played(self) -> int:
-        """The rounds its standings are after: :func:`core.model.rounds_played` (the last
-        round with a game result; a bye given ahead for a later round adds none), or the
-        last round with a game reported (a disputed game waits for the TD's decision outside
-        core's tournament, but its round was played); 0 while no game has a result (no
-        round played yet)."""
-        reported = max((g.round for g in self.games), default=0)
-        return min(max(rounds_played(self.tournament), reported), self.tournament.rounds)
+        """The rounds its standings are after: :func:`core.model.rounds_played`, a round
+        whose only game is disputed counted too (its game waits for the TD's decision
+        outside core's tournament, but the round was played); 0 while no game has a result
+        (no round played yet)."""
+        return rounds_played(self.tournament, self.pending)
+
+    @property
+    def as_played(self) -> Tournament:
+        """The tournament as its standings rank it: :func:`core.model.as_played` with the
+        same rounds played as :attr:`rounds_played`."""
+        return as_played(self.tournament, self.pending)
 
     def marks_of(self, number: int) -> dict[int, ResultStatus]:
         """Round → mark for the player with starting number ``number``."""

@@ -251,3 +251,45 @@ async def test_a_short_mdchess_section_lists_the_order_its_standings_use(club: C
     assert [line.split("(`")[1].split("`)")[0] for line in lines] == order
     standings = await club.ok("alice", "standings")
     assert standings.embeds[0]["description"].splitlines()[1].split()[-4:] == order
+
+
+def _listed_order(reply_description: str) -> list[str]:
+    lines = [line for line in reply_description.splitlines() if line[:1].isdigit()]
+    return [line.split("(`")[1].split("`)")[0] for line in lines]
+
+
+async def test_a_round_whose_only_game_is_disputed_gives_one_order_everywhere(
+    club: Club,
+) -> None:
+    """mdchess, 5 rounds: rounds 1–2 confirmed, round 3's only game disputed. The round was
+    played (core.model.rounds_played with the pending round), so ``/standings``,
+    ``/tiebreaks``, ``/tournament info`` and ``/crosstable`` all say 3 rounds, and the
+    order is the one for 3 rounds (Modified Median first), the same in both lists."""
+    from tests.bot.support import appoint_tds
+
+    await appoint_tds(club)
+    await club.ok(
+        "td", "tournament create", {"name": "Scholastic", "rounds": 5, "profile": "mdchess"}
+    )
+    for member in ("alice", "bob", "carol", "dave"):
+        await club.ok(member, "join")
+    await club.ok("td", "tournament start")
+    for r, (a, b) in ((1, ("#1", "#2")), (1, ("#3", "#4")), (2, ("#1", "#3")), (2, ("#2", "#4"))):
+        await club.ok("td", "result set", {"round": r, "player": a, "opponent": b, "result": "win"})
+    await reported(club, "alice", 3, "#4", "win")
+    second = await reported(club, "dave", 3, "#1", "win")
+    assert "Disputed" in second.text
+    standings = await club.ok("alice", "standings")
+    embed = standings.embeds[0]
+    assert embed["title"] == "Scholastic — standings after round 3 of 5"
+    ranked_by = embed["description"].splitlines()[1].split()[-4:]
+    tiebreaks = await club.ok("alice", "tiebreaks")
+    assert _listed_order(tiebreaks.embeds[0]["description"]) == ranked_by
+    assert ranked_by == ["MM", "SOLK", "CUM", "OCUM"]
+    info = await club.ok("alice", "tournament info")
+    fields = {f["name"]: f["value"] for f in info.embeds[0]["fields"]}
+    assert fields["Rounds with results"] == "3 of 5"
+    crosstable = await club.ok("alice", "crosstable")
+    assert "after 3 of 5 rounds" in crosstable.text
+    header = crosstable.attachment("scholastic-crosstable.csv").text().splitlines()[0]
+    assert header.endswith("Tot,TBrk[M],TBrk[S],TBrk[C],TBrk[O]")

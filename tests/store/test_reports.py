@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.store import ResultStatus, StoreError, TournamentStatus
+from bot.store import ResultStatus, Store, StoreError, TournamentStatus
 from tests.store.conftest import ANN, BOB, CAT, DAN, EVE, GUILD, TD, Club, user
 
 
@@ -211,3 +211,33 @@ async def test_a_name_is_found_by_the_one_ranking_a_unique_start_before_a_part(c
     """``an`` is Ann (the only name starting so), as in ``/why``, though ``Dan`` holds it."""
     said = await club.store.report(GUILD, club.name, BOB, round=1, opponent="an", result="loss")
     assert said.game is not None and said.game.opponent.name == "Ann"
+
+
+async def test_a_round_whose_only_game_is_disputed_was_played_for_every_answer(store: Store):
+    """mdchess, 5 rounds: rounds 1–2 confirmed, round 3's only game disputed. Round 3 was
+    played (core.model.rounds_played with the store's pending rounds): the state, the
+    standings, ``/tiebreaks``' order and a late entry all count 3 rounds, and the order is
+    the one for 3 rounds (Modified Median first, not moved last as after 2)."""
+    from bot.answers import tiebreak_order
+    from core.model import rounds_played
+
+    name = "Scholastic"
+    await store.create_tournament(GUILD, name, rounds=5, actor=TD, profile="mdchess")
+    for member in (ANN, BOB, CAT, DAN):
+        await store.join(GUILD, name, member)
+    await store.set_status(GUILD, name, TournamentStatus.RUNNING, TD)
+    for r, a, b in ((1, 1, 2), (1, 3, 4), (2, 1, 3), (2, 2, 4)):
+        await store.set_result(GUILD, name, TD, round=r, player=a, opponent=b, result="win")
+    await store.report(GUILD, name, ANN, round=3, opponent=user(DAN), result="win")
+    said = await store.report(GUILD, name, DAN, round=3, opponent=user(ANN), result="win")
+    assert said.status is ResultStatus.DISPUTED
+
+    state = await store.state(GUILD, name)
+    view = await store.standings(GUILD, name)
+    listed = await tiebreak_order(store, GUILD, state.info)
+    assert tuple(code for code, _, _ in listed.order) == view.standings.order
+    assert view.standings.order == ("MM", "SOLK", "CUM", "OCUM")
+    assert view.after_round == state.rounds_played == 3 and state.as_played.rounds == 3
+    assert rounds_played(state.tournament) == 2 and state.pending == {3}
+    late = await store.join(GUILD, name, EVE)
+    assert late.late_entry_round == 4
