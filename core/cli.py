@@ -118,7 +118,8 @@ def _parser() -> argparse.ArgumentParser:
         "--rules",
         default="uscf",
         metavar="PROFILE",
-        help="with --standings: the profile whose tiebreak columns to add",
+        help="the rules the output, read back, must rank the same under; with --standings "
+        "also the profile whose tiebreak columns to add",
     )
     convert.add_argument(
         "--standings",
@@ -292,9 +293,11 @@ def _convert(args: argparse.Namespace, warnings: list[Problem]) -> str:
     target = Path(args.target)
     to_trf = target.suffix.lower() == ".trf"
     standings = None
+    # The rules in use: the output must rank the same under them (and says the start date,
+    # which picks the C.07 text under fide, so it ranks the same under every profile).
+    profile = resolve_for(ranked.start_date, args.rules, options=_options(args))
     if args.standings:  # else TRF-16 keeps the input's rank column (see write_trf)
         tournament = ranked
-        profile = resolve_for(tournament.start_date, args.rules, options=_options(args))
         standings = compute_standings(tournament, profile)
     elif to_trf and _only_empty_after(tournament, ranked.rounds):
         tournament = ranked
@@ -308,7 +311,8 @@ def _convert(args: argparse.Namespace, warnings: list[Problem]) -> str:
 
             separator = "," if target.suffix.lower() == ".csv" else "  "
             text = write_crosstable(tournament, standings if args.standings else None, separator)
-        _check_read_back(ranked, text, args.target, "TRF-16" if to_trf else "a crosstable")
+        kind = "TRF-16" if to_trf else "a crosstable"
+        _check_read_back(ranked, text, args.target, kind, args.rules)
     except HarknessError as error:  # what the target format cannot hold, found in the source
         from core.formats.readback import record_line
 
@@ -329,9 +333,9 @@ def _only_empty_after(tournament: Tournament, rounds: int) -> bool:
     return all(e.kind is EntryKind.ABSENT for p in tournament for e in p.entries[rounds:])
 
 
-def _check_read_back(source: Tournament, text: str, target: str, kind: str) -> None:
+def _check_read_back(source: Tournament, text: str, target: str, kind: str, rules: str) -> None:
     """Raise what ``text``, read back as ``harkness`` reads ``target``, would rank
-    differently from ``source`` (as it is ranked)."""
+    differently from ``source`` (as it is ranked) under ``rules`` (``--rules``)."""
     from core.formats import read_text
     from core.formats.readback import read_back_problems
 
@@ -342,7 +346,7 @@ def _check_read_back(source: Tournament, text: str, target: str, kind: str) -> N
             replace(p, message=f"the output would not read back: {p.message}")
             for p in error.problems
         ) from None
-    problems = read_back_problems(source, back, kind)
+    problems = read_back_problems(source, back, kind, rules)
     if problems:
         raise HarknessError(problems)
 

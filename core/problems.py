@@ -114,6 +114,7 @@ CODES: Mapping[str, str] = MappingProxyType(
         "bad-rating": "a rating that is not a whole number in range (``value``)",
         "bad-round-entry": "a round cell that is no round entry (``field``: Rd N, ``value``)",
         "name-splits-cells": "a name that would split into two cells in this format (``value``)",
+        "start-date-twice": "a second ``Start date`` line above the header (``value``: its date)",
         # TRF-16 (core/formats/trf.py).
         "no-players": "no player records (TRF-16 record 001)",
         "bad-player-line": "a player line too short to read",

@@ -25,7 +25,7 @@ from core.formats import read_tournament
 from core.formats.readback import read_back_problems
 from core.model import Player
 from core.problems import HarknessError
-from core.profiles import PROFILES
+from core.profiles import PROFILES, names
 
 RULES = (*PROFILES, "fide")
 TARGETS = ("out.trf", "out.txt", "out.csv")
@@ -176,19 +176,62 @@ def test_the_examples_convert_to_every_format_with_the_same_standings(
             assert standings(tmp_path / target, rules) == standings(source, rules)
 
 
-def test_a_start_date_that_picks_the_fide_edition_is_refused_for_a_crosstable(
+def dated(tmp_path: Path, day: str) -> Path:
+    """The club example as a TRF-16 file whose section started on ``day`` (record 042)."""
+    text = Path(example_path("club-swiss.trf")).read_text(encoding="utf-8")
+    source = tmp_path / f"club-{day.replace('/', '')}.trf"
+    source.write_text(text.replace("042 2025/10/07", f"042 {day}"), encoding="utf-8")
+    return source
+
+
+@pytest.mark.parametrize("rules", ["uscf", "fide"])
+def test_a_section_started_under_the_2026_text_converts_to_a_crosstable(
+    tmp_path: Path, rules: str
+) -> None:
+    """A TRF-16 file dated after 1 March 2026 becomes text and CSV whatever the rules in use:
+    the crosstable says its start date, so read back it ranks the same under every profile
+    (``fide`` picks the 2026 text from it)."""
+    source = dated(tmp_path, "2026/12/01")
+    assert standings(source, "fide") == standings(source, "fide-2026")
+    assert standings(source, "fide") != standings(source, "fide-2024")
+    for name in ("club.txt", "club.csv"):
+        target = tmp_path / name
+        status, _, err = run("convert", str(source), str(target), "--rules", rules)
+        assert status == 0, err
+        assert target.read_text(encoding="utf-8").startswith("Start date: 2026-12-01\n")
+        for profile in names():
+            assert standings(target, profile) == standings(source, profile), (name, profile)
+        again = tmp_path / f"{name}.trf"  # and back to TRF-16, 042 and all
+        assert run("convert", str(target), str(again))[0] == 0
+        assert "\n042 2026-12-01\n" in again.read_text(encoding="utf-8")
+        assert standings(again, "fide") == standings(source, "fide")
+
+
+def test_a_section_started_before_the_2026_text_still_ranks_under_the_2024_text(
     tmp_path: Path,
 ) -> None:
-    text = Path(example_path("club-swiss.trf")).read_text(encoding="utf-8")
-    source = tmp_path / "club.trf"
-    source.write_text(text.replace("042 2025/10/07", "042 2026/04/11"), encoding="utf-8")
-    assert standings(source, "fide") != standings(source, "fide-2024")
-    assert_refused(
-        source,
-        tmp_path / "club.csv",
-        "club.trf:4: a crosstable cannot record the start date (042 2026/04/11): read back, "
-        "--rules fide would rank it under fide-2024, not fide-2026",
+    source = dated(tmp_path, "2026/02/28")
+    target = tmp_path / "club.csv"
+    assert run("convert", str(source), str(target), "--rules", "fide")[0] == 0
+    assert target.read_text(encoding="utf-8").startswith("Start date: 2026-02-28\n")
+    assert standings(target, "fide") == standings(target, "fide-2024") == standings(source, "fide")
+    assert standings(target, "fide") != standings(target, "fide-2026")
+
+
+def test_a_start_date_read_back_otherwise_is_refused_under_the_rules_in_use() -> None:
+    """The check compares under the rules in use: a file that lost the start date would
+    rank under another C.07 text only with ``fide``, and is refused there, at record 042."""
+    source = read_tournament(str(Path(example_path("club-swiss.trf"))))
+    source = replace(source, start_date="2026/04/11")
+    lost = replace(source, start_date="")
+    [problem] = read_back_problems(source, lost, "a crosstable", "fide")
+    assert (problem.code, problem.field) == ("convert-would-change", "042")
+    assert str(problem) == (
+        "a crosstable cannot record the start date (042 2026/04/11): read back, --rules fide "
+        "would rank it under fide-2024, not fide-2026"
     )
+    for rules in ("uscf", "fide-2026", "mdchess"):
+        assert read_back_problems(source, lost, "a crosstable", rules) == []
 
 
 def test_a_player_read_back_otherwise_is_named_with_the_round_or_rating() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from core.formats.crosstable import parse_cell, read_crosstable, write_crosstable
@@ -137,6 +139,39 @@ def test_write_then_read_is_the_identity(separator: str) -> None:
         "2,Bob,,L1 (b),B,U\n3,Cy,1200,U,-,F1\n"
     )
     assert read_crosstable(write_crosstable(t, separator=separator)) == t
+
+
+@pytest.mark.parametrize("separator", ["  ", ",", "\t"])
+def test_the_start_date_is_a_details_line_above_the_header(separator: str) -> None:
+    """``Start date: …`` above the header row is the section's start date (TRF-16 record
+    042's), as written; a readable one is written back in ISO form, and read back."""
+    table = "#,Name,Rd 1\n1,Ann,W2\n2,Bob,L1\n"
+    assert read_crosstable(table).start_date == ""
+    t = read_crosstable("Start date: 2026/12/01\n" + table)
+    assert t.start_date == "2026/12/01"
+    assert [str(e) for e in t.player(1).entries] == ["W2"]
+    written = write_crosstable(t, separator=separator)
+    assert written.startswith("Start date: 2026-12-01\n")
+    assert read_crosstable(written) == replace(t, start_date="2026-12-01")
+    unreadable = replace(t, start_date="soon")  # decides nothing (fide-2024), not written
+    assert write_crosstable(unreadable, separator=separator).startswith("#")
+
+
+def test_a_spreadsheets_start_date_line_is_read_and_a_second_one_is_refused() -> None:
+    table = "#,Name,Rd 1\n1,Ann,W2\n2,Bob,L1\n"
+    for line in (
+        "Start date: 2026-12-01,,",
+        "start date,2026-12-01,,",
+        '"Start date: 2026-12-01"',
+        '"Start date","2026-12-01"',
+        "Start date\t2026-12-01\t\t",
+    ):
+        assert read_crosstable(f"{line}\n{table}").start_date == "2026-12-01", line
+    (twice,) = problems_of("Start date: 2026-12-01\n\nStart date: 2026-12-02\n" + table)
+    assert (twice.code, twice.line, twice.value) == ("start-date-twice", 3, "2026-12-02")
+    assert str(twice) == "club.txt:3:1: the start date is given twice (first on line 1)"
+    (alone,) = problems_of("Start date: 2026-12-01\n")
+    assert alone.code == "empty-file"
 
 
 @pytest.mark.parametrize("separator", ["  ", "\t", ","])

@@ -4,6 +4,9 @@ text format").
 One player a row: ``#``, ``Name``, optional ``Rating``, one column per round (``Rd 1``,
 ``Rd 2``, …), then optional ``Tot`` and tiebreak columns, which are ignored on input and
 recomputed on output. Columns are separated by a tab, a comma (CSV), or two or more spaces.
+Above the heading row, a details line may give the section's start date
+(``Start date: 2026-12-01``, TRF-16 record 042's date, which picks the FIDE C.07 text under
+``--rules fide``): it is read back, and written whenever the date can be read.
 
 Round cells: ``W9 (w)`` won against 9 with White, ``D5 (b)`` drawn with Black, ``L3`` lost
 (colour optional), ``X9`` / ``F9`` forfeit win / loss against 9, ``B`` full-point bye, ``H``
@@ -29,6 +32,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import NamedTuple
 
+from core.dates import read_date
 from core.formats.text import lines_of
 from core.limits import (
     MAX_CELL_CHARS,
@@ -63,6 +67,10 @@ _BYES = {
     "-": EntryKind.WITHDRAWN,
     "": EntryKind.ABSENT,
 }
+#: The start of the details line above the heading row that gives the start date
+#: (``Start date: 2026-12-01``; ``Start date,2026-12-01`` as a spreadsheet saves two cells,
+#: quoted or not). Matched at the line's start only; the rest of the line is the date.
+_START_DATE = re.compile(r'\s*(?:"\s*)?start\s*date\s*(?:"\s*)?[:,\t]', re.IGNORECASE)
 #: What each separator writes, as an error message names it.
 _FORMAT_NAMES = {"  ": "aligned text", "\t": "tab-separated text", ",": "CSV"}
 #: Crosstable headings of the US Chess tiebreaks, as MD Chess's published crosstables print them.
@@ -218,6 +226,18 @@ def read_crosstable(text: str, path: str = "<input>", name: str = "") -> Tournam
                 )
             ]
         )
+    start_date, lines = _details(lines, path)
+    if not lines:
+        raise HarknessError(
+            [
+                Problem(
+                    "the file has no table; expected a header row '#, Name, Rd 1, …'",
+                    path=path,
+                    line=1,
+                    code="empty-file",
+                )
+            ]
+        )
     header_number, header_line = lines[0]
     separator = _separator(header_line)
     header = _split(header_line, header_number, separator)
@@ -260,9 +280,41 @@ def read_crosstable(text: str, path: str = "<input>", name: str = "") -> Tournam
     played = last_played_round(p.entries for p in players)
     players = [replace(p, entries=trailing_withdrawal(p.entries, played)) for p in players]
     try:
-        return Tournament(tuple(sorted(players, key=lambda p: p.id)), len(round_cols), name=name)
+        return Tournament(
+            tuple(sorted(players, key=lambda p: p.id)),
+            len(round_cols),
+            name=name,
+            start_date=start_date,
+        )
     except HarknessError as error:
         raise HarknessError(_locate(error.problems, rows, id_col, round_cols, path)) from None
+
+
+def _details(lines: list[tuple[int, str]], path: str) -> tuple[str, list[tuple[int, str]]]:
+    """The start date a details line above the heading row gives ("" without one), and the
+    lines from the heading row on. The date is kept as written (:func:`core.dates.read_date`
+    reads it when a rule needs it), the padding a spreadsheet adds (``,,,``) left out."""
+    start_date, given = "", 0
+    for i, (number, line) in enumerate(lines):
+        found = _START_DATE.match(line)
+        if found is None:
+            return start_date, lines[i:]
+        if given:
+            raise HarknessError(
+                [
+                    Problem(
+                        f"the start date is given twice (first on line {given})",
+                        path=path,
+                        line=number,
+                        column=1,
+                        code="start-date-twice",
+                        field="Start date",
+                        value=line[found.end() :].strip(' \t,"'),
+                    )
+                ]
+            )
+        start_date, given = line[found.end() :].strip(' \t,"'), number
+    return start_date, []
 
 
 #: The start of a TRF-16 record other than a player line (``012 Name``, ``XXR 9``): a file
@@ -523,13 +575,16 @@ def _rating(rating: int | None) -> str:
 def write_crosstable(
     tournament: Tournament, standings: Standings | None = None, separator: str = "  "
 ) -> str:
-    """The crosstable as aligned text (``separator="  "``), tab-separated or CSV (``","``).
+    """The crosstable as aligned text (``separator="  "``), tab-separated or CSV (``","``),
+    under a details line with the start date when the tournament has one that can be read
+    (``Start date: 2026-12-01``: under ``--rules fide`` it picks the C.07 text).
 
-    What it writes reads back as the same tournament; raises :class:`HarknessError` (each
-    problem with its player) for what the format cannot hold: a player without a name, and in
-    aligned text a name with two blanks in a row or a tab (which would split the cell), in
-    tab-separated text a name with a tab. An undefined tiebreak is an empty cell in CSV and
-    tab-separated text, ``–`` in aligned text (as in every table for people).
+    What it writes reads back as the same tournament (its start date in ISO form); raises
+    :class:`HarknessError` (each problem with its player) for what the format cannot hold: a
+    player without a name, and in aligned text a name with two blanks in a row or a tab
+    (which would split the cell), in tab-separated text a name with a tab. An undefined
+    tiebreak is an empty cell in CSV and tab-separated text, ``–`` in aligned text (as in
+    every table for people).
     """
     too_big = size_problem(len(tournament.players), tournament.rounds)
     problems = [Problem(too_big, code="too-large")] if too_big else []
@@ -566,12 +621,14 @@ def write_crosstable(
     if problems:
         raise HarknessError(problems)
     rows = crosstable_rows(tournament, standings, UNDEFINED_TEXT if separator == "  " else "")
+    started = read_date(tournament.start_date)
+    details = f"Start date: {started.isoformat()}\n" if started else ""
     if separator == ",":
-        return write_csv(rows)
+        return details + write_csv(rows)
     if separator == "\t":
-        return "".join("\t".join(row) + "\n" for row in rows)
+        return details + "".join("\t".join(row) + "\n" for row in rows)
     widths = [max(len(row[j]) for row in rows) for j in range(len(rows[0]))]
-    return "".join(
+    return details + "".join(
         separator.join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() + "\n"
         for row in rows
     )

@@ -3,15 +3,16 @@ read it, decides the standings exactly as the source did (core/DECISIONS.md, T11
 
 Standings depend on the tournament model alone, given the profile: the rounds that count,
 every player's entries (result, opponent, colour) and rating, the kind of event (a round
-robin or a Swiss, FIDE C.07 5 / 6: :func:`core.model.is_round_robin`) and, under ``--rules
-fide``, the edition the start date picks (:func:`core.profiles.resolve_for`). Comparing
-those is cheap and does not depend on the profile; the names, other TRF-16 fields and the
-order of the file do not decide a place or a tiebreak.
+robin or a Swiss, FIDE C.07 5 / 6: :func:`core.model.is_round_robin`) and the profile the
+rules in use resolve to (under ``--rules fide``, the C.07 text the start date picks:
+:func:`core.profiles.resolve_for`). Comparing those is cheap; the names, other TRF-16
+fields and the order of the file do not decide a place or a tiebreak.
 
 A crosstable records neither planned rounds without a result (a round column with no
 game result is not counted, where TRF-16's ``XXR`` rounds are rounds of absence for
-everyone), nor TRF-16 record 092 (type of tournament), nor the start date: what differs is
-refused, located at the source's record or column, naming what the target cannot hold.
+everyone), nor TRF-16 record 092 (type of tournament): what differs is refused, located at
+the source's record or column, naming what the target cannot hold. It records the start
+date (its ``Start date`` line), so the C.07 text ``fide`` picks reads back the same.
 """
 
 from __future__ import annotations
@@ -26,11 +27,14 @@ from core.profiles import resolve_for
 _SHOWN = 10
 
 
-def read_back_problems(source: Tournament, back: Tournament, target: str) -> list[Problem]:
+def read_back_problems(
+    source: Tournament, back: Tournament, target: str, rules: str = "fide"
+) -> list[Problem]:
     """What ``back`` (the converted file read back and cut to the rounds played, as it is
-    ranked) decides differently from ``source`` (the source as it is ranked); ``target``
-    names the target format ("a crosstable", "TRF-16"). Each problem names the source's
-    record (``field``: ``XXR``, ``092``, ``042``, ``Rd N``) or player and round."""
+    ranked) decides differently from ``source`` (the source as it is ranked) under the
+    rules in use (``rules``, a profile name: the profile each start date resolves it to);
+    ``target`` names the target format ("a crosstable", "TRF-16"). Each problem names the
+    source's record (``field``: ``XXR``, ``092``, ``042``, ``Rd N``) or player and round."""
     problems = list(_rounds(source, back, target))
     if problems:  # the entries of the rounds that differ would only repeat it
         return problems
@@ -48,12 +52,12 @@ def read_back_problems(source: Tournament, back: Tournament, target: str) -> lis
                 field="092",
             )
         )
-    edition, back_edition = (resolve_for(t.start_date, "fide").name for t in (source, back))
+    edition, back_edition = (resolve_for(t.start_date, rules).name for t in (source, back))
     if edition != back_edition:
         problems.append(
             Problem(
                 f"{target} cannot record the start date (042 {source.start_date.strip()}): "
-                f"read back, --rules fide would rank it under {back_edition}, not {edition}",
+                f"read back, --rules {rules} would rank it under {back_edition}, not {edition}",
                 code="convert-would-change",
                 field="042",
             )

@@ -4,8 +4,14 @@ the engine's, and ``/why`` tells each player what the engine says."""
 
 from __future__ import annotations
 
+import contextlib
+import io
+from pathlib import Path
+
+from core.cli import main
 from core.explain import explain
 from core.explain_render import to_markdown
+from core.profiles import names
 from core.render import cells
 from core.standings import compute_standings
 from tests.bot.support import Club, clicked, reported, running_tournament
@@ -47,7 +53,7 @@ def _rows(description: str) -> list[list[str]]:
     return [line.split() for line in description.strip("`\n").splitlines()[1:]]
 
 
-async def test_a_four_round_event_played_through_discord(club: Club) -> None:
+async def test_a_four_round_event_played_through_discord(club: Club, tmp_path: Path) -> None:
     await running_tournament(club, "Club Night", rounds=4, players=PLAYERS)
     for round_number, games in ROUNDS.items():
         for reporter, opponent, result, colour in games:
@@ -93,3 +99,29 @@ async def test_a_four_round_event_played_through_discord(club: Club) -> None:
     exported = await club.ok("alice", "tournament export")
     trf = exported.attachment("club-night.trf").text()
     assert sum(line.startswith("001") for line in trf.splitlines()) == 6
+    assert_converts_to_crosstables(trf, tmp_path)
+
+
+def assert_converts_to_crosstables(trf: str, folder: Path) -> None:
+    """The bot's TRF-16 export (dated the day the tournament started) becomes a crosstable
+    as text and CSV, each ranking as the export does under every profile."""
+    source = folder / "club-night.trf"
+    source.write_text(trf, encoding="utf-8")
+    assert "\n042 " in trf
+    for name in ("club-night.txt", "club-night.csv"):
+        target = folder / name
+        assert harkness("convert", str(source), str(target))[0] == 0
+        for rules in names():
+            ranked = [
+                harkness("standings", str(path), "--rules", rules, "--format", "json")
+                for path in (source, target)
+            ]
+            assert ranked[0] == ranked[1] and ranked[0][0] == 0, (name, rules)
+
+
+def harkness(*argv: str) -> tuple[int, str]:
+    """Run the ``harkness`` command line: its status and what it printed."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        status = main(list(argv))
+    return status, out.getvalue()
