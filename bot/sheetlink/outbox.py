@@ -126,6 +126,13 @@ class OutboxWriter:
         self._wake = asyncio.Event()
         self._next_due: float | None = None
         self._loop: asyncio.Task[None] | None = None
+        # What this process's flushes hold: how many are still claiming, the keys of the
+        # results claimed and not yet written or given back, and an event set when that
+        # changes (:meth:`_settle`).
+        self._claiming = 0
+        self._writing: set[str] = set()
+        self._moved = asyncio.Event()
+        self.store.on_queued(self.wake)
 
     def start(self) -> None:
         """Start writing due results in the background (when Sheets is available); the
@@ -134,7 +141,8 @@ class OutboxWriter:
             self._loop = self.access.spawn(self._run(), name="harkness-sheets-outbox")
 
     def wake(self) -> None:
-        """Look for results to write now."""
+        """Look for results to write now: the store calls it when a change queued one
+        (:meth:`bot.store.Store.on_queued`); else the writer looks every poll interval."""
         self._wake.set()
 
     async def _run(self) -> None:
@@ -172,6 +180,8 @@ class OutboxWriter:
         sheet = info.sheet.spreadsheet_id
         deadline = time.monotonic() + self.access.answer_wait
         await self.access.bounded(self.flush(guild))
+        # The background writer, woken by the same change, may have claimed it first.
+        await self._settle(outbox_key(guild, info.id, seq), deadline)
         pending = await self._pending(guild, info, seq)
         lock = self.access.lock(sheet)
         if pending and lock.locked():  # the background writer has it: let it finish
@@ -196,6 +206,22 @@ class OutboxWriter:
     async def _pending(self, guild: str, info: TournamentInfo, seq: int) -> bool:
         return any(i.event_seq == seq for i in await self.store.pending_writes(guild, info.name))
 
+    async def _settle(self, key: str, deadline: float) -> None:
+        """Wait (until ``deadline``) while a flush of this process may hold the result
+        ``key``: one still claiming, or one that claimed it and is writing it."""
+        while self._claiming or key in self._writing:
+            moved = self._moved
+            try:
+                async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
+                    await moved.wait()
+            except TimeoutError:
+                return
+
+    def _move(self) -> None:
+        """Tell :meth:`_settle` that what the flushes hold changed."""
+        self._moved.set()
+        self._moved = asyncio.Event()
+
     async def flush(self, guild: str | None = None) -> None:
         """Write every result that is due (of ``guild``, or of every guild), sheet by sheet."""
         if not self.access.available:
@@ -204,9 +230,25 @@ class OutboxWriter:
             depth, oldest = await self.store.outbox_backlog()
             metrics.OUTBOX_DEPTH.set(depth)
             metrics.OUTBOX_OLDEST_DUE.set(oldest)
-        items = await self.store.claim_writes(
-            self.access.worker, limit=100, lease=self.access.lease, guild=guild
-        )
+        self._claiming += 1
+        items: Sequence[OutboxItem] = ()
+        try:
+            items = await self.store.claim_writes(
+                self.access.worker, limit=100, lease=self.access.lease, guild=guild
+            )
+        finally:
+            self._claiming -= 1
+            held = {str(i.payload.get("key")) for i in items}
+            self._writing |= held
+            self._move()
+        try:
+            await self._write_claimed(items)
+        finally:
+            self._writing -= held
+            self._move()
+
+    async def _write_claimed(self, items: Sequence[OutboxItem]) -> None:
+        """Write results claimed by :meth:`flush`, sheet by sheet."""
         if not items:
             return
         groups: dict[tuple[str, str, str], list[OutboxItem]] = {}

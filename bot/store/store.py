@@ -167,6 +167,8 @@ class Store:
         #: computed from (see :meth:`standings`), most recently used last.
         self._standings: OrderedDict[tuple[str, int, int | None], tuple[object, StandingsView]]
         self._standings = OrderedDict()
+        #: Told after each change that queued a result for a linked sheet (:meth:`on_queued`).
+        self._queued: list[Callable[[], None]] = []
 
     @classmethod
     async def open(
@@ -228,7 +230,17 @@ class Store:
             loaded = await queries.load(conn, guild, tournament, lock=True)
             return await apply(Change(conn, loaded, actor, self.clock()))
 
-        return await self._write(work)
+        done = await self._write(work)
+        if isinstance(done, Outcome) and done.outbox:  # committed: the writer may take it
+            for listener in self._queued:
+                listener()
+        return done
+
+    def on_queued(self, listener: Callable[[], None]) -> None:
+        """Call ``listener`` after each change that queued a result for a linked sheet (its
+        outbox row committed, :mod:`bot.store.outbox`), so that this process's sheet writer
+        looks at once; other processes find the row on their next look."""
+        self._queued.append(listener)
 
     # -- guild settings -------------------------------------------------------------------
 

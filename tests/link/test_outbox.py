@@ -18,7 +18,7 @@ import pytest
 from prometheus_client import REGISTRY
 
 from bot.sheetlink.lease import LEASE
-from bot.store import OutboxItem, Store
+from bot.store import Actor, OutboxItem, Store
 from sheets import metrics
 from sheets.discord_tabs import REPORT_HEADER
 from tests.bot.support import clicked, reported
@@ -187,3 +187,29 @@ async def test_the_outbox_depth_and_age_are_measured_while_the_metrics_are_serve
     await asyncio.wait_for(club.links.flush(), 30)
     assert REGISTRY.get_sample_value("harkness_outbox_depth") == 0
     assert REGISTRY.get_sample_value("harkness_outbox_oldest_due_seconds") == 0
+
+
+async def test_a_result_made_final_wakes_the_writer_at_once(
+    linked: LinkedClub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The store tells the bot's sheet writer when a change queued a result (Store.on_queued):
+    with a poll interval of ten minutes, a TD's decision made through the store alone (no
+    command waiting for it to land) reaches the Discord reports tab within seconds."""
+    club = linked
+    monkeypatch.setenv("HARKNESS_SHEETS_OUTBOX_POLL", "600")
+    await club.restart()
+    assert club.links.outbox.poll_seconds == 600
+    await asyncio.sleep(0.5)  # the writer's first look is over: it sleeps until woken
+    td = Actor(str(club.member("td").id), "Tina Director", td=True)
+    decided = await club.store.set_result(
+        club.guild, "Club Night", td, round=2, player=1, opponent=2, result="win"
+    )
+    assert decided.outbox and decided.event is not None
+    [item] = await club.store.pending_writes(club.guild, "Club Night")
+    await eventually(
+        lambda: _written(club, item.payload["key"]), 5, "the decision in the Discord reports tab"
+    )
+
+
+async def _written(club: LinkedClub, key: str) -> bool:
+    return key in keys(club)
