@@ -234,9 +234,8 @@ async def test_a_fide_round_robin_lists_the_round_robin_order(club: Club) -> Non
     ]
 
 
-async def test_a_short_mdchess_section_lists_the_order_its_standings_use(club: Club) -> None:
-    """mdchess after round 2 of a 5-round event: ``/tiebreaks`` lists the order for the
-    rounds played (Solkoff first, as the standings rank), not the one for the 5 planned."""
+async def _scholastic_after_two_rounds(club: Club) -> None:
+    """A TD runs "Scholastic" (mdchess, 5 rounds) and sets rounds 1 and 2 of #1–#4."""
     from tests.bot.support import appoint_tds
 
     await appoint_tds(club)
@@ -248,17 +247,22 @@ async def test_a_short_mdchess_section_lists_the_order_its_standings_use(club: C
     await club.ok("td", "tournament start")
     for r, (a, b) in ((1, ("#1", "#2")), (1, ("#3", "#4")), (2, ("#1", "#3")), (2, ("#2", "#4"))):
         await club.ok("td", "result set", {"round": r, "player": a, "opponent": b, "result": "win"})
-    order = ["SOLK", "CUM", "OCUM", "MM"]
-    reply = await club.ok("alice", "tiebreaks")
-    lines = [line for line in reply.embeds[0]["description"].splitlines() if line[:1].isdigit()]
-    assert [line.split("(`")[1].split("`)")[0] for line in lines] == order
-    standings = await club.ok("alice", "standings")
-    assert standings.embeds[0]["description"].splitlines()[1].split()[-4:] == order
 
 
 def _listed_order(reply_description: str) -> list[str]:
     lines = [line for line in reply_description.splitlines() if line[:1].isdigit()]
     return [line.split("(`")[1].split("`)")[0] for line in lines]
+
+
+async def test_a_short_mdchess_section_lists_the_order_its_standings_use(club: Club) -> None:
+    """mdchess after round 2 of a 5-round event: ``/tiebreaks`` lists the order for the
+    rounds played (Solkoff first, as the standings rank), not the one for the 5 planned."""
+    await _scholastic_after_two_rounds(club)
+    order = ["SOLK", "CUM", "OCUM", "MM"]
+    reply = await club.ok("alice", "tiebreaks")
+    assert _listed_order(reply.embeds[0]["description"]) == order
+    standings = await club.ok("alice", "standings")
+    assert standings.embeds[0]["description"].splitlines()[1].split()[-4:] == order
 
 
 async def test_a_round_whose_only_game_is_disputed_gives_one_order_everywhere(
@@ -268,17 +272,7 @@ async def test_a_round_whose_only_game_is_disputed_gives_one_order_everywhere(
     played (core.model.rounds_played with the pending round), so ``/standings``,
     ``/tiebreaks``, ``/tournament info`` and ``/crosstable`` all say 3 rounds, and the
     order is the one for 3 rounds (Modified Median first), the same in both lists."""
-    from tests.bot.support import appoint_tds
-
-    await appoint_tds(club)
-    await club.ok(
-        "td", "tournament create", {"name": "Scholastic", "rounds": 5, "profile": "mdchess"}
-    )
-    for member in ("alice", "bob", "carol", "dave"):
-        await club.ok(member, "join")
-    await club.ok("td", "tournament start")
-    for r, (a, b) in ((1, ("#1", "#2")), (1, ("#3", "#4")), (2, ("#1", "#3")), (2, ("#2", "#4"))):
-        await club.ok("td", "result set", {"round": r, "player": a, "opponent": b, "result": "win"})
+    await _scholastic_after_two_rounds(club)
     await reported(club, "alice", 3, "#4", "win")
     second = await reported(club, "dave", 3, "#1", "win")
     assert "Disputed" in second.text
