@@ -3,6 +3,8 @@ concurrent reports again, on a real PostgreSQL server (``HARKNESS_TEST_POSTGRES_
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tests.bot.support import Club
@@ -17,8 +19,8 @@ from tests.bot.test_season import test_a_four_round_event_played_through_discord
 pytestmark = pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
 
 
-async def test_a_four_round_event_on_postgresql(club: Club) -> None:
-    await _event(club)
+async def test_a_four_round_event_on_postgresql(club: Club, tmp_path: Path) -> None:
+    await _event(club, tmp_path)
 
 
 async def test_fifty_concurrent_reports_on_postgresql(club: Club) -> None:
