@@ -31,6 +31,7 @@ from enum import Enum
 from fractions import Fraction
 from typing import Any
 
+from core.awards.reasons import AwardNote, Item
 from core.explain import Comparison, Note, Placed, RoundNote
 
 
@@ -108,3 +109,27 @@ def round_note_data(n: RoundNote | None) -> dict[str, Any] | None:
 def reason_data(reason: Comparison | Note) -> dict[str, Any]:
     """The short why (:attr:`core.explain.Explanation.reason`) as data."""
     return comparison_data(reason) if isinstance(reason, Comparison) else note_data(reason)
+
+
+def award_note_data(n: AwardNote) -> dict[str, Any]:
+    """A reason of an award (:class:`core.awards.reasons.AwardNote`) as data: its ``kind``
+    and the values it fills in; ``items`` lists ``{"prize", "amount", "players", "score"}``
+    (what is given of each).
+
+    >>> from core.awards.reasons import AwardWhy, Item
+    >>> award_note_data(AwardNote(AwardWhy.CAP, prize="3rd", amount=Fraction(536)))
+    {'kind': 'cap', 'prize': '3rd', 'amount': {'num': 536, 'den': 1}}
+    """
+    items = [_given_item(item) for item in n.items]
+    return _given(n, {"items": items})
+
+
+def _given_item(item: Item) -> dict[str, Any]:
+    data: dict[str, Any] = {"prize": item.prize}
+    if item.amount is not None:
+        data["amount"] = exact(item.amount)
+    if item.players:
+        data["players"] = list(item.players)
+    if item.score is not None:
+        data["score"] = exact(item.score)
+    return data

@@ -16,8 +16,10 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass
 from fractions import Fraction
-from typing import Any
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
+from core.awards.reasons import AwardNote, AwardWhy, Item
 from core.explain import (
     Comparison,
     Explanation,
@@ -28,11 +30,21 @@ from core.explain import (
     TiebreakExplanation,
     Why,
 )
-from core.explain_data import comparison_data, note_data, reason_data, round_note_data
+from core.explain_data import (
+    award_note_data,
+    comparison_data,
+    exact,
+    note_data,
+    reason_data,
+    round_note_data,
+)
 from core.limits import shorten
 from core.model import EntryKind
 from core.names import markdown_safe as md
-from core.numbers import UNDEFINED_TEXT, as_json_number, display, half_points
+from core.numbers import UNDEFINED_TEXT, as_json_number, display, half_points, money
+
+if TYPE_CHECKING:
+    from core.awards.result import PlayerAward
 
 MESSAGE_LIMIT = 2000
 EMBED_DESCRIPTION_LIMIT = 4096
@@ -483,3 +495,265 @@ def render_explanation(e: Explanation, fmt: str = "text") -> str:
         md = to_markdown(e)
         return "\n\n".join([md.summary, *md.details]) + "\n"
     return to_text(e)
+
+
+# -- awards: cash, trophies and teams in words ----------------------------------------------
+
+#: What decided between two prizes of equal amount (US Chess 32B4), by precedence's part.
+_PRECEDENCE_WORDS = {
+    "kind": "a place prize comes before a class prize, a class prize before an unrated one, "
+    "an unrated one before other categories",
+    "upper": "the higher class comes first",
+    "lower": "the higher class comes first",
+    "rank": "the earlier prize of its ladder comes first",
+    "order": "it was announced first",
+}
+
+
+def _names(names: tuple[str, ...] | list[str]) -> str:
+    """``Ann``, ``Ann and Bob``, ``Ann, Bob and Cy``; names written ``Last, First`` are
+    listed with semicolons (``Lee, Ann; Ng, Bo and Ito, Cy``).
+
+    >>> _names(["Ann", "Bob", "Cy"]), _names(["Lee, Ann", "Ng, Bo", "Ito, Cy"])
+    ('Ann, Bob and Cy', 'Lee, Ann; Ng, Bo and Ito, Cy')
+    """
+    names = list(names)
+    if len(names) <= 1:
+        return "".join(names)
+    comma = "; " if any("," in name for name in names) else ", "
+    return f"{comma.join(names[:-1])} and {names[-1]}"
+
+
+def _tiebreak_name(code: str) -> str:
+    """A tiebreak's name by its code (US Chess or FIDE), the code itself if neither."""
+    from core.profiles import Family
+    from core.tiebreaks import tiebreaks_of
+
+    for family in (Family.USCF, Family.FIDE):
+        registry = tiebreaks_of(family)
+        if code in registry:
+            return registry[code].name
+    return code
+
+
+def separation_text(code: str, ours: Fraction | None, theirs: Fraction | None, text: str) -> str:
+    """What put one player (or team) ahead of another, from the first's side: ``scored 4 to
+    3.5``, ``Modified Median 13.5 vs 11``, ``a coin flip (…)``."""
+    if code == "score":
+        return f"scored {_value(ours)} to {_value(theirs)}"
+    if code == "unplayed":
+        return "the other's points all came from rounds not played (US Chess 34E)"
+    if code == "playoff":
+        return "equal on score and every tiebreak, the recorded playoff or lot"
+    if code == "coin":
+        return f"equal on score and every tiebreak, a coin flip ({text})"
+    return f"{_tiebreak_name(code)} {_value(ours)} vs {_value(theirs)}"
+
+
+def _item(item: Item, currency: str) -> str:
+    """``$150 (Top youth, brought by Ann)``, ``$300 (1st)``."""
+    amount = money(item.amount, currency) if item.amount is not None else ""
+    by = f", brought by {_names(item.players)}" if item.players else ""
+    return f"{amount} ({item.prize}{by})" if amount else f"{item.prize}{by}"
+
+
+def award_note_text(n: AwardNote, currency: str = "") -> str:
+    """One reason of an award in words (:class:`~core.awards.reasons.AwardWhy`)."""
+    m = partial(_money, currency=currency)
+    kind = n.kind
+    if kind is AwardWhy.POOL:
+        if n.count == 1:
+            prizes = " + ".join(_item(i, currency) for i in n.items)
+            return f"You win {prizes}."
+        pool = " + ".join(_item(i, currency) for i in n.items)
+        return (
+            f"{n.count} players tied on {points(n.score or Fraction(0))} "
+            f"({_names(n.players)}) pool {pool}: {m(n.total)} split {n.count} ways, "
+            f"{m(n.amount)} each (US Chess 32B3)."
+        )
+    if kind in (AwardWhy.SUB_GROUP, AwardWhy.OTHERS_ALONE):
+        prizes = _names([i.prize for i in n.items])
+        who = "You" if kind is AwardWhy.SUB_GROUP and len(n.players) == 1 else _names(n.players)
+        return (
+            f"{who} could win {prizes}, which no one else in the tie could: alone that is "
+            f"{m(n.amount)} each, more than the {m(n.other_amount)} each of the whole pool "
+            f"({m(n.total)} among {n.count}), so {'they take' if who != 'You' else 'you take'} "
+            f"{'it' if len(n.items) == 1 else 'them'} alone"
+            + ("" if kind is AwardWhy.SUB_GROUP else "; the others pool what is left")
+            + " (US Chess 32B3)."
+        )
+    if kind is AwardWhy.PRECEDENCE:
+        return (
+            f"{n.prize} went into the pool rather than {n.other} (both {m(n.amount)}): "
+            f"{_PRECEDENCE_WORDS.get(n.code, n.code)} (US Chess 32B4)."
+        )
+    if kind is AwardWhy.CAP:
+        return (
+            f"No more than the largest prize you could win if there were no tie, {n.prize} "
+            f"({m(n.amount)}), rather than the {m(n.other_amount)} share (US Chess 32B3)."
+        )
+    if kind is AwardWhy.LIMIT:
+        return (
+            f"Your personal limit is {m(n.amount)}: you get that rather than the "
+            f"{m(n.other_amount)} share."
+        )
+    if kind is AwardWhy.CAPPED_OTHERS:
+        return (
+            f"{_names(n.players)} may get less than the {m(n.other_amount)} share (a cap or "
+            f"limit), so the others split the rest: {m(n.amount)} each."
+        )
+    if kind is AwardWhy.MOVED_DOWN:
+        raised = ", ".join(f"{i.prize} to {m(i.amount)}" for i in n.items)
+        return (
+            f"{m(n.amount)} that nobody on {points(n.score or Fraction(0))} could take moved "
+            f"down the place ladder: {raised}."
+        )
+    if kind is AwardWhy.RAISED:
+        return (
+            f"{n.prize} had been raised from {m(n.other_amount)} to {m(n.amount)} by money "
+            f"moved down from the players on {points(n.score or Fraction(0))}."
+        )
+    if kind is AwardWhy.PLACE_PRIZE:
+        return f"{n.prize}, {m(n.amount)}: the prize of place {n.place}."
+    if kind is AwardWhy.SHARED_EQUALLY:
+        prizes = " + ".join(_item(i, currency) for i in n.items)
+        return (
+            f"{_names(n.players)} share places {n.place} ({prizes}): {m(n.total)} split "
+            f"{n.count} ways."
+        )
+    if kind is AwardWhy.HORT:
+        own = f"half of {n.prize} ({m(n.other_amount)} of {m(n.amount)})" if n.prize else "no prize"
+        each = (n.total or Fraction(0)) / n.count
+        return (
+            f"The Hort system: you keep {own}; the other halves of places {n.place} "
+            f"({m(n.total)}) are shared by {_names(n.players)}, {m(each)} each."
+        )
+    if kind is AwardWhy.CATEGORY_OVER_MAIN:
+        if not n.other_amount:
+            return f"{n.prize}, {m(n.amount)}: you are next in line for it in the standings."
+        return (
+            f"{n.prize} ({m(n.amount)}) is worth more than your share of the main prizes "
+            f"({m(n.other_amount)}): you take it and leave the main prizes to those below."
+        )
+    if kind is AwardWhy.MAIN_OVER_CATEGORY:
+        return (
+            f"Your share of the main prizes ({m(n.amount)}) is worth at least {n.prize} "
+            f"({m(n.other_amount)}), which goes to the next player in line for it."
+        )
+    if kind is AwardWhy.UNPAID:
+        return f"Your personal limit is {m(n.amount)}: of {m(n.other_amount)}, only that is paid."
+    if kind is AwardWhy.ADDITIVE:
+        shared = f", shared with {_names([p for p in n.players])}" if n.count > 1 else ""
+        return f"{n.prize} ({m(n.amount)}) comes in addition to any other prize{shared}."
+    return _trophy_or_team_text(n)
+
+
+def _trophy_or_team_text(n: AwardNote) -> str:
+    kind = n.kind
+    if kind is AwardWhy.TROPHY:
+        if not n.other:
+            return f"Trophy {n.prize}: nobody below you could take it."
+        why = separation_text(n.code, n.ours, n.theirs, n.text)
+        return f"Trophy {n.prize}: ahead of {n.other}, the next in line for it: {why}."
+    if kind is AwardWhy.TROPHY_FOLLOWS_MONEY:
+        return (
+            f"Trophy {n.prize} follows its money: you are the best placed of those who "
+            f"shared it ({_names(n.players)})."
+        )
+    if kind is AwardWhy.NOT_PRIZE_ELIGIBLE:
+        return "Your personal limit is 0: you are not prize-eligible (no cash, no trophy)."
+    if kind is AwardWhy.NO_PRIZE_FOR_HIM:
+        if n.text == "unrated":
+            return (
+                "No cash prize here is one you may win: an unrated player may win place, "
+                "unrated and category prizes only (US Chess 33F)."
+            )
+        return "No cash prize here is one you may win."
+    if kind is AwardWhy.PRIZES_TAKEN:
+        taken = "; ".join(
+            f"{i.prize} to {_names(list(i.players))} ({points(i.score or Fraction(0))})"
+            for i in n.items
+        )
+        more = f"; and {n.count - len(n.items)} more" if n.count > len(n.items) else ""
+        return f"Every cash prize you could win went to higher scores: {taken}{more}."
+    if kind is AwardWhy.TROPHY_TAKEN:
+        why = separation_text(n.code, n.theirs, n.ours, n.text)
+        return f"Trophy {n.prize} went to {n.other}, ahead of you: {why}."
+    if kind is AwardWhy.ONE_TROPHY:
+        went = "; ".join(f"{i.prize} went to {_names(list(i.players))}" for i in n.items)
+        return f"One trophy per player: you hold {n.prize}, so {went}."
+    if kind is AwardWhy.NOT_AWARDED:
+        if n.code == "nobody-eligible":
+            return f"{n.prize} was not awarded: nobody in the section may win it."
+        return f"{n.prize} was not awarded: everyone who could win it took a higher prize."
+    if kind is AwardWhy.TEAM_SCORE:
+        counted = ", ".join(f"{_names(list(i.players))} {display(i.score)}" for i in n.items)
+        return (
+            f"Team score {display(n.total)}: its first {n.count} in the standings count "
+            f"({counted})."
+        )
+    if kind is AwardWhy.TEAM_ORDER:
+        why = separation_text(n.code, n.ours, n.theirs, n.text)
+        if n.code not in ("score", "playoff", "coin"):
+            why = f"the counting players' {why.replace(' vs ', ' in all vs ', 1)}"
+        return f"Ahead of {n.other}: {why}."
+    if kind is AwardWhy.TEAM_TOO_SMALL:
+        return f"{n.other} has {n.count} player in the section: at least 2 must count."
+    if kind is AwardWhy.COUNTS_FOR_TEAM:
+        return f"You count for {n.other}: one of its first {n.count} in the standings."
+    if kind is AwardWhy.NOT_COUNTING:
+        return (
+            f"{n.other} counts its first {n.count} players in the standings; you are not one "
+            "of them."
+        )
+    return n.kind.value
+
+
+def _money(value: Fraction | None, currency: str = "") -> str:
+    return money(value or Fraction(0), currency)
+
+
+def award_headline(a: PlayerAward) -> str:
+    """``Alvarez, Maria: $133.33 (2nd place, 3rd place and 1st U1800 pooled); trophy 2nd
+    place.``"""
+    if a.cash:
+        pooled = " pooled" if len(a.prizes) > 1 else ""
+        cash = f"{money(a.cash, a.currency)} ({_names(list(a.prizes))}{pooled})"
+    else:
+        cash = "no cash prize"
+    trophies = f"trophy {_names(list(a.trophies))}" if a.trophies else "no trophy"
+    return f"{a.name}: {cash}; {trophies}."
+
+
+def award_text(a: PlayerAward) -> str:
+    """A player's award for a terminal: the headline, each reason, then why not."""
+    lines = [award_headline(a)]
+    lines += [f"- {award_note_text(n, a.currency)}" for n in a.reasons]
+    if a.why_not:
+        lines += ["Why not more:"] + [f"- {award_note_text(n, a.currency)}" for n in a.why_not]
+    return "\n".join(lines) + "\n"
+
+
+def award_markdown(a: PlayerAward) -> str:
+    """A player's award in Discord Markdown, every sentence escaped (names are data)."""
+    lines = [f"**{md(award_headline(a))}**"]
+    lines += [md(award_note_text(n, a.currency)) for n in a.reasons]
+    lines += [f"_{md(award_note_text(n, a.currency))}_" for n in a.why_not]
+    return "\n".join(lines)
+
+
+def award_json(a: PlayerAward) -> dict[str, Any]:
+    """A player's award as JSON: the amounts (paid as a number, exact as ``{"num", "den"}``),
+    the prizes and trophies, and each reason in words and as data."""
+    return {
+        "cash": as_json_number(a.paid),
+        "cash_exact": exact(a.cash),
+        "prizes": list(a.prizes),
+        "trophy": a.trophy,
+        "trophies": list(a.trophies),
+        "headline": award_headline(a),
+        "reasons": [award_note_text(n, a.currency) for n in a.reasons],
+        "why_not": [award_note_text(n, a.currency) for n in a.why_not],
+        "reason_data": [award_note_data(n) for n in a.reasons],
+        "why_not_data": [award_note_data(n) for n in a.why_not],
+    }

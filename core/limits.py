@@ -36,6 +36,19 @@ MAX_ROUNDS = 999
 MAX_PLAYER_ROUNDS = 1_000_000
 #: Longest piece of input an error message quotes (characters, with the ellipsis).
 QUOTED_CHARS = 60
+#: Largest prize file (bytes): a prize list of a few hundred prizes is a few kilobytes.
+MAX_PRIZE_FILE_BYTES = 256 * 1024
+#: Most prizes of a prize list (a national open announces a few hundred across its sections).
+MAX_PRIZES = 500
+#: Largest amount of one prize or one personal limit, in currency units (a billion).
+MAX_AMOUNT = 1_000_000_000
+#: Most decimals an amount may have: amounts are paid in cents.
+AMOUNT_DECIMALS = 2
+#: Most categories and most teams a prize list names.
+MAX_CATEGORIES = 100
+MAX_TEAMS = 1000
+#: Most players of a team who count for its score (US Chess scholastic teams count 4).
+MAX_TEAM_COUNT = 100
 
 
 def shorten(text: str, limit: int = QUOTED_CHARS) -> str:

@@ -7,6 +7,8 @@
 ('1888', '13.38')
 >>> as_json_number(Fraction(17, 2)), as_json_number(Fraction(24)), as_json_number(None)
 (8.5, 24, None)
+>>> money(Fraction(325, 2), "$"), money(Fraction(3800, 3), "EUR"), money(Fraction(2375))
+('$162.50', '1,266.66 EUR', '2,375')
 """
 
 from __future__ import annotations
@@ -46,6 +48,27 @@ def as_json_number(value: Fraction | None, digits: int | None = None) -> int | f
         return None
     d = to_decimal(value, digits)
     return int(d) if d == d.to_integral_value() else float(d)
+
+
+def cents_down(value: Fraction) -> Fraction:
+    """``value`` rounded down to the cent: what is paid of an exact amount.
+
+    >>> cents_down(Fraction(3800, 3)), cents_down(Fraction(325, 2))
+    (Fraction(63333, 50), Fraction(325, 2))
+    """
+    return Fraction(int(value * 100), 100)
+
+
+def money(value: Fraction, currency: str = "") -> str:
+    """An amount of money as paid: rounded down to the cent, thousands separated, the cents
+    shown when there are any; a currency symbol before it (``$162.50``), a currency code
+    after it (``1,266.66 EUR``)."""
+    paid = cents_down(value)
+    whole, rest = divmod(int(paid * 100), 100)
+    text = f"{whole:,}" + (f".{rest:02d}" if rest else "")
+    if not currency:
+        return text
+    return f"{text} {currency}" if currency[-1].isalpha() else f"{currency}{text}"
 
 
 def half_points(half: int) -> str:

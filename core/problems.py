@@ -142,6 +142,24 @@ CODES: Mapping[str, str] = MappingProxyType(
         "unknown-option": "an unknown option (``field`` options, ``value``: the key)",
         "not-yes-no": "an option whose value is not yes or no (``value``: the key)",
         "option-not-for-profile": "an option the profile does not take (``value``: the key)",
+        # Prize lists (core/awards): the prize file (TOML) and its checks against a section.
+        "bad-toml": "the prize file is not TOML (``line``, ``column``)",
+        "unknown-key": "a key the prize file does not have (``field``: the key; ``detail`` "
+        "suggests the nearest known key)",
+        "missing-key": "a prize without a key it needs (``field``: the key, e.g. name)",
+        "bad-prize-value": "a value of the wrong type or out of range (``field``: the key, "
+        "``value``; ``detail`` says what was expected)",
+        "prize-kind": "a prize with none, or more than one, of place, class, under, unrated "
+        "and category",
+        "too-many-prizes": "a prize list over the limit on prizes (``value``: how many)",
+        "prize-twice": "two prizes with the same name, the same place or the same rank of one "
+        "ladder (``field``, ``value``)",
+        "unknown-method": "an award method Harkness does not have (``field`` method, ``value``)",
+        "unknown-category": "a prize for a category the list does not name (``value``)",
+        "unknown-team": "a team the list does not name (``value``)",
+        "not-in-section": "a starting number the section does not have (``field``: where it "
+        "is listed, ``value``)",
+        "in-two-teams": "a player listed in two teams (``player``, ``value``: the second team)",
         # Finding a player by what someone typed (core/players.py).
         "unknown-player": "no player has that name or number (``value``: what was typed)",
         "ambiguous-player": "several players match what was typed (``value``)",

@@ -19,6 +19,7 @@ __all__ = [
     "read_bytes",
     "read_crosstable",
     "read_file",
+    "read_teams",
     "read_text",
     "read_tournament",
     "write_crosstable",
@@ -63,6 +64,22 @@ def read_tournament(path: str | Path, *, played: bool = False) -> Tournament:
     """Read a tournament file (TRF-16 or crosstable text/CSV) from disk; its size is checked
     before it is read; ``played`` as in :func:`read_text`."""
     return read_text(read_file(path), str(path), played=played)
+
+
+def read_teams(
+    text: str, tournament: Tournament, path: str = "<input>"
+) -> dict[str, tuple[int, ...]]:
+    """The teams a tournament file names: a TRF-16 file's ``013`` team records, a
+    crosstable's ``Team`` column; each team's starting numbers (empty when it names none).
+    ``tournament`` is what :func:`read_text` read from ``text``."""
+    from core.formats.trf import team_records
+
+    teams = team_records(tournament.records)
+    if teams or is_trf(text):
+        return teams
+    from core.formats.crosstable import read_team_column
+
+    return read_team_column(text, path)
 
 
 def read_file(path: str | Path) -> str:

@@ -44,7 +44,7 @@ from core.limits import (
     whole_number,
 )
 from core.model import Colour, EntryKind, Player, RoundEntry, Tournament, last_played_round
-from core.names import csv_unsafe, write_csv
+from core.names import csv_unsafe, name_key, name_problem, tidy, write_csv
 from core.numbers import UNDEFINED_TEXT, half_points
 from core.problems import HarknessError, Problem
 from core.results import side_result
@@ -200,6 +200,61 @@ def _by_position(tokens: Sequence[Cell], starts: Sequence[int], number: int) -> 
     ]
 
 
+def _row_cells(line: str, number: int, separator: str, starts: Sequence[int]) -> list[Cell]:
+    """A row's cells, one under each heading (``starts``: the headings' columns)."""
+    cells = _split(line, number, separator)
+    if separator == "  " and len(cells) != len(starts):
+        cells = _by_position(cells, starts, number)
+    return cells
+
+
+def read_team_column(text: str, path: str = "<input>") -> dict[str, tuple[int, ...]]:
+    """The teams of a crosstable's ``Team`` column (a scholastic section's school or club):
+    each team's starting numbers in row order, teams in the order first seen; empty when
+    the table has no such column. A team is named as first written (teams are compared as
+    names are, :func:`~core.names.name_key`); an empty cell is no team. Meant for text that
+    :func:`read_crosstable` accepted; raises :class:`HarknessError` for a team name that is
+    no name (control characters, too long), at its cell.
+
+    >>> read_team_column('#,Name,Team,Rd 1\\n1,Ann,Lincoln,W2\\n2,Bob,lincoln ,L1\\n3,Cy,,')
+    {'Lincoln': (1, 2)}
+    """
+    lines = lines_of(text, path)
+    if not lines:
+        return {}
+    header_number, header_line = lines[0]
+    separator = _separator(header_line)
+    header = _split(header_line, header_number, separator)
+    keys = [cell.text.strip().lower() for cell in header]
+    if "team" not in keys:
+        return {}
+    team_col = keys.index("team")
+    id_col = next((i for i, k in enumerate(keys) if k in _NUMBER_HEADINGS), 0)
+    starts = [h.column for h in header]
+    teams: dict[str, list[int]] = {}
+    spelled: dict[str, str] = {}
+    problems = []
+    for number, line in lines[1:]:
+        cells = _row_cells(line, number, separator, starts)
+        if team_col >= len(cells) or not cells[team_col].text:
+            continue
+        cell = cells[team_col]
+        player_id = whole_number(cells[id_col].text, MAX_PLAYERS) if id_col < len(cells) else 0
+        problem = name_problem(cell.text, "team name")
+        if problem is not None:
+            problems.append(
+                replace(problem, path=path, line=number, column=cell.column, field="Team")
+            )
+            continue
+        key = name_key(cell.text)
+        team = spelled.setdefault(key, tidy(cell.text))
+        if player_id:
+            teams.setdefault(team, []).append(player_id)
+    if problems:
+        raise HarknessError(problems)
+    return {team: tuple(ids) for team, ids in teams.items()}
+
+
 def _separator(header: str) -> str:
     if "\t" in header:
         return "\t"
@@ -251,9 +306,7 @@ def read_crosstable(text: str, path: str = "<input>", name: str = "") -> Tournam
     players: list[Player] = []
     rows: dict[int, tuple[Sequence[Cell], int]] = {}  # each player's cells and line width
     for number, line in lines[1:]:
-        cells = _split(line, number, separator)
-        if separator == "  " and len(cells) != len(header):
-            cells = _by_position(cells, starts, number)
+        cells = _row_cells(line, number, separator, starts)
         player = _read_row(
             cells, number, len(line), id_col, name_col, rating_col, round_cols, path, problems
         )
@@ -317,6 +370,8 @@ def _details(lines: list[tuple[int, str]], path: str) -> tuple[str, list[tuple[i
     return start_date, []
 
 
+#: Headings of the starting number column.
+_NUMBER_HEADINGS = ("#", "no", "no.", "pno", "sn")
 #: The start of a TRF-16 record other than a player line (``012 Name``, ``XXR 9``): a file
 #: of such records and no ``001`` line is a TRF-16 file without players, not a crosstable.
 _TRF_RECORD = re.compile(r"(?:\d{3}|XX[A-Z0-9]) ")
@@ -335,7 +390,7 @@ def _header_columns(
             continue
         key = cell.text.strip().lower()
         m = _ROUND_HEADER.fullmatch(key)
-        if key in ("#", "no", "no.", "pno", "sn"):
+        if key in _NUMBER_HEADINGS:
             id_col = i
         elif key in ("name", "player"):
             name_col = i

@@ -99,7 +99,7 @@ from core.problems import HarknessError, Problem
 if TYPE_CHECKING:
     from core.standings import Standings
 
-__all__ = ["read_trf", "write_trf"]
+__all__ = ["read_trf", "team_records", "write_trf"]
 
 PLAYER = "001"
 #: A player line must reach the end of the points field (columns 81–84), which TRF-16
@@ -195,7 +195,7 @@ _POINTS_TEXT = ("{}.0", "{}.5")
 #: The 092 text written for ``round_robin=True`` and read back into that field alone.
 ROUND_ROBIN_TEXT = "Round Robin"
 #: Records that TRF-16 places after the player section (team compositions).
-_TRAILER_CODES = frozenset({"013"})
+_TRAILER_CODES = frozenset({"013"})  # TEAM_RECORD
 #: Header records that become fields of the tournament, and where they are written.
 _FIELD_RECORDS = {"012": 12, "042": 42, "052": 52, "092": 92, "XXR": 1000}
 
@@ -310,6 +310,38 @@ def read_trf(text: str, path: str = "<input>") -> Tournament:
         )
     except HarknessError as error:
         raise HarknessError(sorted(_locate(error.problems, reading), key=_position)) from None
+
+
+#: TRF-16's team record: the team's name in columns 5–36, then its players' starting ranks.
+TEAM_RECORD = "013"
+
+
+def team_records(records: Iterable[tuple[str, str]]) -> dict[str, tuple[int, ...]]:
+    """The teams of a file's ``013`` records (kept in ``Tournament.records``): each team's
+    starting ranks, teams in file order. The name is columns 5–36 as TRF-16 places it; a
+    record whose numbers do not start at column 37 (a longer name) is read as its name
+    followed by the numbers at its end. A record without numbers names no team.
+
+    >>> team_records([("013", "Riverside                             1    4"), ("012", "Open")])
+    {'Riverside': (1, 4)}
+    >>> team_records([("013", "Lincoln Middle School Chess Club Team B 7 9")])
+    {'Lincoln Middle School Chess Club Team B': (7, 9)}
+    """
+    teams: dict[str, tuple[int, ...]] = {}
+    for code, text in records:
+        if code != TEAM_RECORD:
+            continue
+        name, numbers = text[:32].strip(), text[32:].split()
+        if not all(n.isascii() and n.isdecimal() for n in numbers):
+            words = text.split()
+            cut = len(words)
+            while cut and words[cut - 1].isascii() and words[cut - 1].isdecimal():
+                cut -= 1
+            name, numbers = " ".join(words[:cut]), words[cut:]
+        ranks = tuple(int(n) for n in numbers if len(n) <= 4)
+        if name and ranks:
+            teams[name] = teams.get(name, ()) + ranks
+    return teams
 
 
 def _check_size(lines: Sequence[tuple[int, str]], path: str) -> int:
