@@ -1,5 +1,5 @@
-"""The ``harkness`` command: standings, explanations, conversions and pairings of tournament
-files.
+"""The ``harkness`` command: standings, explanations, awards, conversions and pairings of
+tournament files.
 
 Exit status: 0 on success, 2 when the input or an option is wrong (every problem is printed
 on standard error with its file, line and column, or player and round); nothing is written
@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
-from core.formats import read_tournament
+from core.formats import read_file, read_text, read_tournament
 from core.model import Colour, EntryKind, Tournament
 from core.problems import HarknessError, Problem
 from core.profiles import OPTIONS, Profile, names, resolve_for
@@ -25,6 +25,7 @@ from core.render import FORMATS, render
 from core.standings import Standings, compute_standings
 
 if TYPE_CHECKING:
+    from core.awards import Awards
     from core.pictures import Picture
 
 EXIT_INPUT = 2
@@ -34,6 +35,8 @@ THEMES = ("light", "dark")
 PICTURES = ("png", "svg")
 #: Rows of a standings picture written by the CLI.
 PICTURE_PAGE_ROWS = 50
+#: FORMATS of core.awards.render, likewise.
+AWARD_FORMATS = ("table", "json", "csv", "markdown")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -101,7 +104,22 @@ def _parser() -> argparse.ArgumentParser:
     explain.add_argument(
         "--format", choices=("text", "markdown", "json", *PICTURES), default="text"
     )
+    explain.add_argument(
+        "--prizes", metavar="FILE", help="a prize file (TOML): the player's award and why"
+    )
     picture_options(explain)
+
+    awards = commands.add_parser(
+        "awards",
+        help="who wins which prize, trophy and team title (US Chess 32B, FIDE-world methods)",
+        formatter_class=_formatter,
+    )
+    rules_options(awards)
+    awards.add_argument(
+        "--prizes", required=True, metavar="FILE", help="the prize file (TOML) of the section"
+    )
+    awards.add_argument("--format", choices=(*AWARD_FORMATS, *PICTURES), default="table")
+    picture_options(awards)
 
     convert = commands.add_parser(
         "convert",
@@ -234,21 +252,59 @@ def _version() -> str:
         return "unknown"
 
 
-def _read(path: str, warnings: list[Problem], *, played: bool = False) -> Tournament:
-    """Read a tournament file; what the reader noticed but accepted goes to ``warnings``."""
-    tournament = read_tournament(path, played=played)
+def _read(
+    path: str, warnings: list[Problem], *, played: bool = False, texts: list[str] | None = None
+) -> Tournament:
+    """Read a tournament file; what the reader noticed but accepted goes to ``warnings``,
+    and the file's text to ``texts`` when given."""
+    text = read_file(path)
+    if texts is not None:
+        texts.append(text)
+    tournament = read_text(text, path, played=played)
     warnings.extend(tournament.warnings)
     return tournament
 
 
-def _load(args: argparse.Namespace, warnings: list[Problem]) -> tuple[Tournament, Profile]:
+def _load(
+    args: argparse.Namespace, warnings: list[Problem], texts: list[str] | None = None
+) -> tuple[Tournament, Profile]:
     """The tournament to rank (after ``--after-round``, or after the rounds played) and its
     profile."""
-    tournament = _read(args.path, warnings, played=args.after_round is None)
+    tournament = _read(args.path, warnings, played=args.after_round is None, texts=texts)
     if args.after_round is not None:
         tournament = tournament.after_round(args.after_round)
     profile = resolve_for(tournament.start_date, args.rules, args.tiebreaks, _options(args))
     return tournament, profile
+
+
+def _awards(args: argparse.Namespace, warnings: list[Problem]) -> tuple[Standings, Awards]:
+    """The standings and the award list of ``args.path`` under the prize file
+    ``args.prizes``; the teams are the prize file's, else the tournament file's (a TRF-16
+    file's team records, a crosstable's ``Team`` column)."""
+    from core.awards import compute_awards, read_prize_file, section_problems
+    from core.formats import is_trf, read_teams
+
+    prizes = read_prize_file(args.prizes)
+    texts: list[str] = []
+    tournament, profile = _load(args, warnings, texts)
+    teams = read_teams(texts[0], tournament, args.path)
+    where = "013" if is_trf(texts[0]) else "Team"
+    problems = section_problems(prizes, tournament, teams, where)
+    if problems:
+        raise HarknessError(problems)
+    standings = compute_standings(tournament, profile)
+    return standings, compute_awards(standings, prizes, teams)
+
+
+def _award_list(args: argparse.Namespace, warnings: list[Problem]) -> str:
+    _, awards = _awards(args, warnings)
+    if args.format in PICTURES:
+        from core.pictures.awards import awards_picture
+
+        return _picture_output(args, awards_picture(awards, args.theme, args.format))
+    from core.awards.render import render_awards
+
+    return _output(args, render_awards(awards, args.format), args.format)
 
 
 def _write_atomically(path: Path, content: str | bytes) -> None:
@@ -419,14 +475,19 @@ def _explain(args: argparse.Namespace, warnings: list[Problem]) -> str:
     from core.explain_render import render_explanation
     from core.players import find, unfound
 
-    tournament, profile = _load(args, warnings)
-    standings = compute_standings(tournament, profile)
+    awards = None
+    if args.prizes is not None:
+        standings, awards = _awards(args, warnings)
+        tournament = standings.tournament
+    else:
+        tournament, profile = _load(args, warnings)
+        standings = compute_standings(tournament, profile)
     players, typed = tournament.players, args.player
     found = find(players, typed, number=lambda p: p.id, name=lambda p: p.name)
     if found.match is None:
         problem = unfound(found, typed, players, number=lambda p: p.id, name=lambda p: p.name)
         raise HarknessError([problem])
-    explanation = explain(standings, found.match.id, args.after_round)
+    explanation = explain(standings, found.match.id, args.after_round, awards)
     if args.format in PICTURES:
         from core.pictures.why import why_picture
 
@@ -505,6 +566,8 @@ def run(
         return _convert(args, found)
     if args.command == "explain":
         return _explain(args, found)
+    if args.command == "awards":
+        return _award_list(args, found)
     if args.command == "pair":
         return _pair(args)
     tournament, profile = _load(args, found)

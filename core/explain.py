@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from core.model import EntryKind, RoundEntry
 from core.numbers import display
@@ -34,6 +35,9 @@ from core.profiles import Family
 from core.standings import UNPLAYED, Standing, Standings
 from core.tiebreaks import Tiebreak, tiebreaks_of
 from core.tiebreaks.notes import RoundNote, RoundWhy
+
+if TYPE_CHECKING:
+    from core.awards.result import Awards, PlayerAward
 
 __all__ = [
     "Comparison",
@@ -193,6 +197,9 @@ class Explanation:
     tiebreaks: tuple[TiebreakExplanation, ...]
     notes: tuple[Note, ...] = field(default=())
     after_round: int | None = None
+    award: PlayerAward | None = None
+    """The player's awards and their reasons, when a prize list was given
+    (:func:`core.awards.compute_awards`)."""
 
     @property
     def alone(self) -> bool:
@@ -218,8 +225,14 @@ class Explanation:
         return next(tb for tb in self.tiebreaks if tb.code == code)
 
 
-def explain(standings: Standings, player_id: int, after_round: int | None = None) -> Explanation:
-    """Explain the place of the player with starting number ``player_id``.
+def explain(
+    standings: Standings,
+    player_id: int,
+    after_round: int | None = None,
+    awards: Awards | None = None,
+) -> Explanation:
+    """Explain the place of the player with starting number ``player_id``, and with
+    ``awards`` (of the same standings) his awards too.
 
     ``after_round`` only labels the explanation (the standings were computed after that round).
     """
@@ -246,6 +259,7 @@ def explain(standings: Standings, player_id: int, after_round: int | None = None
         tiebreaks=tiebreaks,
         notes=tuple(_notes(standings, row, group)),
         after_round=after_round,
+        award=awards.award(player_id) if awards is not None else None,
     )
 
 

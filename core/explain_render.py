@@ -351,6 +351,8 @@ def to_text(e: Explanation) -> str:
             lines.append(f"  {display(tb.adjustment)}: {taken_off_text(tb.taken_off)}")
     if e.notes:
         lines += ["", "Notes:"] + [f"- {note_text(e, n)}" for n in e.notes]
+    if e.award is not None:
+        lines += ["", "Award: " + award_text(e.award)]
     return "\n".join(line.rstrip() for line in lines) + "\n"
 
 
@@ -386,10 +388,17 @@ def to_markdown(e: Explanation) -> MarkdownExplanation:
         + " · ".join(f"{md(tb.name)} {tb.shown}" for tb in e.tiebreaks)
     )
     head += [f"_{md(note_text(e, n))}_" for n in e.notes]
+    details_award = ""
+    if e.award is not None:  # its headline in the summary, its reasons first in the details
+        head.append(f"**{md(award_headline(e.award))}**")
+        details_award = award_markdown(e.award)
     text = "\n".join(head)
     details: list[str] = []
     page: list[str] = []
-    for block in (_md_tiebreak(tb) for tb in e.tiebreaks):
+    blocks = [_md_tiebreak(tb) for tb in e.tiebreaks]
+    if details_award:
+        blocks.insert(0, details_award.split("\n"))
+    for block in blocks:
         for line in block:
             line = shorten(line, EMBED_DESCRIPTION_LIMIT)
             if page and len("\n".join([*page, line])) > EMBED_DESCRIPTION_LIMIT:
@@ -480,6 +489,8 @@ def to_json_dict(e: Explanation) -> dict[str, Any]:
     data["headline"] = headline(e)
     data["reason"] = reason_data(e.reason)
     data["note_reasons"] = [note_data(n) for n in e.notes]
+    if e.award is not None:
+        data["award"] = award_json(e.award)
     return data
 
 
