@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from itertools import groupby
 
 from core.awards.division import Division, Shared
@@ -62,14 +63,19 @@ def divide_fide(
             ladders.setdefault(prizes[i].ladder, []).append(i)
     for ladder in ladders.values():
         ladder.sort(key=lambda i: (prizes[i].step, prizes[i].order))
+
+    def shares_without(excluded: frozenset[int]) -> dict[int, _Share]:
+        return _main_shares([e for e in order if e.key not in excluded], places, prizes, method)
+
     excluded: frozenset[int] = frozenset()
     for _ in range(len(order) + 2):  # the assignment is repeated until nothing changes
-        shares = _main_shares([e for e in order if e.key not in excluded], places, prizes, method)
-        taken, passed = _categories(order, ladders, prizes, shares)
+        shares = shares_without(excluded)
+        share_of = partial(_share_if_in, excluded=excluded, shares=shares, again=shares_without)
+        taken, passed = _categories(order, ladders, prizes, share_of)
         if frozenset(taken) == excluded:
             break
         excluded = frozenset(taken)
-    shares = _main_shares([e for e in order if e.key not in excluded], places, prizes, method)
+    shares = shares_without(excluded)
     division = Division(prizes)
     given: set[tuple[int, ...]] = set()
     for e in order:
@@ -97,6 +103,18 @@ def divide_fide(
     for i in indices:
         division.paid_out[i] = prizes[i].amount or Fraction(0)
     return division
+
+
+def _share_if_in(
+    e: Entrant,
+    excluded: frozenset[int],
+    shares: dict[int, _Share],
+    again: Callable[[frozenset[int]], dict[int, _Share]],
+) -> _Share | None:
+    """The entrant's share of the main prizes if he stays in them."""
+    if e.key in excluded:
+        return again(excluded - {e.key}).get(e.key)
+    return shares.get(e.key)
 
 
 def _pay(division: Division, e: Entrant, amount: Fraction, won: list[int], note: AwardNote) -> None:
@@ -174,7 +192,7 @@ def _categories(
     order: Sequence[Entrant],
     ladders: dict[tuple[object, ...], list[int]],
     prizes: list[Prize],
-    shares: dict[int, _Share],
+    share_of: Callable[[Entrant], _Share | None],
 ) -> tuple[dict[int, tuple[int, AwardNote]], dict[int, tuple[int, Fraction]]]:
     """Walking down the standings, each ladder's next prize goes to the first player
     eligible for it who has nothing better: the most valuable of the prizes offered to him,
@@ -195,7 +213,7 @@ def _categories(
         ladder, best = min(
             offered, key=lambda o: (-(prizes[o[1]].amount or 0), prizes[o[1]].precedence())
         )
-        share = shares.get(e.key)
+        share = share_of(e)
         main = share.amount if share is not None else Fraction(0)
         value = prizes[best].amount or Fraction(0)
         if value > main:

@@ -8,7 +8,8 @@ trophy marked ``additive`` goes, within its own ladder, to the first eligible pl
 that order whatever else they hold. Trophies and cash are independent: a player may share
 the cash of 3rd and hold the 3rd-place trophy alone. With "trophy follows the money", a
 cash prize's trophy goes to the winner of its cash, to the best-placed sharer when it was
-shared (the pooled prizes' trophies, by precedence, to the sharers in order).
+shared (the pooled prizes' trophies, by precedence, each to the best-placed sharer eligible
+for it who holds none yet; a trophy no sharer may take goes by standings order).
 """
 
 from __future__ import annotations
@@ -60,11 +61,23 @@ def give_trophies(
                 (i for i in shared.prizes if i in single and i not in trophies.holder),
                 key=precedence,
             )
-            takers = [k for k in shared.keys if k not in trophies.held and k in by_key]
             names = tuple(by_key[k].name for k in shared.keys if k in by_key)
-            for i, k in zip(open_, takers, strict=False):
-                note = AwardNote(AwardWhy.TROPHY_FOLLOWS_MONEY, prize=prizes[i].name, players=names)
-                trophies.give(k, i, note)
+            for i in open_:
+                taker = next(
+                    (
+                        k
+                        for k in shared.keys
+                        if k in by_key
+                        and k not in trophies.held
+                        and prizes[i].eligible(by_key[k].rating, by_key[k].categories)
+                    ),
+                    None,
+                )
+                if taker is not None:
+                    note = AwardNote(
+                        AwardWhy.TROPHY_FOLLOWS_MONEY, prize=prizes[i].name, players=names
+                    )
+                    trophies.give(taker, i, note)
     still = [i for i in single if i not in trophies.holder]
     for n, e in enumerate(order):
         if e.key in trophies.held:
