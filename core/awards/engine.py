@@ -70,17 +70,10 @@ def compute_awards(
     team_division, team_trophies = _team_prizes(prizes, board, ranked, team_order)
     team_of = {i: name for name, ids in members.items() for i in ids}
     everyone = {e.key: e for e in order}
+    taken = _Taken(main, board, everyone)
     rows = [
         _player(
-            everyone[row.player.id],
-            main,
-            extras,
-            trophies,
-            board,
-            ranked,
-            team_of,
-            prizes,
-            everyone,
+            everyone[row.player.id], main, extras, trophies, board, ranked, team_of, prizes, taken
         )
         for row in standings.rows
     ]
@@ -173,7 +166,7 @@ def _player(
     ranked: list[TeamStanding],
     team_of: Mapping[int, str],
     prizes: PrizeList,
-    everyone: Mapping[int, Entrant],
+    taken: _Taken,
 ) -> PlayerAward:
     cash = main.amounts.get(e.key, Fraction(0))
     won = list(main.won.get(e.key, []))
@@ -190,7 +183,7 @@ def _player(
     if e.limit == 0:
         why_not.insert(0, AwardNote(AwardWhy.NOT_PRIZE_ELIGIBLE))
     elif e.key not in main.amounts:
-        why_not.insert(0, _no_cash(e, main, board, everyone))
+        why_not.insert(0, taken.note(e))
     team = team_of.get(e.key, "")
     for t in ranked:
         if t.name == team:
@@ -215,27 +208,35 @@ def _player(
 _TROPHY_GIVEN = (AwardWhy.TROPHY, AwardWhy.TROPHY_FOLLOWS_MONEY)
 
 
-def _no_cash(
-    e: Entrant, main: Division, board: list[Prize], everyone: Mapping[int, Entrant]
-) -> AwardNote:
-    """Why a prize-eligible player has no cash: no prize is for him, or every prize he could
-    win went to players above him (the nearest first)."""
-    cash = [i for i, amount in main.paid_out.items() if amount > 0]
-    could = [i for i in cash if board[i].eligible(e.rating, e.categories)]
-    if not could:
-        rated_only = e.rating is None and any(
-            board[i].eligible(1, e.categories) and not board[i].eligible(None, e.categories)
-            for i in cash
-        )
-        return AwardNote(AwardWhy.NO_PRIZE_FOR_HIM, text="unrated" if rated_only else "")
-    items = []
-    for i in could:
-        winners = main.winners.get(i, [])
-        if winners:
-            names = tuple(everyone[k].name for k in winners)
-            items.append(Item(board[i].name, main.paid_out[i], names, everyone[winners[0]].score))
-    items.sort(key=lambda item: item.score if item.score is not None else Fraction(0))
-    return AwardNote(AwardWhy.PRIZES_TAKEN, items=tuple(items[:TAKEN_SHOWN]), count=len(items))
+class _Taken:
+    """Why players without cash have none, prepared once for the whole list: the cash prizes
+    with their winners, nearest (lowest winners' score) first."""
+
+    def __init__(self, main: Division, board: list[Prize], everyone: Mapping[int, Entrant]):
+        self.board = board
+        self.cash = [i for i, amount in main.paid_out.items() if amount > 0]
+        taken = []
+        for i in self.cash:
+            winners = main.winners.get(i, [])
+            if winners:
+                names = tuple(everyone[k].name for k in winners)
+                item = Item(board[i].name, main.paid_out[i], names, everyone[winners[0]].score)
+                taken.append((item.score or Fraction(0), i, item))
+        taken.sort(key=lambda t: t[:2])
+        self.taken = [(i, item) for _, i, item in taken]
+
+    def note(self, e: Entrant) -> AwardNote:
+        """No prize is for him, or every prize he could win went to players above him."""
+        board = self.board
+        mine = {i for i in self.cash if board[i].eligible(e.rating, e.categories)}
+        if not mine:
+            rated_only = e.rating is None and any(
+                board[i].eligible(1, e.categories) and not board[i].eligible(None, e.categories)
+                for i in self.cash
+            )
+            return AwardNote(AwardWhy.NO_PRIZE_FOR_HIM, text="unrated" if rated_only else "")
+        items = [item for i, item in self.taken if i in mine]
+        return AwardNote(AwardWhy.PRIZES_TAKEN, items=tuple(items[:TAKEN_SHOWN]), count=len(items))
 
 
 def _results(

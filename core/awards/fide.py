@@ -23,7 +23,7 @@ the main prizes to those below, and the assignment is repeated until nothing cha
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
@@ -65,7 +65,7 @@ def divide_fide(
         ladder.sort(key=lambda i: (prizes[i].step, prizes[i].order))
 
     def shares_without(excluded: frozenset[int]) -> dict[int, _Share]:
-        return _main_shares([e for e in order if e.key not in excluded], places, prizes, method)
+        return _main_shares((e for e in order if e.key not in excluded), places, prizes, method)
 
     excluded: frozenset[int] = frozenset()
     for _ in range(len(order) + 2):  # the assignment is repeated until nothing changes
@@ -128,16 +128,20 @@ def _pay(division: Division, e: Entrant, amount: Fraction, won: list[int], note:
 
 
 def _main_shares(
-    main: list[Entrant], places: dict[int, int], prizes: list[Prize], method: Method
+    main: Iterable[Entrant], places: dict[int, int], prizes: list[Prize], method: Method
 ) -> dict[int, _Share]:
-    """Each entrant's share of the place prizes, the main list in award order."""
+    """Each entrant's share of the place prizes, the main list in award order (read only as
+    far as the last place with a prize)."""
     shares: dict[int, _Share] = {}
     position = 0
+    last = max(places, default=0)
     # fide-none: only players equal on every tiebreak share; else players tied on points.
     tied: Callable[[Entrant], object] = (
         (lambda e: e.place) if method is Method.FIDE_NONE else (lambda e: e.score)
     )
     for _, members in groupby(main, key=tied):
+        if position >= last:
+            break
         group = list(members)
         first = position
         position += len(group)

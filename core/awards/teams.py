@@ -60,10 +60,9 @@ def rank_teams(
 ) -> tuple[list[TeamStanding], Separated, list[tuple[str, int]]]:
     """The teams ranked, how two of them were separated, and the teams too small to rank
     (name, players in the section)."""
-    seed = coin_seed(standings.section) if teams else ""
     seat = {name: n for n, name in enumerate(playoff)}
     unranked: list[tuple[str, int]] = []
-    built = []
+    built: list[_Built] = []
     for name, ids in teams.items():
         members = sorted(
             (standings.line_of(i) for i in ids if _in(standings, i)),
@@ -81,8 +80,6 @@ def rank_teams(
             )
             for code in standings.order
         )
-        digest = hashlib.sha256(f"{seed}:team:{name}".encode()).digest()
-        draw = int.from_bytes(digest[:3], "big") % 1000
         built.append(
             (
                 name,
@@ -90,15 +87,15 @@ def rank_teams(
                 tuple(r.player.id for r in counting),
                 score,
                 sums,
-                draw,
             )
         )
+    seed, draws = _draws(standings, built)
     built.sort(
-        key=lambda t: (-t[3], tuple(-s for s in t[4]), seat.get(t[0], len(seat)), -t[5], t[0])
+        key=lambda t: (-t[3], tuple(-v for v in t[4]), seat.get(t[0], len(seat)), -draws[t[0]])
     )
     ranked = [
-        TeamStanding(name, players, counting, score, sums, rank, draw)
-        for rank, (name, players, counting, score, sums, draw) in enumerate(built, start=1)
+        TeamStanding(name, players, counting, score, sums, rank, draws[name])
+        for rank, (name, players, counting, score, sums) in enumerate(built, start=1)
     ]
     by_rank = {t.rank: t for t in ranked}
 
@@ -115,6 +112,23 @@ def rank_teams(
         return Separation("coin", Fraction(a.draw), Fraction(b.draw), text)
 
     return ranked, separated, unranked
+
+
+_Built = tuple[str, tuple[int, ...], tuple[int, ...], Fraction, tuple[Fraction, ...]]
+
+
+def _draws(standings: Standings, built: list[_Built]) -> tuple[str, dict[str, int]]:
+    """The coin flip of each team (its seed, and a draw per team), made only when two teams
+    are equal on score and every tiebreak sum: the seed reads the whole section."""
+    keys = [(t[3], t[4]) for t in built]
+    if len(set(keys)) == len(keys):
+        return "", {t[0]: 0 for t in built}
+    seed = coin_seed(standings.section)
+    draws = {}
+    for t in built:
+        digest = hashlib.sha256(f"{seed}:team:{t[0]}".encode()).digest()
+        draws[t[0]] = int.from_bytes(digest[:3], "big") % 1000
+    return seed, draws
 
 
 def _in(standings: Standings, player_id: int) -> bool:
