@@ -704,9 +704,13 @@ def _trophy_or_team_text(n: AwardNote) -> str:
             f"({counted})."
         )
     if kind is AwardWhy.TEAM_ORDER:
-        why = separation_text(n.code, n.ours, n.theirs, n.text)
-        if n.code not in ("score", "playoff", "coin"):
-            why = f"the counting players' {why.replace(' vs ', ' in all vs ', 1)}"
+        if n.code in ("score", "playoff", "coin", "unplayed"):
+            why = separation_text(n.code, n.ours, n.theirs, n.text)
+        else:
+            why = (
+                f"the counting players' {_tiebreak_name(n.code)} in all, {_value(n.ours)} vs "
+                f"{_value(n.theirs)}"
+            )
         return f"Ahead of {n.other}: {why}."
     if kind is AwardWhy.TEAM_TOO_SMALL:
         return f"{n.other} has {n.count} player in the section: at least 2 must count."

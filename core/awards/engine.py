@@ -27,7 +27,7 @@ from fractions import Fraction
 from core.awards.division import Division
 from core.awards.fide import by_order, divide_fide
 from core.awards.model import Method, Prize, PrizeList
-from core.awards.order import Entrant, Separated, player_order
+from core.awards.order import Entrant, Separated, compared, player_order
 from core.awards.reasons import AwardNote, AwardWhy, Item
 from core.awards.result import Awards, PlayerAward, PrizeResult, TeamAward
 from core.awards.teams import TeamStanding, rank_teams
@@ -307,16 +307,7 @@ def _team(
     if t.rank < len(ranked):
         below = ranked[t.rank]
         why = team_order(t.entrant(), below.entrant())
-        reasons.append(
-            AwardNote(
-                AwardWhy.TEAM_ORDER,
-                other=below.name,
-                code=why.code,
-                ours=why.above,
-                theirs=why.below,
-                text=why.text,
-            )
-        )
+        reasons.append(compared(AwardWhy.TEAM_ORDER, why, other=below.name))
     reasons += division.notes.get(t.rank, [])
     reasons += trophies.notes.get(t.rank, [])
     cash = division.amounts.get(t.rank, Fraction(0))

@@ -17,10 +17,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from core.awards.reasons import AwardNote, AwardWhy
 from core.standings import SCORE, UNPLAYED, Standing, Standings
 from core.tiebreaks.uscf import coin_flip
 
-__all__ = ["Entrant", "Separated", "Separation", "player_order"]
+__all__ = ["Entrant", "Separated", "Separation", "compared", "player_order"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +51,20 @@ class Separation:
     above: Fraction | None = None
     below: Fraction | None = None
     text: str = ""
+
+
+def compared(
+    kind: AwardWhy, why: Separation, *, seen_from_below: bool = False, **values: object
+) -> AwardNote:
+    """A reason of ``kind`` that says what separated two entrants: ``ours`` is the value of
+    the one the reason is for (the one above, unless ``seen_from_below``), ``theirs`` the
+    other's.
+
+    >>> compared(AwardWhy.TROPHY, Separation("score", Fraction(4), Fraction(3)), prize="1st").ours
+    Fraction(4, 1)
+    """
+    ours, theirs = (why.below, why.above) if seen_from_below else (why.above, why.below)
+    return AwardNote(kind, code=why.code, ours=ours, theirs=theirs, text=why.text, **values)  # type: ignore[arg-type]
 
 
 #: What put the first of two entrants ahead of the second.

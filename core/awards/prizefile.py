@@ -57,7 +57,7 @@ from core.awards.fields import (
     whole_value,
 )
 from core.awards.model import Kind, Method, Prize, PrizeList
-from core.formats.text import decode
+from core.formats.text import decode, too_big
 from core.limits import (
     MAX_CATEGORIES,
     MAX_PLAYERS,
@@ -100,19 +100,7 @@ def read_prize_file(path: str | Path) -> PrizeList:
             [Problem(f"cannot read the file: {error.strerror}", path=shown, code="cannot-read")]
         ) from None
     if len(data) > MAX_PRIZE_FILE_BYTES:
-        detail = f"a prize file has at most {MAX_PRIZE_FILE_BYTES // 1024} KiB"
-        raise HarknessError(
-            [
-                Problem(
-                    f"the file is over {MAX_PRIZE_FILE_BYTES:,} bytes; {detail}",
-                    path=shown,
-                    line=1,
-                    code="file-too-large",
-                    value=str(len(data)),
-                    detail=detail,
-                )
-            ]
-        )
+        raise too_big(len(data), shown, more=" or more", limit=MAX_PRIZE_FILE_BYTES)
     return read_prizes(decode(data, shown), shown)
 
 
@@ -123,17 +111,7 @@ _AT = re.compile(r"\(at line (\d+), column (\d+)\)$")
 def read_prizes(text: str, path: str = "<prizes>") -> PrizeList:
     """Read a prize file's text; raises :class:`HarknessError` with every problem."""
     if len(text) > MAX_PRIZE_FILE_BYTES:
-        raise HarknessError(
-            [
-                Problem(
-                    f"the prize file is over {MAX_PRIZE_FILE_BYTES:,} characters",
-                    path=path,
-                    line=1,
-                    code="file-too-large",
-                    value=str(len(text)),
-                )
-            ]
-        )
+        raise too_big(len(text), path, "characters", limit=MAX_PRIZE_FILE_BYTES)
     try:
         data = tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as error:

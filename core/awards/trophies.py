@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from core.awards.division import Shared
 from core.awards.model import Prize
-from core.awards.order import Entrant, Separated
+from core.awards.order import Entrant, Separated, compared
 from core.awards.reasons import AwardNote, AwardWhy, Item
 
 __all__ = ["Trophies", "give_trophies"]
@@ -128,16 +128,7 @@ def _won(
 def _note(prize: Prize, holder: Entrant, below: Entrant | None, decided: Separated) -> AwardNote:
     if below is None:
         return AwardNote(AwardWhy.TROPHY, prize=prize.name)
-    why = decided(holder, below)
-    return AwardNote(
-        AwardWhy.TROPHY,
-        prize=prize.name,
-        other=below.name,
-        code=why.code,
-        ours=why.above,
-        theirs=why.below,
-        text=why.text,
-    )
+    return compared(AwardWhy.TROPHY, decided(holder, below), prize=prize.name, other=below.name)
 
 
 def _why_not(
@@ -161,18 +152,14 @@ def _why_not(
                 continue
             i = max(above, key=lambda i: position[trophies.holder[i]])
             holder = order[position[trophies.holder[i]]]
-            why = decided(holder, e)
-            trophies.notes.setdefault(e.key, []).append(
-                AwardNote(
-                    AwardWhy.TROPHY_TAKEN,
-                    prize=prizes[i].name,
-                    other=holder.name,
-                    code=why.code,
-                    ours=why.below,
-                    theirs=why.above,
-                    text=why.text,
-                )
+            note = compared(
+                AwardWhy.TROPHY_TAKEN,
+                decided(holder, e),
+                seen_from_below=True,
+                prize=prizes[i].name,
+                other=holder.name,
             )
+            trophies.notes.setdefault(e.key, []).append(note)
             continue
         below = [i for i in could if position[trophies.holder[i]] > n]
         if below:

@@ -34,14 +34,21 @@ _BOMS = (
 _MIB = 1024 * 1024
 
 
-def too_big(size: int, path: str, unit: str = "bytes", more: str = "") -> HarknessError:
+def too_big(
+    size: int, path: str, unit: str = "bytes", more: str = "", limit: int = MAX_FILE_BYTES
+) -> HarknessError:
     """The error for a file of ``size`` bytes (or characters; ``more``: " or more" when the
-    rest was not read) over :data:`~core.limits.MAX_FILE_BYTES`."""
+    rest was not read) over ``limit`` (:data:`~core.limits.MAX_FILE_BYTES`, or a prize
+    file's limit).
+
+    >>> print(too_big(300_000, "p.toml", limit=256 * 1024).problems[0])
+    p.toml:1:1: the file is 300,000 bytes; the limit is 256 KiB (262,144 bytes)
+    """
+    shown = f"{limit // _MIB} MiB" if limit >= _MIB else f"{limit // 1024} KiB"
     return HarknessError(
         [
             Problem(
-                f"the file is {size:,} {unit}{more}; the limit is {MAX_FILE_BYTES // _MIB} MiB "
-                f"({MAX_FILE_BYTES:,} {unit})",
+                f"the file is {size:,} {unit}{more}; the limit is {shown} ({limit:,} {unit})",
                 path=path,
                 line=1,
                 column=1,
