@@ -37,6 +37,7 @@ __all__ = [
     "Locate",
     "amount_value",
     "bad_value",
+    "did_you_mean",
     "read_prize_fields",
     "unknown_key",
     "whole_value",
@@ -72,14 +73,23 @@ class _Bad(ValueError):
     """A value that is not what its key takes; the message says what was expected."""
 
 
+def did_you_mean(value: str, known: Iterable[str], cutoff: float = 0.6) -> str:
+    """``; did you mean 'x'?`` with the known word nearest ``value``, or "" if none is near.
+
+    >>> did_you_mean("yuoth", ["youth", "senior"]), did_you_mean("zzz", ["youth"])
+    ("; did you mean 'youth'?", '')
+    """
+    close = difflib.get_close_matches(value, list(known), n=1, cutoff=cutoff)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
 def unknown_key(key: str, known: Iterable[str], where: str, locate: Locate) -> Problem:
-    """An ``unknown-key`` problem, with the nearest known key suggested.
+    """An ``unknown-key`` problem, with the nearest known key suggested (else the keys).
 
     >>> unknown_key("ammount", PRIZE_KEYS, "prize 2", _nowhere).message
     "prize 2: unknown key 'ammount'; did you mean 'amount'?"
     """
-    close = difflib.get_close_matches(key.lower(), list(known), n=1, cutoff=0.6)
-    hint = f"; did you mean {close[0]!r}?" if close else f"; the keys are {', '.join(known)}"
+    hint = did_you_mean(key.lower(), known) or f"; the keys are {', '.join(known)}"
     detail = f"unknown key {quote(key)}{hint}"
     return Problem(
         f"{where}: {detail}",

@@ -39,7 +39,6 @@ p.toml:2: prize 1 ('1st'): a prize needs an amount, or trophy = true
 
 from __future__ import annotations
 
-import difflib
 import re
 import tomllib
 from collections.abc import Callable, Mapping
@@ -52,6 +51,7 @@ from typing import Any
 from core.awards.fields import (
     amount_value,
     bad_value,
+    did_you_mean,
     read_prize_fields,
     unknown_key,
     whole_value,
@@ -253,8 +253,7 @@ class _Reader:
         names = [m.value for m in Method]
         if isinstance(value, str) and value in names:
             return Method(value)
-        close = difflib.get_close_matches(str(value), names, n=1, cutoff=0.5)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
+        hint = did_you_mean(str(value), names, cutoff=0.5)
         detail = f"method must be one of {', '.join(names)}, got {quote(str(value))}{hint}"
         self.problems.append(
             Problem(
@@ -394,9 +393,7 @@ class _Reader:
         names = []
         for team in order:
             if name_key(team) not in known:
-                close = difflib.get_close_matches(team, list(teams), n=1, cutoff=0.6)
-                hint = f"; did you mean {close[0]!r}?" if close else ""
-                detail = f"{quote(team)} is not a team of [teams]{hint}"
+                detail = f"{quote(team)} is not a team of [teams]{did_you_mean(team, teams)}"
                 self.problems.append(
                     Problem(
                         f"[team] playoff: {detail}",
@@ -424,8 +421,7 @@ class _Reader:
                     prize = replace(prize, category=known[name_key(prize.category)])
                 named.append(prize)
                 continue
-            close = difflib.get_close_matches(prize.category, list(categories), n=1, cutoff=0.6)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
+            hint = did_you_mean(prize.category, categories)
             detail = f"category {quote(prize.category)} is not in [categories]{hint}"
             self.problems.append(
                 Problem(
