@@ -593,6 +593,15 @@ def award_note_text(n: AwardNote, currency: str = "") -> str:
             + ("" if kind is AwardWhy.SUB_GROUP else "; the others pool what is left")
             + " (US Chess 32B3)."
         )
+    if kind is AwardWhy.NOT_BETTER_ALONE:
+        prizes = _names([i.prize for i in n.items])
+        who = "you" if len(n.players) == 1 else f"{_names(n.players)}"
+        return (
+            f"Alone, {who} would divide {prizes}, which no one else in the tie could win: "
+            f"{m(n.amount)} each, no more than the {m(n.other_amount)} each of the whole pool "
+            f"({m(n.total)} among {n.count}), so {'you pool' if who == 'you' else 'they pool'} "
+            "with the others (US Chess 32B3)."
+        )
     if kind is AwardWhy.PRECEDENCE:
         return (
             f"{n.prize} went into the pool rather than {n.other} (both {m(n.amount)}): "

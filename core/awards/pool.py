@@ -58,13 +58,15 @@ class SubGroup:
 class Part:
     """Candidates who divide one pool: its prizes, each with who brought it (largest first),
     and the total. ``alone`` is the sub-group this part belongs to, if it took its prizes
-    alone; ``others`` the sub-groups that took theirs alone before this part pooled."""
+    alone; ``others`` the sub-groups that took theirs alone before this part pooled;
+    ``stayed`` the sub-groups that would not have done better alone, so pooled."""
 
     members: list[Entrant]
     pool: list[tuple[int, Entrant]]
     total: Fraction
     alone: list[SubGroup] = field(default_factory=list)
     others: list[SubGroup] = field(default_factory=list)
+    stayed: list[SubGroup] = field(default_factory=list)
 
 
 def best_pool(types: Sequence[Type], prizes: Collection[int], key: Key) -> dict[int, int]:
@@ -156,9 +158,24 @@ def divide(
         total = sum((amount(i) for i, _ in pool), Fraction(0))
         members = sorted((e for _, ms in kinds for e in ms), key=lambda e: e.position)
         share = total / len(members)
-        best = _best_sub_group(kinds, left, key, amount, share)
+        groups = _sub_groups(kinds, left, key, amount)
+        best = _best_sub_group(groups, kinds, share)
         if best is None:
-            parts.append(Part(members, pool, total, others=list(others)))
+            stayed = [
+                SubGroup(
+                    tuple(
+                        sorted((e for t in chosen for e in kinds[t][1]), key=lambda e: e.position)
+                    ),
+                    tuple(_bringers(sub, best_pool(sub, alone, key), key)),
+                    each,
+                    share,
+                    total,
+                    len(members),
+                )
+                for chosen, alone, each in groups
+                for sub in [[(kinds[t][0] & alone, kinds[t][1]) for t in sorted(chosen)]]
+            ]
+            parts.append(Part(members, pool, total, others=list(others), stayed=stayed))
             return parts
         chosen, alone_prizes, each = best
         sub_kinds = [(kinds[t][0] & alone_prizes, kinds[t][1]) for t in sorted(chosen)]
@@ -175,17 +192,17 @@ def divide(
         left -= alone_prizes
 
 
-def _best_sub_group(
+def _sub_groups(
     kinds: Sequence[Type],
     left: set[int],
     key: Key,
     amount: Callable[[int], Fraction],
-    share: Fraction,
-) -> tuple[frozenset[int], set[int], Fraction] | None:
-    """The sub-group that gains most by taking alone the prizes only it can win (kinds'
-    indices, those prizes, each member's amount), or None when none gains."""
+) -> list[tuple[frozenset[int], set[int], Fraction]]:
+    """Every sub-group the group may split into by eligibility: the kinds of candidates
+    eligible for one prize not every kind may win (their indices), the prizes no other
+    candidate can win, and each member's amount if they divided those alone."""
     eligible = {i: frozenset(t for t, (el, _) in enumerate(kinds) if i in el) for i in left}
-    best: tuple[Fraction, int, frozenset[int], set[int], Fraction] | None = None
+    found = []
     seen: set[frozenset[int]] = set()
     for prize in sorted(left, key=key):
         chosen = eligible[prize]
@@ -195,12 +212,22 @@ def _best_sub_group(
         alone = {i for i in left if eligible[i] and eligible[i] <= chosen}
         sub = [(kinds[t][0] & alone, kinds[t][1]) for t in sorted(chosen)]
         total = sum((amount(i) for i in best_pool(sub, alone, key)), Fraction(0))
-        count = sum(len(ms) for _, ms in sub)
-        each = total / count
-        gain = each - share
+        found.append((chosen, alone, total / sum(len(ms) for _, ms in sub)))
+    return found
+
+
+def _best_sub_group(
+    groups: list[tuple[frozenset[int], set[int], Fraction]], kinds: Sequence[Type], share: Fraction
+) -> tuple[frozenset[int], set[int], Fraction] | None:
+    """Of ``groups``, the one that gains most by taking its prizes alone, then the smaller
+    one; None when none gains."""
+    best: tuple[Fraction, int, tuple[frozenset[int], set[int], Fraction]] | None = None
+    for group in groups:
+        gain = group[2] - share
+        count = sum(len(kinds[t][1]) for t in group[0])
         if gain > 0 and (best is None or (gain, -count) > (best[0], -best[1])):
-            best = (gain, count, chosen, alone, each)
-    return None if best is None else (best[2], best[3], best[4])
+            best = (gain, count, group)
+    return None if best is None else best[2]
 
 
 #: The parts of precedence (32B4) in order: what decided between two prizes of equal amount.

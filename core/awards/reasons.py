@@ -38,6 +38,10 @@ class AwardWhy(Enum):
     OTHERS_ALONE = "others-alone"
     """Players of the group (``players``) took prizes only they could win (``items``) alone
     (``amount`` each rather than ``other_amount``); the rest pooled what was left."""
+    NOT_BETTER_ALONE = "not-better-alone"
+    """The player's sub-group (``players``) could divide alone the prizes only they could win
+    (``items``), but ``amount`` each is no more than ``other_amount``, their share of the
+    whole pool (``total`` among ``count``): they pool with the others (32B3)."""
     PRECEDENCE = "precedence"
     """Between prizes of equal ``amount``, ``prize`` went into the pool and ``other`` did
     not (32B4); ``code`` is what decided: ``kind`` (place before class, class before

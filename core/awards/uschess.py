@@ -243,6 +243,7 @@ def _notes(
     ]
     notes += [_group_note(AwardWhy.OTHERS_ALONE, g, prizes, amount) for g in part.others]
     notes.append(pool)
+    stayed = [g for g in part.stayed if any(m in g.members for m in part.members)]
     for chosen, other, criterion in passed_over(
         part,
         types,
@@ -280,6 +281,10 @@ def _notes(
     ]
     for e in part.members:
         division.notes.setdefault(e.key, []).extend(notes)
+        mine = [g for g in stayed if e in g.members]
+        if mine:  # the best he could have had alone, and why he pooled all the same
+            closest = max(mine, key=lambda g: g.each)
+            division.note(e.key, _group_note(AwardWhy.NOT_BETTER_ALONE, closest, prizes, amount))
         cap = caps[e.key]
         if e in capped and cap is not None:
             prize = prizes[cap[2]].name if cap[2] is not None else ""

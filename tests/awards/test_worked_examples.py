@@ -100,8 +100,13 @@ def test_us_chess_caps_2495_at_the_3rd_prize_and_gives_the_u2400s_817_each() -> 
 def test_us_chess_2003_splits_the_four_4_pointers_746_75_each_as_swisssys_8_did() -> None:
     """Without the cap (the older printed 32B3, as SwissSys 8.882 computed it in the same
     forum thread): $746.75 each."""
-    got = cash(awards(FIELD, CAP.format(method="us-chess-2003")))
+    result = awards(FIELD, CAP.format(method="us-chess-2003"))
+    got = cash(result)
     assert [got[n] for n in ("2495", "2391", "2387", "2385")] == [Fraction(2987, 4)] * 4
+    # Why the U2400 players do not take the U2400 prizes alone (32B3 "unless"): $715 each.
+    stayed = next(n for n in result.award(4).reasons if n.kind is AwardWhy.NOT_BETTER_ALONE)
+    assert (stayed.players, stayed.amount) == (("2391", "2387", "2385"), 715)
+    assert not any(n.kind is AwardWhy.NOT_BETTER_ALONE for n in result.award(3).reasons)
 
 
 def test_the_cap_is_a_reason_of_2495_and_the_others_split_the_rest() -> None:
