@@ -4,8 +4,9 @@
 The API every front door uses (the command line, the bot, the sheet worker):
 
 - :func:`read_prize_file` / :func:`read_prizes`: a prize file (TOML) to a :class:`PrizeList`,
-  every problem located; :func:`read_prize_fields`: one prize from its fields (a bot
-  command's options, a sheet's row), checked by the same rules;
+  every problem located; :func:`read_prize_data`: the same from values read elsewhere (a
+  sheet's tab); :func:`read_prize_fields`: one prize from its fields (a bot command's
+  options, a sheet's row), checked by the same rules;
   :func:`section_problems`: what a prize list names that the section does not have.
 - :func:`compute_awards`: the :class:`Awards` of a section's standings under a prize list:
   each player's :class:`PlayerAward` (cash exact and paid, prizes, trophies, reasons as
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
     from core.awards.engine import compute_awards
     from core.awards.fields import read_prize_fields
     from core.awards.model import Kind, Method, Prize, PrizeList
-    from core.awards.prizefile import read_prize_file, read_prizes
+    from core.awards.prizefile import read_prize_data, read_prize_file, read_prizes
     from core.awards.reasons import AwardNote, AwardWhy, Item
     from core.awards.result import Awards, PlayerAward, PrizeResult, TeamAward
 
@@ -44,6 +45,7 @@ __all__ = [
     "PrizeResult",
     "TeamAward",
     "compute_awards",
+    "read_prize_data",
     "read_prize_fields",
     "read_prize_file",
     "read_prizes",
@@ -58,6 +60,7 @@ _HOMES = {
     "Method": "model",
     "Prize": "model",
     "PrizeList": "model",
+    "read_prize_data": "prizefile",
     "read_prize_file": "prizefile",
     "read_prizes": "prizefile",
     "AwardNote": "reasons",

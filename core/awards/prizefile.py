@@ -70,7 +70,7 @@ from core.limits import (
 from core.names import name_key, name_problem, tidy
 from core.problems import HarknessError, Problem
 
-__all__ = ["TOP_KEYS", "read_prize_file", "read_prizes"]
+__all__ = ["TOP_KEYS", "key_lines", "read_prize_data", "read_prize_file", "read_prizes"]
 
 #: The top-level keys and tables of a prize file.
 TOP_KEYS = (
@@ -131,8 +131,22 @@ def read_prizes(text: str, path: str = "<prizes>") -> PrizeList:
                 )
             ]
         ) from None
-    lines = key_lines(text)
-    return _Reader(path, lines).read(data)
+    return read_prize_data(data, path, key_lines(text))
+
+
+def read_prize_data(
+    data: dict[str, Any], path: str | None = None, lines: Mapping[str, int] | None = None
+) -> PrizeList:
+    """A prize list from values as TOML gives them (``{"method": …, "prize": [{…}, …],
+    "categories": {…}, …}``: whole numbers as ``int``, decimals as ``Decimal``), checked by
+    the prize file's rules: for a front door that reads prizes elsewhere (a sheet's tab, a
+    bot's stored settings). ``lines`` says where each key is (``"prize.2.amount"`` → a
+    line, or a sheet's row), for located problems.
+
+    >>> read_prize_data({"prize": [{"name": "1st", "place": 1, "amount": 100}]}).prizes[0].amount
+    Fraction(100, 1)
+    """
+    return _Reader(path or "<prizes>", dict(lines or {})).read(data)
 
 
 def key_lines(text: str) -> dict[str, int]:

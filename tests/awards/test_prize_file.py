@@ -208,3 +208,11 @@ def test_numbers_the_section_does_not_have_and_players_in_two_teams() -> None:
         ("in-two-teams", "teams", "B", 8),
     ]
     assert found[-1].player == 2
+
+
+def test_the_awards_api_is_importable_by_its_names() -> None:
+    import core.awards
+
+    assert all(getattr(core.awards, name) for name in core.awards.__all__)
+    with pytest.raises(AttributeError):
+        core.awards.nothing  # noqa: B018
