@@ -32,22 +32,43 @@ def prize_list(players: int, method: Method) -> PrizeList:
         Prize(f"{n}", Kind.PLACE, Fraction(5000 // n), trophy=True, place=n, order=n)
         for n in range(1, 21)
     ]
-    for c, low in enumerate(range(1000, 2400, 140)):
+    for low in range(1000, 2400, 140):
         for rank in (1, 2, 3):
             prizes.append(
-                Prize(f"class {low} #{rank}", Kind.CLASS, Fraction(400 // rank), trophy=rank == 1,
-                      low=low, high=low + 139, rank=rank, order=len(prizes))
+                Prize(
+                    f"class {low} #{rank}",
+                    Kind.CLASS,
+                    Fraction(400 // rank),
+                    trophy=rank == 1,
+                    low=low,
+                    high=low + 139,
+                    rank=rank,
+                    order=len(prizes),
+                )
             )
     for rank in (1, 2):
-        prizes.append(Prize(f"U1500 #{rank}", Kind.UNDER, Fraction(300), high=1500, rank=rank,
-                            order=len(prizes)))
+        prizes.append(
+            Prize(
+                f"U1500 #{rank}", Kind.UNDER, Fraction(300), high=1500, rank=rank, order=len(prizes)
+            )
+        )
     prizes.append(Prize("Unrated", Kind.UNRATED, Fraction(200), True, order=len(prizes)))
-    prizes.append(Prize("Junior", Kind.CATEGORY, Fraction(250), True, category="junior",
-                        order=len(prizes)))
-    prizes.append(Prize("Senior special", Kind.CATEGORY, Fraction(100), category="senior",
-                        additive=True, order=len(prizes)))
-    prizes.append(Prize("1st team", Kind.PLACE, Fraction(1000), True, place=1, team=True,
-                        order=len(prizes)))
+    prizes.append(
+        Prize("Junior", Kind.CATEGORY, Fraction(250), True, category="junior", order=len(prizes))
+    )
+    prizes.append(
+        Prize(
+            "Senior special",
+            Kind.CATEGORY,
+            Fraction(100),
+            category="senior",
+            additive=True,
+            order=len(prizes),
+        )
+    )
+    prizes.append(
+        Prize("1st team", Kind.PLACE, Fraction(1000), True, place=1, team=True, order=len(prizes))
+    )
     teams = {f"Club {t}": tuple(range(t + 1, players + 1, 40)) for t in range(40)}
     return PrizeList(
         tuple(prizes),
