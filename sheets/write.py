@@ -43,20 +43,21 @@ from sheets.tabs import CHECKED_CELL, OutCell, TabContent
 
 Request = dict[str, Any]
 
-HEADER_FORMAT: dict[str, Any] = {
-    "textFormat": {"bold": True},
-    "backgroundColor": {"red": 0.9, "green": 0.9, "blue": 0.9},
-}
+
+def _fill(red: float, green: float, blue: float) -> dict[str, Any]:
+    """A cell's background colour as the Sheets API takes it: ``backgroundColorStyle`` (its
+    ``CellFormat.backgroundColor`` is deprecated for this)."""
+    return {"backgroundColorStyle": {"rgbColor": {"red": red, "green": green, "blue": blue}}}
+
+
+HEADER_FORMAT: dict[str, Any] = {"textFormat": {"bold": True}, **_fill(0.9, 0.9, 0.9)}
 #: Shadings of the Standings tab (:func:`sheets.tabs.tie_shading`): two pale tints for the
 #: score groups of two or more players, in turn, and bold on amber for the cell that broke
 #: a tie.
 FILLS: dict[str, dict[str, Any]] = {
-    "tied": {"backgroundColor": {"red": 0.89, "green": 0.94, "blue": 1.0}},
-    "tied-alternate": {"backgroundColor": {"red": 0.93, "green": 0.91, "blue": 0.98}},
-    "decisive": {
-        "backgroundColor": {"red": 1.0, "green": 0.85, "blue": 0.4},
-        "textFormat": {"bold": True},
-    },
+    "tied": _fill(0.89, 0.94, 1.0),
+    "tied-alternate": _fill(0.93, 0.91, 0.98),
+    "decisive": {**_fill(1.0, 0.85, 0.4), "textFormat": {"bold": True}},
 }
 #: The ``harkness.tab`` marker of a Standings tab being written in several requests, before
 #: it takes the Standings tab's place (:mod:`sheets.batches`).

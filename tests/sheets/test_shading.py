@@ -15,7 +15,7 @@ RunSync = Callable[[str], SyncResult]
 
 
 def background(fake: SheetsFake, sheet_id: str, cell: str) -> object:
-    return fake.cell(sheet_id, f"Standings!{cell}").format.get("backgroundColor")
+    return fake.cell(sheet_id, f"Standings!{cell}").format.get("backgroundColorStyle")
 
 
 def test_tied_groups_are_shaded_and_the_deciding_cells_highlighted(
@@ -26,9 +26,9 @@ def test_tied_groups_are_shaded_and_the_deciding_cells_highlighted(
     sheet_id = make_sheet({"Results": seed_crosstable()})
     before = sheets_fake.values(sheet_id, "Results")
     run_sync(sheet_id)
-    tied = FILLS["tied"]["backgroundColor"]
-    other = FILLS["tied-alternate"]["backgroundColor"]
-    decisive = FILLS["decisive"]["backgroundColor"]
+    tied = FILLS["tied"]["backgroundColorStyle"]
+    other = FILLS["tied-alternate"]["backgroundColorStyle"]
+    decisive = FILLS["decisive"]["backgroundColorStyle"]
     assert [background(sheets_fake, sheet_id, f"C{r}") for r in range(2, 12)] == [
         tied,
         tied,
