@@ -27,7 +27,12 @@ from typing import Any, TypeVar
 from aiohttp import web
 
 from .gateway import GatewayServer, GatewaySession
-from .limits import ATTACHMENT_SIZE_MAX, INTERACTION_RESPONSE_SECONDS, INTERACTION_TOKEN_SECONDS
+from .limits import (
+    ATTACHMENT_SIZE_MAX,
+    INTERACTION_RESPONSE_SECONDS,
+    INTERACTION_TOKEN_SECONDS,
+    Problem,
+)
 from .models import (
     JSON,
     PRIVILEGED_INTENTS,
@@ -108,6 +113,10 @@ class DiscordFake:
         """Registered application commands by scope (guild id, or None for global)."""
         self.command_syncs: list[RequestRecord] = []
         """Every request that created, replaced, edited or deleted application commands."""
+        self.tolerated_uses: list[tuple[str, Problem]] = []
+        """Fields a library sends that Discord's description does not allow, let through as
+        :mod:`.spec` says (``TOLERATED``, ``TOLERATED_EXTRAS``): the route
+        (``"PUT /applications/1/commands"``) and the field's problem."""
 
         self.gateway = GatewayServer(self)
         self.rest = RestApi(self)

@@ -57,6 +57,7 @@ class ViolationKind(enum.StrEnum):
     MISSING_PERMISSIONS = "missing permissions"
     PAYLOAD_TOO_LARGE = "attachment too large"
     UNSUPPORTED_ROUTE = "route the fake does not implement"
+    NOT_DESCRIBED = "route Discord's API description does not have"
 
 
 @dataclass(eq=False)

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from aiohttp import BodyPartReader, hdrs, web
 
+from . import spec
 from .limits import (
     ALLOWED_CALLBACKS,
     Problem,
@@ -232,6 +233,8 @@ class RestApi:
             response: web.StreamResponse = self._error(request, 401, 0, "401: Unauthorized")
         elif body.invalid_json:
             response = self._error(request, 400, 50109, "The request body contains invalid JSON.")
+        elif (refusal := self._check_described(request, path, body)) is not None:
+            response = refusal
         else:
             try:
                 response = await handler(request)
@@ -241,6 +244,78 @@ class RestApi:
         record.response = current.response_json
         self.fake.notify()
         return response
+
+    def _check_described(
+        self, request: web.Request, path: str, body: ParsedBody
+    ) -> web.Response | None:
+        """Refuse a request Discord's API description does not allow, as Discord would.
+
+        Checked: the route, the query parameters and the body (for a multipart upload, its
+        ``payload_json``). What a library sends that :mod:`.spec` tolerates is let through
+        and recorded in ``fake.tolerated_uses``.
+        """
+        if not request.path.startswith("/api/v"):
+            return None  # the gateway and uploaded files' URLs are not the HTTP API
+        checked = spec.check_request(
+            request.method,
+            path,
+            request.query,
+            body.json,
+            multipart=request.content_type.startswith("multipart/"),
+        )
+        self.fake.tolerated_uses.extend(
+            (f"{request.method} {path}", problem) for problem in checked.tolerated
+        )
+        if not checked.problems:
+            return None
+        interaction = self._interaction_of(path)
+        if checked.operation is None:
+            self.fake.record_violation(
+                ViolationKind.NOT_DESCRIBED,
+                f"Discord's API description has no {request.method} {path}",
+                request,
+                interaction=interaction,
+            )
+            return self._json(request, {"message": "404: Not Found", "code": 0}, 404)
+        template = checked.operation.template
+        what = f"{request.method} {template} is not as Discord's API description allows"
+        if interaction is not None:
+            what = f"{interaction.label}: {what}"
+        self.fake.record_violation(
+            ViolationKind.COMMAND_SYNC
+            if template.endswith(("/commands", "/commands/{command_id}"))
+            else ViolationKind.INVALID_FORM_BODY,
+            what,
+            request,
+            problems=checked.problems,
+            interaction=interaction,
+        )
+        response = self._invalid_form(request, checked.problems)
+        if interaction is not None and path.endswith("/callback"):
+            payload = body.json if isinstance(body.json, dict) else {}
+            kind = payload.get("type")
+            now = time.monotonic()
+            interaction.callbacks.append(
+                CallbackRecord(
+                    kind if isinstance(kind, int) else 0,
+                    payload.get("data"),
+                    now,
+                    now - (interaction.sent_at or now),
+                    400,
+                    False,
+                    error=exchange().response_json,
+                )
+            )
+        return response
+
+    def _interaction_of(self, path: str) -> InteractionRecord | None:
+        """The interaction a callback or interaction-webhook path belongs to, if any."""
+        parts = path.strip("/").split("/")
+        if parts[0] == "interactions" and len(parts) > 1 and parts[1].isdigit():
+            return self.fake.interactions.get(int(parts[1]))
+        if parts[0] == "webhooks" and len(parts) > 2:
+            return self.fake.interactions_by_token.get(parts[2])
+        return None
 
     @staticmethod
     def _needs_token(path: str) -> bool:
