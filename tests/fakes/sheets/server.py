@@ -24,7 +24,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Literal, TypedDict, Unpack
 from urllib.parse import parse_qs, unquote
 
-from tests.fakes.sheets import fieldmask, writes
+from tests.fakes.sheets import fieldmask, spec, writes
 from tests.fakes.sheets.a1 import Box, cell_name, format_range
 from tests.fakes.sheets.auth import (
     READ_SCOPES,
@@ -938,6 +938,9 @@ class SheetsFake:
             allowed = READ_SCOPES if call.kind == "read" else WRITE_SCOPES
             if not token.scopes & allowed:
                 return self._answer(call, insufficient_scopes())
+            refused = spec.refusal(operation, query, call.body)
+            if refused is not None:
+                return self._answer(call, refused)
             fault = self._take_fault(call)
         if fault is not None and fault.delay:
             self._stopping.wait(fault.delay)
