@@ -86,21 +86,24 @@ class Issue:
     """The name of the schema refused (its ``id`` or ``title``), where it has one."""
 
 
+_JSON_TYPES = {
+    type(None): "null",
+    bool: "boolean",
+    int: "integer",
+    float: "number",
+    str: "string",
+    list: "array",
+    dict: "object",
+}
+
+
 def json_type(value: Any) -> str:
-    """The JSON type name of a decoded JSON value."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
+    """The JSON type name of a decoded JSON value.
+
+    >>> json_type(True), json_type(1), json_type(1.5), json_type(None)
+    ('boolean', 'integer', 'number', 'null')
+    """
+    return _JSON_TYPES.get(type(value), "object")
 
 
 class Node:
@@ -142,19 +145,24 @@ class Node:
         self.name: str | None = get("id") or get("title")
         self._schemas = schemas
         self._raw = schema
+        self._target: Node | None = None if self.ref else self
         self._parts: list[Node] | None = None
         self._branches: list[Node] | None = None
         self._properties: dict[str, Node] | None = None
         self._known: frozenset[str] | None = None
         self._items: Node | None = None
         self._additional: Node | None = None
+        self._formats: dict[str, FormatCheck] | None = None
 
     # Sub-schemas, prepared on first use (references may be recursive).
 
     @property
     def target(self) -> Node:
         """The node a ``$ref`` names (itself when it is no reference)."""
-        return self._schemas.resolved(self.ref) if self.ref else self
+        if self._target is None:
+            assert self.ref is not None
+            self._target = self._schemas.resolved(self.ref)
+        return self._target
 
     @property
     def parts(self) -> list[Node]:
@@ -206,10 +214,21 @@ class Node:
     @property
     def additional(self) -> Node | None:
         """The schema of the values of a map (``additionalProperties``)."""
-        extra = self._raw.get("additionalProperties")
-        if self._additional is None and isinstance(extra, dict):
-            self._additional = self._schemas.node(extra)
+        if self._additional is None and isinstance(self._raw.get("additionalProperties"), dict):
+            self._additional = self._schemas.node(self._raw["additionalProperties"])
         return self._additional
+
+    @property
+    def formats(self) -> dict[str, FormatCheck]:
+        """The properties whose ``format`` has a check of its own (see :class:`Schemas`)."""
+        if self._formats is None:
+            checks = self._schemas.format_checks
+            self._formats = {
+                name: checks[child.format or child.target.format or ""]
+                for name, child in self.properties.items()
+                if (child.format or child.target.format) in checks
+            }
+        return self._formats
 
 
 FormatCheck = Callable[[Any, Node, Path], Iterable[Issue]]
@@ -277,14 +296,15 @@ class Schemas:
                 out.append(Issue(path, "deprecated", node.deprecated))
         if value is None and self.null_is_default:
             return
-        before = len(out)
-        for part in node.parts:
-            self._check(part, value, path, out, closed=False)
-        if _refused_here(out[before:], path):
-            return
+        if node.parts:
+            before = len(out)
+            for part in node.parts:
+                self._check(part, value, path, out, closed=False)
+            if _refused_here(out[before:], path):
+                return
         if node.branches and not self._union(node.branches, value, path, out):
             return
-        kind = json_type(value)
+        kind = _JSON_TYPES.get(type(value), "object")
         if node.types is not None and not _type_fits(kind, value, node):
             out.append(Issue(path, "type", tuple(sorted(node.types)), value, node.name))
             return
@@ -350,13 +370,13 @@ class Schemas:
                 out.append(Issue((*path, name), "required"))
         properties = node.properties
         additional = node.additional
+        formats = node.formats
         for name, item in value.items():
             child = properties.get(name)
             if child is not None:
                 self._check(child, item, (*path, name), out)
-                check = self.format_checks.get(child.format or child.target.format or "")
-                if check is not None and isinstance(item, str):
-                    out.extend(check(item, node, (*path, name)))
+                if name in formats and isinstance(item, str):
+                    out.extend(formats[name](item, node, (*path, name)))
             elif additional is not None:
                 self._check(additional, item, (*path, name), out)
             elif closed and node.closed and name not in node.known:
