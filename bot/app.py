@@ -6,13 +6,15 @@ settings that point at the loopback fake of Discord, and may pass their own stor
 environment, logs as JSON lines, runs until SIGTERM or SIGINT, then closes the gateway and
 the database cleanly. discord.py reconnects by itself after network trouble.
 
-Before logging in, :func:`run` opens the store (migrating the database), so a database that
-cannot be opened is one line and an exit status, not a bot half started.
+Before logging in, :func:`run` opens the store (migrating the database: the store's tables
+and the fleet's), so a database that cannot be opened is one line and an exit status, not a
+bot half started.
 
-Start-up (``setup_hook``): open the store if not given, set up the link to
-Google Sheets (:mod:`bot.sheetlink`, on when ``GOOGLE_APPLICATION_CREDENTIALS`` is set) and
-start writing queued results to linked sheets, add the cogs, listen for the persistent
-buttons, and sync the slash commands: to ``HARKNESS_DEV_GUILD`` only (instant, for
+Start-up (``setup_hook``): open the store if not given and the fleet on its engine (the
+workers' coordination: leases, sync jobs, the Google budget, :mod:`sheets.fleet`), set up
+the link to Google Sheets (:mod:`bot.sheetlink`, on when ``GOOGLE_APPLICATION_CREDENTIALS``
+is set) and start writing queued results to linked sheets, add the cogs, listen for the
+persistent buttons, and sync the slash commands: to ``HARKNESS_DEV_GUILD`` only (instant, for
 development) or globally (by shard 0 alone when the bot runs as several shards:
 ``HARKNESS_SHARD_ID`` and ``HARKNESS_SHARD_COUNT``, one process each, on one PostgreSQL).
 """
@@ -45,9 +47,10 @@ from bot.settings import HOW_TO_GET_A_TOKEN, BotSettings, settings_problem
 from bot.sheetlink import SheetLinks
 from bot.sole import SharedSQLite, sole_bot
 from bot.store import Store
-from bot.store.engine import database_url, is_sqlite
-from bot.store.errors import StoreError
 from sheets import metrics
+from sheets.database.engine import database_url, is_sqlite
+from sheets.database.errors import DatabaseError
+from sheets.fleet import Fleet
 
 log = logging.getLogger("harkness.bot")
 
@@ -110,17 +113,19 @@ class HarknessBot(commands.Bot):
         self.store: Store | None = store
         self._owns_store = store is None
         self.synced: list[app_commands.AppCommand] = []
+        self.fleet: Fleet | None = None
         self.sheets: SheetLinks | None = None
         self._heartbeat: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
-        """Open the store and the sheet links, add the cogs and buttons, and sync the slash
-        commands."""
+        """Open the store, the fleet and the sheet links, add the cogs and buttons, and sync
+        the slash commands."""
         from bot.cogs import COGS
 
         if self.store is None:
             self.store = await Store.open(self.settings.database_url)
-        self.sheets = SheetLinks.from_environment(self, self.store, self.settings)
+        self.fleet = await Fleet.on(self.store.engine)
+        self.sheets = SheetLinks.from_environment(self, self.store, self.fleet, self.settings)
         self.sheets.start()
         for cog in COGS:
             await self.add_cog(cog(self))
@@ -211,13 +216,19 @@ async def _stopped(runner: asyncio.Task[None]) -> None:
 
 
 async def open_store(settings: BotSettings) -> Store | int:
-    """The store, opened (and migrated) before logging in to Discord, or the exit status
-    after one line saying why it cannot be opened."""
+    """The store, opened before logging in to Discord with both histories of the database
+    brought up to date (the store's, and the fleet's on its engine), or the exit status after
+    one line saying why it cannot be opened."""
     url = database_url(settings.database_url)
     shown = url.render_as_string(hide_password=True)
+    store: Store | None = None
     try:
-        return await Store.open(settings.database_url)
-    except (OSError, SQLAlchemyError, StoreError) as error:
+        store = await Store.open(settings.database_url)
+        await Fleet.on(store.engine)
+        return store
+    except (OSError, SQLAlchemyError, DatabaseError) as error:
+        if store is not None:
+            await store.close()
         reason = str(getattr(error, "orig", None) or error).splitlines()[0]
         log.error("cannot open the database %s: %s", shown, reason)
         # A SQLite file that cannot be opened is a setting to fix; a server may come back.

@@ -25,10 +25,10 @@ from collections.abc import AsyncIterator, Iterator
 import discord
 from discord import app_commands
 
+from bot import metrics
 from bot.render import message_text
 from bot.store import StoreError
 from core.names import markdown_safe
-from sheets import metrics
 
 log = logging.getLogger("harkness.bot")
 

@@ -66,8 +66,8 @@ from pydantic import (
 )
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from bot.store.engine import database_url
-from bot.store.errors import StoreError
+from sheets.database.engine import database_url
+from sheets.database.errors import DatabaseError
 
 DISCORD_API_BASE = "https://discord.com/api/v10"
 DISCORD_GATEWAY_URL = "wss://gateway.discord.gg/"
@@ -261,7 +261,7 @@ class BotSettings(BaseSettings):
         if value is not None:
             try:
                 database_url(value)
-            except StoreError as error:
+            except DatabaseError as error:
                 raise ValueError(error.message) from None
         return value
 

@@ -2,7 +2,7 @@
 
 Several bot processes (Discord shards) share their work through the database: outbox rows
 and spreadsheets are claimed by one process at a time (:mod:`bot.store.outbox`,
-:mod:`bot.store.leases`). That needs PostgreSQL; SQLite is the single-process default. So a
+:mod:`sheets.fleet.leases`). That needs PostgreSQL; SQLite is the single-process default. So a
 bot on a SQLite file holds an exclusive lock on a file beside it (``<database>.bot-lock``)
 while it runs; the operating system drops it when the process ends, however it ends. A
 second bot on the same file finds it held and stops before logging in, saying why. (The
@@ -20,7 +20,7 @@ from pathlib import Path
 
 from sqlalchemy.engine import URL
 
-from bot.store.engine import is_sqlite
+from sheets.database.engine import is_sqlite
 
 
 class SharedSQLite(Exception):
@@ -30,7 +30,7 @@ class SharedSQLite(Exception):
 def lock_path(url: URL) -> Path | None:
     """The lock file of a SQLite database file (None for PostgreSQL or an in-memory one).
 
-    >>> from bot.store.engine import database_url
+    >>> from sheets.database.engine import database_url
     >>> lock_path(database_url("sqlite:///club/harkness.db"))
     PosixPath('club/harkness.db.bot-lock')
     >>> lock_path(database_url("postgresql://td@127.0.0.1/harkness")) is None

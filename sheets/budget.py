@@ -4,7 +4,7 @@ Google Sheets allows each service account 60 read and 60 write requests in any m
 (the documented per-user defaults). :class:`Window` counts the requests spent in the last
 ``window`` seconds and says how long to wait before spending more; the durable sync queue
 keeps one per service account in the database, so every worker process spends from the same
-budget (:meth:`bot.store.Store.spend_quota`), and the simulation benchmark
+budget (:meth:`sheets.fleet.Fleet.spend_quota`), and the simulation benchmark
 (``tests/bench/sync_sim.py``) runs the same arithmetic.
 
 :class:`PollPolicy` spreads the budget across sheets: a sheet whose add-on pushes its edits
@@ -32,7 +32,7 @@ SYNC_WRITES = 1
 
 
 class QuotaStore(Protocol):
-    """Where the budgets of every process live (:meth:`bot.store.Store.spend_quota`)."""
+    """Where the budgets of every process live (:meth:`sheets.fleet.Fleet.spend_quota`)."""
 
     async def spend_quota(
         self,

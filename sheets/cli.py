@@ -158,14 +158,14 @@ def _run_watch(client: SheetsClient, config: WatchConfig, settings: SheetsSettin
             signal.signal(getattr(signal, name), lambda *_: stop.set())
         watcher.run(stop)
         return EXIT_OK
-    from sheets.jobs import DatabaseUnavailable, durable_store
+    from sheets.jobs import DatabaseUnavailable, durable_fleet
     from sheets.shared_watch import AnotherWatch, run_shared
 
     async def main() -> None:
         stop = _stop_on_signals()
-        async with durable_store(url, what="the watch's budget and leases") as store:
-            assert store is not None
-            await run_shared(watcher, store, client.service_account_email, settings.quota, stop)
+        async with durable_fleet(url, what="the watch's budget and leases") as fleet:
+            assert fleet is not None
+            await run_shared(watcher, fleet, client.service_account_email, settings.quota, stop)
 
     try:
         asyncio.run(main())
@@ -181,7 +181,7 @@ def _run_serve(
     args: argparse.Namespace,
     config: WatchConfig | None,
 ) -> int:
-    from sheets.jobs import DatabaseUnavailable, DurableSyncQueue, durable_store
+    from sheets.jobs import DatabaseUnavailable, DurableSyncQueue, durable_fleet
     from sheets.pairing import pair_answer
     from sheets.serve import Queue, SyncQueue, make_app, secret_problem, serve
 
@@ -204,9 +204,9 @@ def _run_serve(
 
     async def main() -> None:
         stop = _stop_on_signals()
-        async with durable_store(settings.database_url, what="the sync queue") as store:
+        async with durable_fleet(settings.database_url, what="the sync queue") as fleet:
             queue: Queue
-            if store is None:
+            if fleet is None:
                 queue = SyncQueue(
                     lambda key: sync(client, key),
                     debounce=debounce,
@@ -216,7 +216,7 @@ def _run_serve(
             else:
                 quota = settings.quota
                 queue = DurableSyncQueue(
-                    store,
+                    fleet,
                     lambda key: sync(client, key),
                     debounce=debounce,
                     max_wait=max_wait,

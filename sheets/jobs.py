@@ -1,18 +1,18 @@
 """Durable sync jobs for ``harkness-sheets serve`` on PostgreSQL: any worker runs them.
 
 With ``HARKNESS_DATABASE_URL`` naming a PostgreSQL database (the bot's), ``serve`` keeps its
-queue there instead of in memory (:class:`DurableSyncQueue`): a request is a row
-(:mod:`bot.store.syncjobs`: coalesced per spreadsheet and debounced), every ``serve``
-process on the database claims due rows one at a time, holds the spreadsheet's lease while
-it syncs (so a bot shard never writes it meanwhile: :mod:`bot.store.hold`), spends the sync's
-requests from its service account's per-minute budget, shared by every worker through the
-database (:mod:`sheets.budget`, :meth:`bot.store.Store.spend_quota`: a sync that does not fit
-waits for the minute to turn), and a restart or a ``kill -9`` loses nothing (the row stays,
-its lease runs out, another worker takes it).
+queue there instead of in memory (:class:`DurableSyncQueue`): a request is a row in the
+fleet's tables (:mod:`sheets.fleet.syncjobs`: coalesced per spreadsheet and debounced), every
+``serve`` process on the database claims due rows one at a time, holds the spreadsheet's
+lease while it syncs (so a bot shard never writes it meanwhile: :mod:`sheets.fleet.leases`),
+spends the sync's requests from its service account's per-minute budget, shared by every
+worker through the database (:mod:`sheets.budget`, :meth:`sheets.fleet.Fleet.spend_quota`:
+a sync that does not fit waits for the minute to turn), and a restart or a ``kill -9`` loses
+nothing (the row stays, its lease runs out, another worker takes it).
 
 Several service accounts at once: each worker holds one key (its
 ``GOOGLE_APPLICATION_CREDENTIALS``) and claims only the jobs its account may serve
-(:mod:`bot.store.routing`): those of sheets its account opened before (or the bot's, which
+(:mod:`sheets.fleet.routing`): those of sheets its account opened before (or the bot's, which
 linked the sheet), and those of sheets no running worker's account is known to open. A
 worker whose key cannot open a sheet hands the job to the other accounts' workers; when
 every running worker's account has failed, the job is set aside and reported (an error in
@@ -21,7 +21,8 @@ and not retried until the sheet is asked for again (the TD shares it and edits i
 Without a database, or with SQLite, the in-memory :class:`sheets.serve.SyncQueue` of one
 process remains.
 
-The store comes with the bot's extra (``harkness[bot]``: SQLAlchemy and the drivers).
+The fleet comes with the worker's extra (``harkness[sheets]``: SQLAlchemy, Alembic and the
+drivers), without the bot: a worker needs neither discord.py nor the bot's store.
 """
 
 from __future__ import annotations
@@ -34,15 +35,16 @@ import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable
 from datetime import timedelta
-from typing import TYPE_CHECKING
+
+from sqlalchemy.exc import SQLAlchemyError
 
 from sheets.budget import HOLD, READS_PER_MINUTE, SYNC_READS, SYNC_WRITES, WRITES_PER_MINUTE
 from sheets.client import SheetsNotFoundError, SheetsPermissionError
+from sheets.database.engine import database_url, is_sqlite
+from sheets.database.errors import DatabaseError
+from sheets.fleet import Fleet, cancel_and_wait, process_name
 from sheets.metrics import SYNC_JOBS
 from sheets.sync import SyncResult
-
-if TYPE_CHECKING:
-    from bot.store import Store
 
 logger = logging.getLogger(__name__)
 
@@ -58,37 +60,31 @@ class DatabaseUnavailable(Exception):
 
 
 @contextlib.asynccontextmanager
-async def durable_store(
+async def durable_fleet(
     url: str | None, *, what: str = "the sync queue"
-) -> AsyncIterator[Store | None]:
-    """The store that keeps ``what`` (for the log): None (in memory) without a URL or with
-    SQLite; opened (and migrated) for PostgreSQL, closed after; :class:`DatabaseUnavailable`
-    when it cannot be opened or the store is not installed."""
-    if url is None or url.strip().startswith("sqlite"):
+) -> AsyncIterator[Fleet | None]:
+    """The fleet that keeps ``what`` (for the log): None (in this process) without a URL or
+    with SQLite; opened (its tables brought up to date) for PostgreSQL, closed after;
+    :class:`DatabaseUnavailable` when the URL is not one or the database cannot be opened."""
+    try:
+        local = url is None or is_sqlite(database_url(url))
+    except DatabaseError as error:
+        raise DatabaseUnavailable(error.message) from None
+    if local:
         if url is not None:
             logger.info("%s: in this process (SQLite serves one process)", what)
         yield None
         return
     try:
-        from sqlalchemy.exc import SQLAlchemyError
-
-        from bot.store import Store
-        from bot.store.errors import StoreError
-    except ImportError as error:
-        raise DatabaseUnavailable(
-            f"HARKNESS_DATABASE_URL is set but the store is not installed ({error.name}): "
-            "install harkness[bot,sheets]"
-        ) from None
-    try:
-        store = await Store.open(url)
-    except (OSError, SQLAlchemyError, StoreError) as error:
+        fleet = await Fleet.open(url)
+    except (OSError, SQLAlchemyError) as error:
         reason = str(getattr(error, "orig", None) or error).splitlines()[0]
         raise DatabaseUnavailable(f"cannot open the database: {reason}") from None
     logger.info("%s: in the database, shared with every process on it", what)
     try:
-        yield store
+        yield fleet
     finally:
-        await store.close()
+        await fleet.close()
 
 
 class DurableSyncQueue:
@@ -100,7 +96,7 @@ class DurableSyncQueue:
 
     def __init__(
         self,
-        store: Store,
+        fleet: Fleet,
         sync: Callable[[str], SyncResult],
         *,
         debounce: float = 5.0,
@@ -115,9 +111,7 @@ class DurableSyncQueue:
         quota_window: float = 60.0,
         quota_hold: float = HOLD,
     ) -> None:
-        from bot.store.hold import process_name
-
-        self.store = store
+        self.fleet = fleet
         self.sync = sync
         self.debounce = timedelta(seconds=debounce)
         self.max_wait = timedelta(seconds=max_wait)
@@ -139,7 +133,7 @@ class DurableSyncQueue:
 
     async def ask(self, spreadsheet_id: str, reason: str = "") -> str:
         """Ask for a sync; answers ``"scheduled"`` or ``"after the running sync"``."""
-        state = await self.store.request_sync(
+        state = await self.fleet.request_sync(
             spreadsheet_id, reason=reason, debounce=self.debounce, max_wait=self.max_wait
         )
         self._wake.set()
@@ -148,11 +142,11 @@ class DurableSyncQueue:
 
     async def waiting(self) -> int:
         """Syncs asked for (of every worker) and not running."""
-        return (await self.store.syncs_waiting())[0]
+        return (await self.fleet.syncs_waiting())[0]
 
     async def set_aside(self) -> int:
         """Syncs no running worker's service account can open (reported, not retried)."""
-        return len(await self.store.syncs_set_aside())
+        return len(await self.fleet.syncs_set_aside())
 
     async def start(self) -> None:
         """Start taking due syncs (on the running event loop)."""
@@ -187,7 +181,7 @@ class DurableSyncQueue:
                 self._claiming = True
                 try:
                     await self._present()
-                    job = await self.store.claim_sync(
+                    job = await self.fleet.claim_sync(
                         self.worker, lease=self.lease, account=self.account
                     )
                     if job is not None:
@@ -210,27 +204,25 @@ class DurableSyncQueue:
             return
         now = time.monotonic()
         if self._seen_at is None or now - self._seen_at >= self.lease.total_seconds() / 4:
-            await self.store.sync_worker_seen(self.worker, self.account, lease=self.lease)
+            await self.fleet.sync_worker_seen(self.worker, self.account, lease=self.lease)
             self._seen_at = now
 
     async def _sleep(self) -> None:
         """Until the next sync falls due, a request arrives, or the poll time passes."""
-        _, due = await self.store.syncs_waiting()
+        _, due = await self.fleet.syncs_waiting()
         wait = self.poll
         if due is not None:
-            wait = min(wait, max(0.05, (due - self.store.clock()).total_seconds()))
+            wait = min(wait, max(0.05, (due - self.fleet.clock()).total_seconds()))
         self._wake.clear()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._wake.wait(), wait)
 
     async def _run(self, sheet: str, attempts: int) -> None:
-        from bot.store.tasks import cancel_and_wait
-
-        if not await self.store.take_sheet(sheet, self.worker, lease=self.lease):
-            await self.store.sync_failed(sheet, self.worker, None, retry_in=BUSY_RETRY)
+        if not await self.fleet.take_sheet(sheet, self.worker, lease=self.lease):
+            await self.fleet.sync_failed(sheet, self.worker, None, retry_in=BUSY_RETRY)
             return
         if self.account is not None:
-            wait = await self.store.spend_quota(
+            wait = await self.fleet.spend_quota(
                 self.account,
                 reads=SYNC_READS,
                 writes=SYNC_WRITES,
@@ -240,11 +232,11 @@ class DurableSyncQueue:
                 hold=self.quota_hold,
             )
             if wait:  # the account's minute is spent (by any worker): after it
-                await self.store.sync_failed(
+                await self.fleet.sync_failed(
                     sheet, self.worker, None, retry_in=timedelta(seconds=wait)
                 )
                 with contextlib.suppress(Exception):
-                    await self.store.drop_sheet(sheet, self.worker)
+                    await self.fleet.drop_sheet(sheet, self.worker)
                 await asyncio.sleep(wait)
                 return
         self.running = sheet
@@ -260,14 +252,14 @@ class DurableSyncQueue:
             SYNC_JOBS.labels("failed").inc()
             logger.error("sync of %s failed: %s", sheet, error)
             wait = min(RETRY_LONGEST, RETRY_FIRST * 2**attempts) * self._rng.uniform(0.5, 1.0)
-            await self.store.sync_failed(
+            await self.fleet.sync_failed(
                 sheet,
                 self.worker,
                 f"{type(error).__name__}: {error}",
                 retry_in=timedelta(seconds=wait),
             )
         else:
-            await self.store.sync_done(
+            await self.fleet.sync_done(
                 sheet, self.worker, debounce=self.debounce, account=self.account
             )
         finally:
@@ -275,18 +267,18 @@ class DurableSyncQueue:
             self.running = None
             self.completed.append((sheet, result))
             with contextlib.suppress(Exception):  # it runs out by itself
-                await self.store.drop_sheet(sheet, self.worker)
+                await self.fleet.drop_sheet(sheet, self.worker)
 
     async def _refused(self, sheet: str, error: Exception) -> None:
         """This worker's key cannot open ``sheet``: the job goes to another account's
         worker, or is set aside (and reported) when every running account has failed."""
         if self.account is None:  # one key only: retried later, as any failure
             logger.error("sync of %s failed: %s", sheet, error)
-            await self.store.sync_failed(
+            await self.fleet.sync_failed(
                 sheet, self.worker, str(error), retry_in=timedelta(seconds=RETRY_LONGEST)
             )
             return
-        if await self.store.sync_refused(sheet, self.worker, self.account, str(error)):
+        if await self.fleet.sync_refused(sheet, self.worker, self.account, str(error)):
             SYNC_JOBS.labels("set_aside").inc()
             logger.error(
                 "sync of %s set aside: no running worker's service account can open it "
@@ -306,7 +298,7 @@ class DurableSyncQueue:
         while True:
             await asyncio.sleep(self.lease.total_seconds() / 4)
             try:
-                await self.store.renew_sync(sheet, self.worker, lease=self.lease)
-                await self.store.take_sheet(sheet, self.worker, lease=self.lease)
+                await self.fleet.renew_sync(sheet, self.worker, lease=self.lease)
+                await self.fleet.take_sheet(sheet, self.worker, lease=self.lease)
             except Exception:  # the database may be back by the next renewal
                 logger.exception("could not renew the lease on a sync")

@@ -13,9 +13,9 @@ Without a database (or with SQLite) ``watch`` is one process that paces itself
   add-on with ``serve`` workers (any number, :mod:`sheets.jobs`).
 - **One budget.** Each poll spends its requests (one read, at most one write) from the
   account's per-minute budget shared by every process on the database (bot shards,
-  ``serve`` workers: :meth:`bot.store.Store.spend_quota`); a poll that does not fit waits
+  ``serve`` workers: :meth:`sheets.fleet.Fleet.spend_quota`); a poll that does not fit waits
   for the minute to turn, so together they stay within Google's limits.
-- **One writer a sheet.** Each poll holds the sheet's lease (:mod:`bot.store.hold`), like
+- **One writer a sheet.** Each poll holds the sheet's lease (:mod:`sheets.fleet.hold`), like
   the bot's writes and the workers' syncs; a sheet another process is writing is polled
   again a moment later.
 
@@ -29,13 +29,10 @@ import contextlib
 import hashlib
 import logging
 from datetime import timedelta
-from typing import TYPE_CHECKING
 
 from sheets.budget import SYNC_READS, SYNC_WRITES, Quota
+from sheets.fleet import Fleet, SheetBusy, cancel_and_wait, holding, process_name
 from sheets.watch import Watcher
-
-if TYPE_CHECKING:
-    from bot.store import Store
 
 logger = logging.getLogger(__name__)
 
@@ -63,7 +60,7 @@ def watch_key(account: str) -> str:
 
 async def run_shared(
     watcher: Watcher,
-    store: Store,
+    fleet: Fleet,
     account: str,
     quota: Quota,
     stop: asyncio.Event,
@@ -72,14 +69,11 @@ async def run_shared(
     holder: str | None = None,
 ) -> None:
     """Poll ``watcher``'s sheets until ``stop`` is set, as the one watch of ``account`` on
-    ``store``'s database (:class:`AnotherWatch` when another holds it)."""
-    from bot.store.hold import process_name
-    from bot.store.tasks import cancel_and_wait
-
+    ``fleet``'s database (:class:`AnotherWatch` when another holds it)."""
     holder = holder or process_name("harkness-sheets")
     key = watch_key(account)
-    if not await store.take_sheet(key, holder, lease=lease):
-        running = await store.sheet_holder(key) or "another process"
+    if not await fleet.take_sheet(key, holder, lease=lease):
+        running = await fleet.sheet_holder(key) or "another process"
         raise AnotherWatch(
             f"another harkness-sheets watch ({running}) polls for service account {account} "
             "on this database: one watch per service account. Stop it first, or give this "
@@ -87,23 +81,23 @@ async def run_shared(
             f"watch that was killed holds the account for {lease.total_seconds():.0f} s at most"
         )
     lost = asyncio.Event()
-    renewal = asyncio.create_task(_keep(store, key, holder, lease, lost), name="watch-lease")
+    renewal = asyncio.create_task(_keep(fleet, key, holder, lease, lost), name="watch-lease")
     try:
-        await _poll(watcher, store, account, quota, stop, lost, holder, lease)
+        await _poll(watcher, fleet, account, quota, stop, lost, holder, lease)
     finally:
         await cancel_and_wait(renewal)
         with contextlib.suppress(Exception):  # it runs out by itself
-            await store.drop_sheet(key, holder)
+            await fleet.drop_sheet(key, holder)
     if lost.is_set():
         raise AnotherWatch(f"another harkness-sheets watch took service account {account} over")
 
 
-async def _keep(store: Store, key: str, holder: str, lease: timedelta, lost: asyncio.Event) -> None:
+async def _keep(fleet: Fleet, key: str, holder: str, lease: timedelta, lost: asyncio.Event) -> None:
     """Renew the watch's lease every quarter of it; set ``lost`` if another took it."""
     while True:
         await asyncio.sleep(lease.total_seconds() / 4)
         try:
-            if not await store.take_sheet(key, holder, lease=lease):
+            if not await fleet.take_sheet(key, holder, lease=lease):
                 logger.error("another watch took this service account over: stopping")
                 lost.set()
                 return
@@ -113,7 +107,7 @@ async def _keep(store: Store, key: str, holder: str, lease: timedelta, lost: asy
 
 async def _poll(
     watcher: Watcher,
-    store: Store,
+    fleet: Fleet,
     account: str,
     quota: Quota,
     stop: asyncio.Event,
@@ -121,8 +115,6 @@ async def _poll(
     holder: str,
     lease: timedelta,
 ) -> None:
-    from bot.store.hold import SheetBusy, holding
-
     logger.info(
         "watching %d spreadsheets for %s, within its budget shared through the database",
         len(watcher.config.sheets),
@@ -138,8 +130,8 @@ async def _poll(
             break
         key = sheet.spreadsheet_id
         try:
-            async with holding(store, key, holder, lease=lease):
-                wait = await quota.spend(store, account, reads=SYNC_READS, writes=SYNC_WRITES)
+            async with holding(fleet, key, holder, lease=lease):
+                wait = await quota.spend(fleet, account, reads=SYNC_READS, writes=SYNC_WRITES)
                 if wait:  # the account's minute is spent (by any process): after it
                     watcher.due[key] = watcher.clock() + wait
                     continue

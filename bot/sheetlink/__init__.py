@@ -20,7 +20,8 @@ their state and do one job:
   ``Discord reports`` tab from the store's outbox, exactly once, in the background.
 
 :mod:`~bot.sheetlink.api` imports the :mod:`sheets` names they use (the bot runs without the
-Sheets extra too), :mod:`~bot.sheetlink.lease` the store's lease on a spreadsheet.
+Sheets extra too); :mod:`~bot.sheetlink.lease` words the fleet's lease on a spreadsheet
+(:mod:`sheets.fleet`, shared with the Sheets workers) for the member.
 
 Nothing here computes a tiebreak: standings are :func:`core.standings.standings_after`'s.
 Without Sheets settings (no ``GOOGLE_APPLICATION_CREDENTIALS``) linking is refused with

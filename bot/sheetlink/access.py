@@ -1,12 +1,12 @@
 """Access to Google Sheets, shared by every part of the sheet link (:class:`SheetAccess`):
-the Sheets client (or why there is none), the bot's settings for it, one lock per
-spreadsheet, the spreadsheet's lease, the service account's per-minute budget, which server
-may use a spreadsheet, and the link's background tasks.
+the Sheets client (or why there is none), the bot's settings for it, the store and the fleet,
+one lock per spreadsheet, the spreadsheet's lease, the service account's per-minute budget,
+which server may use a spreadsheet, and the link's background tasks.
 
 gspread is synchronous, so every Sheets call runs in a worker thread, and the calls for one
 spreadsheet are made one at a time (under :meth:`SheetAccess.lock`); writes also hold the
-spreadsheet's lease in the store, so that several bot processes (shards) never interleave
-them (:meth:`SheetAccess.writing`). Without Sheets settings
+spreadsheet's lease in the fleet, so that several bot processes (shards) and the Sheets
+workers never interleave them (:meth:`SheetAccess.writing`). Without Sheets settings
 (no ``GOOGLE_APPLICATION_CREDENTIALS``) the link is off, and :attr:`SheetAccess.why_not`
 says why.
 """
@@ -30,10 +30,11 @@ from bot.sheetlink.api import (
     SheetsSettings,
     open_client,
 )
-from bot.sheetlink.lease import Held, holding, process_name
+from bot.sheetlink.lease import KIND, SheetBusy
 from bot.store import Store, sheet_of_another_server
 from core.limits import shorten
 from sheets.budget import Quota
+from sheets.fleet import Fleet, Held, hold, process_name
 
 log = logging.getLogger("harkness.bot")
 T = TypeVar("T")
@@ -74,6 +75,7 @@ class SheetAccess:
     def __init__(
         self,
         store: Store,
+        fleet: Fleet,
         settings: BotSettings,
         client: SheetsClient | None,
         why_not: str | None = None,
@@ -82,13 +84,14 @@ class SheetAccess:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.store = store
+        self.fleet = fleet
         self.client = client
         self.why_not = why_not
         self.clock = clock
         self.refresh_seconds = settings.sheets_refresh
         self.answer_wait = settings.sheets_answer_wait
         self.timeout = timeout
-        self.worker = process_name()
+        self.worker = process_name(KIND)
         self.lease = timedelta(seconds=settings.sheets_lease)
         self.quota = Quota()
         self.sync_jobs = settings.sheets_sync_jobs
@@ -98,37 +101,39 @@ class SheetAccess:
         self._tasks: set[asyncio.Task[Any]] = set()
 
     @classmethod
-    def from_environment(cls, store: Store, settings: BotSettings) -> Self:
+    def from_environment(cls, store: Store, fleet: Fleet, settings: BotSettings) -> Self:
         """Access configured from the environment, or switched off with the reason."""
         if SHEETS_MISSING is not None:
             log.warning("Google Sheets is off: %s", SHEETS_MISSING)
-            return cls(store, settings, None, NOT_INSTALLED)
+            return cls(store, fleet, settings, None, NOT_INSTALLED)
         try:
             sheets_settings = SheetsSettings()
         except ValueError as error:
             log.warning("Google Sheets is off: bad settings: %s", error)
             return cls(
                 store,
+                fleet,
                 settings,
                 None,
                 "this bot's Google Sheets settings are wrong: its operator sees why in the log",
             )
         if sheets_settings.google_application_credentials is None:
             log.info("Google Sheets is off: GOOGLE_APPLICATION_CREDENTIALS is not set")
-            return cls(store, settings, None, NOT_SET_UP)
+            return cls(store, fleet, settings, None, NOT_SET_UP)
         try:
             client = open_client(sheets_settings)
         except SheetsError as error:
             log.warning("Google Sheets is off: %s", error)
             return cls(
                 store,
+                fleet,
                 settings,
                 None,
                 "this bot's Google service account key cannot be used: its operator "
                 "sees why in the log",
             )
         log.info("Google Sheets is on, as service account %s", client.service_account_email)
-        access = cls(store, settings, client, timeout=sheets_settings.timeout)
+        access = cls(store, fleet, settings, client, timeout=sheets_settings.timeout)
         access.quota = sheets_settings.quota
         access.sync_debounce = timedelta(seconds=sheets_settings.debounce)
         return access
@@ -150,7 +155,7 @@ class SheetAccess:
         ``guests``. Called before every read is shown and every write is made."""
         owner = self._owners.get(spreadsheet)
         if owner is None:
-            owner = await self.store.sheet_owner(spreadsheet)
+            owner = await self.store.linked.sheet_owner(spreadsheet)
             if owner is not None:  # a sheet's first server never changes: keep it
                 self._owners[spreadsheet] = owner
         if owner != guild and guild not in guests:
@@ -158,11 +163,11 @@ class SheetAccess:
 
     async def spend(self, reads: int, writes: int) -> float:
         """Spend requests from the service account's per-minute budget, shared by every
-        process on the database (:meth:`bot.store.Store.spend_quota`): 0 when spent, else
+        process on the database (:meth:`sheets.fleet.Fleet.spend_quota`): 0 when spent, else
         the seconds until they fit (nothing spent)."""
         client = self.sheets_client()
         return await self.quota.spend(
-            self.store, client.service_account_email, reads=reads, writes=writes
+            self.fleet, client.service_account_email, reads=reads, writes=writes
         )
 
     async def spent(self, reads: int, writes: int) -> bool:
@@ -179,17 +184,27 @@ class SheetAccess:
         return self._locks.setdefault(spreadsheet, asyncio.Lock())
 
     @contextlib.asynccontextmanager
-    async def writing(self, spreadsheet: str, *, wait: float | None = None) -> AsyncIterator[Held]:
-        """Write to ``spreadsheet`` in the block: this process's lock for it, then its lease
-        in the store (:mod:`bot.sheetlink.lease`: no other bot process writes it meanwhile),
-        waited for at most ``wait`` seconds (default: the answer wait), else
+    async def leased(self, spreadsheet: str, *, wait: float = 0.0) -> AsyncIterator[Held]:
+        """Hold ``spreadsheet``'s lease in the fleet for the block (no other process writes
+        it meanwhile), waited for at most ``wait`` seconds, else
         :class:`~bot.sheetlink.lease.SheetBusy`."""
-        async with self.lock(spreadsheet):
-            wait = self.answer_wait if wait is None else wait
-            async with holding(
-                self.store, spreadsheet, self.worker, lease=self.lease, wait=wait
+        try:
+            async with hold.holding(
+                self.fleet, spreadsheet, self.worker, lease=self.lease, wait=wait
             ) as held:
                 yield held
+        except hold.SheetBusy:
+            raise SheetBusy from None
+
+    @contextlib.asynccontextmanager
+    async def writing(self, spreadsheet: str, *, wait: float | None = None) -> AsyncIterator[Held]:
+        """Write to ``spreadsheet`` in the block: this process's lock for it, then its lease
+        (:meth:`leased`), waited for at most ``wait`` seconds (default: the answer wait)."""
+        async with (
+            self.lock(spreadsheet),
+            self.leased(spreadsheet, wait=self.answer_wait if wait is None else wait) as held,
+        ):
+            yield held
 
     def spawn(self, work: Coroutine[Any, Any, T], name: str | None = None) -> asyncio.Task[T]:
         """Run ``work`` as a task the bot keeps (and cancels when it stops, :meth:`close`); a

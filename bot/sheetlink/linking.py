@@ -40,7 +40,7 @@ log = logging.getLogger("harkness.bot")
 
 class Linker:
     """``/tournament link-sheet`` and its undoing: which spreadsheet a tournament is kept
-    in is the store's (:meth:`bot.store.Store.link_sheet`); this checks and prepares it."""
+    in is the store's (:meth:`bot.store.LinkedSheets.link_sheet`); this checks and prepares it."""
 
     def __init__(self, access: SheetAccess, reader: SheetReader, players: PlayerLinks) -> None:
         self.access = access
@@ -99,7 +99,7 @@ class Linker:
                 )
             except SheetsError as error:
                 raise self._refusal(error) from None
-            linked = await self.access.store.link_sheet(
+            linked = await self.access.store.linked.link_sheet(
                 guild, info.name, td, spreadsheet_id=sheet, url=url.strip(), guests=guests
             )
             added, refused = await self._add_sheet_players(
@@ -153,15 +153,15 @@ class Linker:
         """Before anything is written: a sheet no server has linked yet is free (the store
         makes it this server's when the link is made); any other must be this server's or
         name it (:meth:`SheetAccess.check_use`)."""
-        if await self.access.store.sheet_owner(sheet) is not None:
+        if await self.access.store.linked.sheet_owner(sheet) is not None:
             await self.access.check_use(guild, sheet, guests)
 
     async def unlink(self, guild: str, info: TournamentInfo, td: Actor) -> list[str]:
         """Unlink the spreadsheet (TD); results waiting to be written stay queued."""
         if info.sheet is None:
             raise UserError(f"{info.name} is not linked to a Google Sheet")
-        waiting = len(await self.access.store.pending_writes(guild, info.name))
-        await self.access.store.unlink_sheet(guild, info.name, td)
+        waiting = len(await self.access.store.linked.pending_writes(guild, info.name))
+        await self.access.store.linked.unlink_sheet(guild, info.name, td)
         self.reader.forget(info.sheet.spreadsheet_id)
         lines = [
             f"**{md(info.name)}** is no longer linked to its Google Sheet: Discord keeps the "

@@ -28,6 +28,7 @@ from bot.sheetlink.outbox import OutboxWriter
 from bot.sheetlink.players import PlayerLinks
 from bot.sheetlink.reading import SheetReader, SheetView
 from bot.store import Actor, Outcome, PlayerInfo, PlayerRef, StandingsView, Store, TournamentInfo
+from sheets.fleet import Fleet
 
 
 class SheetLinks:
@@ -41,9 +42,11 @@ class SheetLinks:
         self.outbox = OutboxWriter(access, self.reader, self.players, settings)
 
     @classmethod
-    def from_environment(cls, bot: discord.Client, store: Store, settings: BotSettings) -> Self:
+    def from_environment(
+        cls, bot: discord.Client, store: Store, fleet: Fleet, settings: BotSettings
+    ) -> Self:
         """Sheet links configured from the environment, or switched off with the reason."""
-        return cls(bot, settings, SheetAccess.from_environment(store, settings))
+        return cls(bot, settings, SheetAccess.from_environment(store, fleet, settings))
 
     # -- what the link can do, and its clock ---------------------------------------------
 

@@ -19,6 +19,7 @@ import time
 from collections.abc import Sequence
 from datetime import timedelta
 
+from bot.metrics import OUTBOX_DEPTH, OUTBOX_OLDEST_DUE
 from bot.settings import BotSettings
 from bot.sheetlink.access import SheetAccess, SheetOfAnotherServer
 from bot.sheetlink.api import (
@@ -38,13 +39,13 @@ from bot.sheetlink.api import (
     report_row,
     written_keys,
 )
-from bot.sheetlink.lease import Held, SheetBusy
+from bot.sheetlink.lease import KIND, SheetBusy
 from bot.sheetlink.players import PlayerLinks
 from bot.sheetlink.reading import SheetReader
 from bot.store import OutboxItem, TournamentInfo
 from bot.store.outbox import key as outbox_key
-from bot.store.tasks import cancel_and_wait
 from sheets import metrics
+from sheets.fleet import Held, cancel_and_wait
 
 log = logging.getLogger("harkness.bot")
 
@@ -52,7 +53,8 @@ log = logging.getLogger("harkness.bot")
 def stopped(worker: str, me: str) -> bool:
     """Whether the outbox worker ``worker`` is a bot process of this host that has stopped.
 
-    Worker names are ``harkness-bot:HOST:PID:TAG`` (``TAG`` random per start). On the same
+    Worker names are ``harkness-bot:HOST:PID:TAG`` (:func:`sheets.fleet.process_name`,
+    ``TAG`` random per start). On the same
     host, a worker is gone when its process id is not running, or when it is this process's
     own id with another tag (an earlier run: in a container the bot is always process 1).
     Workers of other hosts are never judged: their short leases run out by themselves.
@@ -64,7 +66,7 @@ def stopped(worker: str, me: str) -> bool:
     (False, False)
     """
     parts, mine = worker.split(":"), me.split(":")
-    if len(parts) != 4 or parts[0] != "harkness-bot" or worker == me:
+    if len(parts) != 4 or parts[0] != KIND or worker == me:
         return False
     host, pid = parts[1], parts[2]
     if host != mine[1] or not pid.isdigit():
@@ -84,7 +86,7 @@ def _running(pid: int) -> bool:
 
 WRITTEN = "📗 Written to the Google Sheet (its Discord reports tab); its Standings tab is updated."
 #: What writing a sheet's results costs of the service account's per-minute quota, spent
-#: before it starts (:meth:`bot.store.Store.spend_quota`): the read before and after, the
+#: before it starts (:meth:`sheets.fleet.Fleet.spend_quota`): the read before and after, the
 #: append, and the Standings the sync after it may write.
 WRITE_READS, WRITE_WRITES = 2, 2
 #: When results of a spreadsheet another bot process is writing are looked at again.
@@ -115,6 +117,7 @@ class OutboxWriter:
         self.reader = reader
         self.players = players
         self.store = access.store
+        self.linked = access.store.linked
         self.poll_seconds = settings.sheets_outbox_poll
         self.retry = (
             RetryPolicy(0, settings.sheets_outbox_retry, settings.sheets_outbox_max)
@@ -132,7 +135,7 @@ class OutboxWriter:
         self._claiming = 0
         self._writing: set[str] = set()
         self._moved = asyncio.Event()
-        self.store.on_queued(self.wake)
+        self.linked.on_queued(self.wake)
 
     def start(self) -> None:
         """Start writing due results in the background (when Sheets is available); the
@@ -142,15 +145,17 @@ class OutboxWriter:
 
     def wake(self) -> None:
         """Look for results to write now: the store calls it when a change queued one
-        (:meth:`bot.store.Store.on_queued`); else the writer looks every poll interval."""
+        (:meth:`bot.store.LinkedSheets.on_queued`); else the writer looks every poll interval."""
         self._wake.set()
 
     async def _run(self) -> None:
         try:
-            freed = await self.store.release_claims(
+            freed = await self.linked.release_claims(
                 lambda worker: stopped(worker, self.access.worker)
             )
-            await self.store.release_sheets(lambda worker: stopped(worker, self.access.worker))
+            await self.access.fleet.release_sheets(
+                lambda worker: stopped(worker, self.access.worker)
+            )
         except Exception:
             log.exception("could not free the results held by a stopped bot")
         else:
@@ -204,7 +209,7 @@ class OutboxWriter:
         return WRITTEN
 
     async def _pending(self, guild: str, info: TournamentInfo, seq: int) -> bool:
-        return any(i.event_seq == seq for i in await self.store.pending_writes(guild, info.name))
+        return any(i.event_seq == seq for i in await self.linked.pending_writes(guild, info.name))
 
     async def _settle(self, key: str, deadline: float) -> None:
         """Wait (until ``deadline``) while a flush of this process may hold the result
@@ -227,14 +232,15 @@ class OutboxWriter:
         if not self.access.available:
             return
         if metrics.serving and guild is None:
-            depth, oldest = await self.store.outbox_backlog()
-            metrics.OUTBOX_DEPTH.set(depth)
-            metrics.OUTBOX_OLDEST_DUE.set(oldest)
+            depth, oldest = await self.linked.outbox_backlog()
+            OUTBOX_DEPTH.set(depth)
+            OUTBOX_OLDEST_DUE.set(oldest)
         self._claiming += 1
         items: Sequence[OutboxItem] = ()
         try:
-            items = await self.store.claim_writes(
-                self.access.worker, limit=100, lease=self.access.lease, guild=guild
+            busy = await self.access.fleet.held_by_others(self.access.worker)
+            items = await self.linked.claim_writes(
+                self.access.worker, limit=100, lease=self.access.lease, guild=guild, busy=busy
             )
         finally:
             self._claiming -= 1
@@ -275,7 +281,7 @@ class OutboxWriter:
         while held:
             await asyncio.sleep(self.access.lease.total_seconds() / 4)
             try:
-                held = await self.store.renew_claims(
+                held = await self.linked.renew_claims(
                     held, self.access.worker, lease=self.access.lease
                 )
             except Exception:  # the database may be back by the next renewal
@@ -288,7 +294,7 @@ class OutboxWriter:
         assert self.retry is not None
         for item in items:
             wait = max(at_least, self.retry.backoff(item.attempts, self._rng))
-            await self.store.mark_failed(
+            await self.linked.mark_failed(
                 item, self.access.worker, why, retry_in=timedelta(seconds=wait)
             )
             self._due_in(wait)
@@ -311,7 +317,7 @@ class OutboxWriter:
             async with self.access.writing(sheet, wait=0) as held:
                 await self._write_held(guild, name, sheet, batch, held)
         except SheetBusy:  # another bot process is writing to it: after that one
-            await self.store.postpone_writes(batch, self.access.worker, retry_in=BUSY_RETRY)
+            await self.linked.postpone_writes(batch, self.access.worker, retry_in=BUSY_RETRY)
             self._due_in(BUSY_RETRY.total_seconds())
 
     async def _write_held(
@@ -324,7 +330,7 @@ class OutboxWriter:
             return
         wait = await self.access.spend(WRITE_READS, WRITE_WRITES)
         if wait:  # the account's minute is spent (by any process on the database): after it
-            await self.store.postpone_writes(
+            await self.linked.postpone_writes(
                 batch, self.access.worker, retry_in=timedelta(seconds=wait)
             )
             self._due_in(wait)
@@ -376,7 +382,7 @@ class OutboxWriter:
         missing = []
         for item in batch:
             if item.payload.get("key") in landed:
-                await self.store.mark_written(item, self.access.worker)
+                await self.linked.mark_written(item, self.access.worker)
             else:
                 missing.append(item)
         if missing:

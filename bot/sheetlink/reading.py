@@ -32,7 +32,7 @@ from bot.sheetlink.api import (
     sync,
 )
 from bot.sheetlink.conflicts import ConflictNotices
-from bot.sheetlink.lease import SheetBusy, holding
+from bot.sheetlink.lease import SheetBusy
 from bot.store import StandingsView, TournamentInfo, TournamentState
 from bot.store.store import standings_round
 from core.standings import Standings, standings_after
@@ -133,7 +133,7 @@ class SheetReader:
     async def _syncing(self, sheet: str) -> AsyncIterator[bool]:
         """Whether a read in the block may sync the sheet. With sync jobs it always may (the
         workers write, under the sheet's lease). Inline, the read and its sync hold the
-        sheet's lease in the store (:mod:`bot.sheetlink.lease`), as every other writer does,
+        sheet's lease in the fleet (:meth:`SheetAccess.leased`), as every other writer does,
         so that no other process writes the sheet between them; when another process holds
         it, the member is answered from the read and the sync is left to that process (the
         bot's result writer and the Sheets workers sync after writing) or to the next read."""
@@ -142,9 +142,7 @@ class SheetReader:
             return
         async with contextlib.AsyncExitStack() as stack:
             try:
-                await stack.enter_async_context(
-                    holding(self.access.store, sheet, self.access.worker, lease=self.access.lease)
-                )
+                await stack.enter_async_context(self.access.leased(sheet))
                 held = True
             except SheetBusy:
                 held = False
@@ -171,7 +169,7 @@ class SheetReader:
                     extra={"guild_id": guild, "spreadsheet": sheet},
                 )
             elif self.access.sync_jobs:  # a harkness-sheets serve worker syncs it (coalesced)
-                await self.access.store.request_sync(
+                await self.access.fleet.request_sync(
                     sheet,
                     reason="results from Discord",
                     debounce=self.access.sync_debounce,

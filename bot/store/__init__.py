@@ -3,10 +3,10 @@ default and PostgreSQL at scale, for the Discord bot and the Discord ↔ Sheets 
 
 Open a :class:`Store` with a URL (default ``$HARKNESS_DATABASE_URL``, else the SQLite file
 ``./harkness.db``; ``postgresql://user@host/db`` for PostgreSQL). Opening migrates the
-database to the newest schema, so there is nothing to set up. Every method is async and one
-transaction; every method takes the guild (the tenant) first and never sees another guild's
-data. A mistake a member or TD can make raises :class:`StoreError` whose message can be
-shown as it is.
+store's tables to the newest schema, so there is nothing to set up. Every method is async and
+one transaction; every method takes the guild (the tenant) first and never sees another
+guild's data. A mistake a member or TD can make raises :class:`StoreError` whose message can
+be shown as it is.
 
 Who acts is an :class:`Actor`: a Discord user id, a display name, whether they act as a TD
 (the bot decides, from the guild's TD role, :meth:`Store.td_role`) and the source. Players
@@ -20,10 +20,14 @@ players and clear rounds. ``history`` is the audit trail. The fold of the log is
 ``core`` tournament, so ``standings`` are core's, with provisional and disputed rounds
 marked. ``import_tournament`` reads a TRF-16 or crosstable file; ``export`` writes either.
 
-A tournament linked to a spreadsheet (``link_sheet``) queues every final result for it; the
+The sheet link's side is ``store.linked`` (:class:`~bot.store.linked.LinkedSheets`): a
+tournament linked to a spreadsheet (``link_sheet``) queues every final result for it; the
 bot's sheet writer (:class:`bot.sheetlink.outbox.OutboxWriter`) takes them with
 ``claim_writes`` and reports back with ``mark_written`` or ``mark_failed`` (see
-:mod:`bot.store.outbox`).
+:mod:`bot.store.outbox`). How processes share Google (leases on spreadsheets, sync jobs, each
+service account's budget) is not the store's: it is the fleet's (:mod:`sheets.fleet`), whose
+tables live in the same database with a history of their own; ``python -m bot.store``
+migrates, backs up and restores both (:mod:`bot.store.cli`).
 
 The API at a glance (all ``async``; ``g`` is the guild id, ``t`` a tournament name)::
 
@@ -36,12 +40,14 @@ The API at a glance (all ``async``; ``g`` is the guild id, ``t`` a tournament na
     set_result(g, t, actor, round=, player=, opponent=, result=)   set_bye   clear_result
     withdraw(g, t, actor, player=, from_round=)   undo(g, t, actor, event=None)
     state(g, t)   open_games(g, t)   standings(g, t, after_round=)   history(g, t, round=)
+    pairing_request / save_pairing / publish_pairing / swap_pairing / round_pairings / request_bye
     import_tournament(g, name, text, actor=, filename=)   export(g, t, "trf" | "crosstable")
-    link_sheet / unlink_sheet / pending_writes(g, t)   claim_writes / mark_written / mark_failed
-    renew_claims / release_claims   take_sheet / sheet_holder / drop_sheet / release_sheets
-    request_sync / claim_sync / renew_sync / sync_done / sync_failed / syncs_waiting
-    sync_worker_seen / sync_refused / syncs_set_aside
-    spend_quota(account, reads=, writes=)
+    remember_report_message / report_messages(g, t, reports)
+
+    store.linked: link_sheet / unlink_sheet(g, t, actor) / sheet_owner(sheet)
+                  pending_writes(g, t) / outbox_backlog()
+                  claim_writes(worker, busy=) / renew_claims / release_claims / postpone_writes
+                  mark_written / mark_failed
 
 A whole game, reported and confirmed::
 
@@ -72,6 +78,7 @@ A whole game, reported and confirmed::
 from __future__ import annotations
 
 from bot.store.errors import StoreError
+from bot.store.linked import LinkedSheets, sheet_of_another_server
 from bot.store.model import (
     Actor,
     Event,
@@ -94,7 +101,7 @@ from bot.store.records import (
     StandingsView,
     TournamentState,
 )
-from bot.store.store import Store, sheet_of_another_server
+from bot.store.store import Store
 
 __all__ = [
     "Actor",
@@ -105,6 +112,7 @@ __all__ = [
     "EventKind",
     "EventView",
     "GameView",
+    "LinkedSheets",
     "OutboxItem",
     "Outcome",
     "PlayerInfo",

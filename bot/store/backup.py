@@ -10,9 +10,11 @@
   ``PATH`` (Debian: ``postgresql-client``), at least the server's major version. The password,
   if the URL has one, is handed to them in ``PGPASSWORD``, never on their command line.
 
-:func:`restore` replaces the database's content with the backup's, then brings its schema up
-to date (a backup taken before an upgrade is migrated like any older database). Stop the bot
-while restoring: it would otherwise keep working on the tables being replaced.
+:func:`restore` replaces the database's content with the backup's; ``python -m bot.store
+restore`` then brings both of its histories up to date, the store's and the fleet's (a backup
+taken before an upgrade is migrated like any older database). A backup is of the whole
+database: the results log and the fleet's tables (leases, sync jobs) alike. Stop the bot and
+the workers while restoring: they would otherwise keep working on the tables being replaced.
 
 From a shell (``HARKNESS_DATABASE_URL`` or ``--url`` names the database)::
 
@@ -31,16 +33,17 @@ from pathlib import Path
 
 from sqlalchemy.engine import URL
 
-from bot.store.engine import create_engine, database_url, is_sqlite
 from bot.store.errors import StoreError
-from bot.store.migrate import current_revision, upgrade
+from bot.store.migrations import HISTORY
+from sheets.database.engine import create_engine, database_url, is_sqlite
+from sheets.database.migrate import current_revision
 
 #: Seconds a SQLite backup or restore waits for a writer holding the file.
 SQLITE_TIMEOUT_S = 30
 
 
 async def backup(url: str | None, target: Path) -> str:
-    """Write a backup of the store at ``url`` to ``target``; answer its migration."""
+    """Write a backup of the database at ``url`` to ``target``; answer the store's migration."""
     resolved = database_url(url)
     if is_sqlite(resolved):
         return _sqlite_backup(_sqlite_file(resolved), target)
@@ -48,9 +51,9 @@ async def backup(url: str | None, target: Path) -> str:
     return await _revision(resolved)
 
 
-async def restore(url: str | None, source: Path) -> str:
-    """Replace the content of the store at ``url`` by the backup ``source``, then migrate it
-    to the newest schema; answer the migration it is at."""
+async def restore(url: str | None, source: Path) -> None:
+    """Replace the content of the database at ``url`` by the backup ``source`` (migrating it
+    is the caller's: :func:`bot.store.cli.upgrade_all`)."""
     if not source.is_file():
         raise StoreError(f"there is no backup file {source}", "no-backup")
     resolved = database_url(url)
@@ -66,12 +69,6 @@ async def restore(url: str | None, source: Path) -> str:
             "--single-transaction",
             str(source),
         )
-    engine = create_engine(resolved)
-    try:
-        await upgrade(engine)
-    finally:
-        await engine.dispose()
-    return await _revision(resolved)
 
 
 def _sqlite_file(url: URL) -> Path:
@@ -83,7 +80,7 @@ def _sqlite_file(url: URL) -> Path:
 async def _revision(url: URL) -> str:
     engine = create_engine(url)
     try:
-        return await current_revision(engine) or "empty"
+        return await current_revision(engine, HISTORY) or "empty"
     finally:
         await engine.dispose()
 

@@ -1,12 +1,16 @@
-"""``python -m bot.store``: the store's migrations, backups and restores, from a shell.
+"""``python -m bot.store``: the bot's database from a shell: migrations, backups, restores.
 
-``HARKNESS_DATABASE_URL`` (or ``--url``) names the database::
+The database holds two histories of migrations: the store's (the results log,
+:mod:`bot.store.migrations`) and the fleet's (the workers' coordination,
+:mod:`sheets.fleet.migrations`); ``upgrade`` and ``restore`` bring both up to date, and a
+backup is of the whole database. ``HARKNESS_DATABASE_URL`` (or ``--url``) names it::
 
-    python -m bot.store upgrade           # bring the database to the newest schema
-    python -m bot.store current           # which migration the database is at
-    python -m bot.store revision "add x"  # write the next numbered migration
-    python -m bot.store backup FILE       # a backup, taken while the bot runs
-    python -m bot.store restore FILE      # replace the content by a backup (bot stopped)
+    python -m bot.store upgrade                   # bring both histories to the newest schema
+    python -m bot.store current                   # where the database is in each
+    python -m bot.store revision "add x"          # write the store's next numbered migration
+    python -m bot.store revision --fleet "add x"  # ... or the fleet's
+    python -m bot.store backup FILE               # a backup, taken while the bot runs
+    python -m bot.store restore FILE              # replace the content by a backup (bot stopped)
 
 Exit status 0, or 2 with one line saying what is wrong.
 """
@@ -19,10 +23,18 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from sqlalchemy.ext.asyncio import AsyncEngine
+
 from bot.store.backup import backup, restore
-from bot.store.engine import create_engine
 from bot.store.errors import StoreError
-from bot.store.migrate import current_revision, new_revision, upgrade
+from bot.store.migrations import HISTORY as STORE
+from sheets.database.engine import create_engine
+from sheets.database.errors import DatabaseError
+from sheets.database.migrate import current_revision, new_revision, upgrade
+from sheets.fleet.migrations import HISTORY as FLEET
+
+#: The histories of the bot's database, in the order they are brought up to date.
+HISTORIES = (STORE, FLEET)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -34,26 +46,43 @@ def parser() -> argparse.ArgumentParser:
     commands.add_argument("--url", help="database URL (default: $HARKNESS_DATABASE_URL)")
     actions = commands.add_subparsers(dest="action", required=True)
     actions.add_parser("upgrade", help="bring the database to the newest schema")
-    actions.add_parser("current", help="print the migration the database is at")
+    actions.add_parser("current", help="print the migrations the database is at")
     revision = actions.add_parser("revision", help="autogenerate the next migration")
+    revision.add_argument("--fleet", action="store_true", help="of the fleet's history")
     revision.add_argument("message")
-    saved = actions.add_parser("backup", help="write a backup of the store to FILE")
+    saved = actions.add_parser("backup", help="write a backup of the database to FILE")
     saved.add_argument("file", type=Path)
-    restored = actions.add_parser("restore", help="replace the store's content by FILE")
+    restored = actions.add_parser("restore", help="replace the database's content by FILE")
     restored.add_argument("file", type=Path)
     return commands
 
 
-async def _migrations(action: str, url: str | None, message: str | None) -> str | None:
-    engine = create_engine(url)
+async def upgrade_all(engine: AsyncEngine) -> None:
+    """Bring every history of the database (:data:`HISTORIES`) to its newest migration."""
+    for history in HISTORIES:
+        await upgrade(engine, history)
+
+
+async def where(engine: AsyncEngine) -> str:
+    """Where the database is in each history: ``store 0008, fleet 0001`` (``empty``: none
+    of its migrations applied)."""
+    at = [(h.name, await current_revision(engine, h) or "empty") for h in HISTORIES]
+    return ", ".join(f"{name} {revision}" for name, revision in at)
+
+
+async def _on_engine(options: argparse.Namespace) -> str | None:
+    engine = create_engine(options.url)
     try:
-        if action == "upgrade":
-            await upgrade(engine)
-            return f"at migration {await current_revision(engine)}"
-        if action == "current":
-            return await current_revision(engine) or "empty (no migration applied)"
-        assert message is not None
-        await new_revision(engine, message)
+        if options.action == "upgrade":
+            await upgrade_all(engine)
+            return f"at {await where(engine)}"
+        if options.action == "restore":
+            await restore(options.url, options.file)
+            await upgrade_all(engine)
+            return f"restored from {options.file} (now at {await where(engine)})"
+        if options.action == "current":
+            return await where(engine)
+        await new_revision(engine, FLEET if options.fleet else STORE, options.message)
         return None
     finally:
         await engine.dispose()
@@ -63,18 +92,15 @@ async def _run(options: argparse.Namespace) -> str | None:
     if options.action == "backup":
         revision = await backup(options.url, options.file)
         return f"backed up to {options.file} (migration {revision})"
-    if options.action == "restore":
-        revision = await restore(options.url, options.file)
-        return f"restored from {options.file} (now at migration {revision})"
-    return await _migrations(options.action, options.url, getattr(options, "message", None))
+    return await _on_engine(options)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one action on the store; its result on stdout, or one line on stderr and 2."""
+    """Run one action on the database; its result on stdout, or one line on stderr and 2."""
     options = parser().parse_args(argv)
     try:
         said = asyncio.run(_run(options))
-    except (StoreError, OSError) as error:
+    except (StoreError, DatabaseError, OSError) as error:
         print(f"python -m bot.store {options.action}: {error}", file=sys.stderr)
         return 2
     if said:

@@ -15,20 +15,21 @@ once, not when the lease runs out.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, exists, func, insert, or_, select, update
+from sqlalchemy import and_, func, insert, or_, select, update
 from sqlalchemy.engine import Row
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.store import schema
 from bot.store.model import Event, EventKind
-from bot.store.queries import Conflict, Loaded
+from bot.store.queries import Loaded
 from bot.store.records import OutboxItem
 from core.results import score_text
+from sheets.database.transactions import Conflict
 
 
 def key(guild: str, tournament: int, seq: int) -> str:
@@ -142,32 +143,33 @@ async def claim(
     lease: timedelta,
     limit: int,
     guild: str | None = None,
+    busy: Collection[str] = (),
 ) -> list[OutboxItem]:
     """Lease up to ``limit`` unwritten rows due now to ``worker``, oldest first.
 
     Only rows whose tournament is still linked to the same spreadsheet are due, and not
-    those of a spreadsheet another process is writing now (:mod:`bot.store.leases`). On
-    PostgreSQL the rows are selected ``FOR UPDATE SKIP LOCKED``: processes claiming at once
-    each take other rows, without waiting for each other. The ``UPDATE`` repeats the "free"
-    condition on the row itself as well, so a row is never given to two workers.
+    those of the spreadsheets in ``busy`` (another process is writing them now: the fleet's
+    leases, :meth:`sheets.fleet.Fleet.held_by_others`). On PostgreSQL the rows are selected
+    ``FOR UPDATE SKIP LOCKED``: processes claiming at once each take other rows, without
+    waiting for each other. The ``UPDATE`` repeats the "free" condition on the row itself as
+    well, so a row is never given to two workers.
     """
-    o, t, s = schema.sheet_outbox, schema.tournaments, schema.sheet_leases
+    o, t = schema.sheet_outbox, schema.tournaments
     free = and_(
         o.c.written_at.is_(None),
         o.c.next_attempt_at <= now,
         or_(o.c.claimed_until.is_(None), o.c.claimed_until <= now),
     )
-    written_by_another = exists().where(
-        s.c.spreadsheet_id == o.c.spreadsheet_id, s.c.holder != worker, s.c.until > now
-    )
     due = (
         select(o.c.id)
         .join(t, and_(t.c.id == o.c.tournament_id, t.c.guild_id == o.c.guild_id))
-        .where(free, t.c.sheet_id == o.c.spreadsheet_id, ~written_by_another)
+        .where(free, t.c.sheet_id == o.c.spreadsheet_id)
         .order_by(o.c.id)
         .limit(limit)
         .with_for_update(of=o, skip_locked=True)
     )
+    if busy:
+        due = due.where(o.c.spreadsheet_id.not_in(list(busy)))
     if guild is not None:
         due = due.where(o.c.guild_id == guild)
     ids = list((await conn.execute(due)).scalars())

@@ -19,10 +19,11 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from bot.store import schema
 from bot.store.errors import StoreError
 from bot.store.model import Actor, PlayerInfo, TournamentInfo, TournamentStatus
-from bot.store.queries import Conflict, clean_name, next_number, player_info
+from bot.store.queries import clean_name, next_number, player_info
 from core.limits import quote, shorten
 from core.names import mentioned_id, name_key
 from core.players import Found, close_to, find
+from sheets.database.transactions import Conflict
 
 T = TypeVar("T")
 

@@ -33,12 +33,9 @@ from bot.store.model import (
 )
 from core.model import Colour, EntryKind
 from core.names import NAME_MAX, name_key, name_problem, tidy
+from sheets.database.transactions import Conflict
 
 NAME_LENGTH = NAME_MAX
-
-
-class Conflict(Exception):
-    """Another writer got there first (a unique key was taken): run the transaction again."""
 
 
 def clean_name(name: str, what: str) -> str:

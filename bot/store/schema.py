@@ -1,12 +1,15 @@
-"""The store's tables (SQLAlchemy Core), the single description of the schema.
+"""The store's tables (SQLAlchemy Core), the single description of the results log's schema.
 
-Migrations in ``bot/store/migrations/versions/`` create exactly these tables; a test
-compares the two on SQLite and PostgreSQL so they cannot drift apart.
+Migrations in ``bot/store/migrations/versions/`` (recorded in ``alembic_version``) create
+exactly these tables; a test compares the two on SQLite and PostgreSQL so they cannot drift
+apart. The same database holds the fleet's tables (:mod:`sheets.fleet.schema`: leases, sync
+jobs, service accounts, budgets), in a history of their own; nothing here refers to them.
 
 Every table carries ``guild_id`` (the tenant: a Discord guild, or another key for
-non-Discord use) and every query filters on it. Rows that belong to a tournament point to
-it with the pair ``(guild_id, tournament_id)``, so the database itself refuses a player or
-an event that would sit in one guild's tournament under another guild's key.
+non-Discord use) and every query filters on it (``sheet_owners`` is keyed by spreadsheet:
+it records the one guild a sheet belongs to). Rows that belong to a tournament point to it
+with the pair ``(guild_id, tournament_id)``, so the database itself refuses a player or an
+event that would sit in one guild's tournament under another guild's key.
 
 Results live in ``events``, an append-only log: rows are inserted, never updated or deleted.
 ``seq`` numbers a tournament's events 1, 2, 3, … and is unique per tournament, which is what
@@ -15,64 +18,23 @@ makes two concurrent writers of the same tournament conflict instead of both suc
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-from typing import Any
-
 from sqlalchemy import (
     Boolean,
     CheckConstraint,
     Column,
-    DateTime,
     ForeignKeyConstraint,
     Index,
     Integer,
-    MetaData,
     PrimaryKeyConstraint,
     String,
     Table,
     Text,
     UniqueConstraint,
 )
-from sqlalchemy.engine import Dialect
-from sqlalchemy.types import TypeDecorator
 
-#: Constraint names are fixed so migrations, error messages and both engines agree.
-NAMING = {
-    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
-    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
-    "ck": "ck_%(table_name)s_%(constraint_name)s",
-    "fk": "fk_%(table_name)s_%(column_0_N_name)s_%(referred_table_name)s",
-    "pk": "pk_%(table_name)s",
-}
+from sheets.database.schema import UTCDateTime, new_metadata
 
-metadata = MetaData(naming_convention=NAMING)
-
-
-class UTCDateTime(TypeDecorator[datetime]):
-    """A moment in UTC, stored without a zone and read back as an aware ``datetime``.
-
-    SQLite keeps no time zone, so both engines store naive UTC and the store converts at
-    the edge; comparisons in SQL (leases, retry times) then work the same everywhere.
-    """
-
-    impl = DateTime
-    cache_ok = True
-
-    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
-        if value is None:
-            return None
-        if value.tzinfo is None:
-            raise ValueError("the store keeps aware datetimes only (use datetime.now(UTC))")
-        return value.astimezone(UTC).replace(tzinfo=None)
-
-    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
-        if value is None:
-            return None
-        if isinstance(value, str):  # pragma: no cover - SQLite returns datetime already
-            value = datetime.fromisoformat(value)
-        assert isinstance(value, datetime)
-        return value.replace(tzinfo=UTC)
-
+metadata = new_metadata()
 
 GUILD = String(64)
 USER = String(64)
@@ -227,76 +189,4 @@ report_messages = Table(
     ForeignKeyConstraint(["guild_id", "tournament_id"], ["tournaments.guild_id", "tournaments.id"]),
     ForeignKeyConstraint(["tournament_id", "event_seq"], ["events.tournament_id", "events.seq"]),
     PrimaryKeyConstraint("tournament_id", "event_seq"),
-)
-
-# Who is writing to a spreadsheet now: one bot process (or worker) at a time, across every
-# process sharing the database. A lease, renewed while the write runs, so that a process killed
-# mid-write frees the sheet when it runs out (:mod:`bot.store.leases`).
-sheet_leases = Table(
-    "sheet_leases",
-    metadata,
-    Column("spreadsheet_id", String(128), nullable=False),
-    Column("holder", String(64), nullable=False),
-    Column("until", UTCDateTime(), nullable=False),
-    PrimaryKeyConstraint("spreadsheet_id"),
-)
-
-# Syncs of spreadsheets asked for (by the add-on through ``harkness-sheets serve``, or by the
-# bot after a result) and not yet run: one row per spreadsheet, so requests coalesce. Any
-# worker process claims a due row for a while (renewed while it syncs), and deletes it when
-# done, unless another request came meanwhile (:mod:`bot.store.syncjobs`).
-sync_jobs = Table(
-    "sync_jobs",
-    metadata,
-    Column("spreadsheet_id", String(128), nullable=False),
-    Column("first_at", UTCDateTime(), nullable=False),
-    Column("requested_at", UTCDateTime(), nullable=False),
-    Column("due_at", UTCDateTime(), nullable=False),
-    Column("reason", String(200), nullable=False),
-    Column("attempts", Integer, nullable=False),
-    Column("last_error", Text, nullable=True),
-    Column("claimed_by", String(64), nullable=True),
-    Column("claimed_until", UTCDateTime(), nullable=True),
-    Column("started_at", UTCDateTime(), nullable=True),
-    # Routing among several service accounts (:mod:`bot.store.routing`): the account known
-    # to open the sheet (None: not known yet), the accounts that could not (one a line,
-    # each between newlines), and when the job was set aside because no running worker's
-    # account can open it (reported, not retried, until the sheet is asked for again).
-    Column("account", String(320), nullable=True),
-    Column("refused_by", Text, nullable=True),
-    Column("parked_at", UTCDateTime(), nullable=True),
-    PrimaryKeyConstraint("spreadsheet_id"),
-    Index(None, "due_at"),
-)
-
-# The service account known to open each spreadsheet: the bot's when it linked or read the
-# sheet, a worker's after its first successful sync (:mod:`bot.store.routing`).
-sheet_accounts = Table(
-    "sheet_accounts",
-    metadata,
-    Column("spreadsheet_id", String(128), nullable=False),
-    Column("account", String(320), nullable=False),
-    Column("since", UTCDateTime(), nullable=False),
-    PrimaryKeyConstraint("spreadsheet_id"),
-)
-
-# The running sync workers and the service account each holds, seen until a lease from
-# their last look for work (:mod:`bot.store.routing`).
-sync_workers = Table(
-    "sync_workers",
-    metadata,
-    Column("worker", String(64), nullable=False),
-    Column("account", String(320), nullable=False),
-    Column("seen_until", UTCDateTime(), nullable=False),
-    PrimaryKeyConstraint("worker"),
-)
-
-# What each Google service account spent in the last minute, so that every worker process
-# spends from one budget (:mod:`bot.store.quota`): the request times, as JSON.
-quota_budget = Table(
-    "quota_budget",
-    metadata,
-    Column("account", String(320), nullable=False),
-    Column("uses", Text, nullable=False),
-    PrimaryKeyConstraint("account"),
 )

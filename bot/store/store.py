@@ -1,46 +1,31 @@
-"""The store (:class:`Store`): every operation the bot and the sheet link need, as async methods.
+"""The store (:class:`Store`): what members and TDs do, as async methods, for the slash
+commands, the buttons and the answers (:mod:`bot.answers`).
 
-Each method is one database transaction. Every method that reads or writes a guild's data
-takes the guild first and finds the tournament *in that guild* by name, so nothing of one
-guild is reachable from another. Writes to a tournament lock its row first (PostgreSQL) or
-take the database's write lock (SQLite), and append events under a per-tournament unique
-sequence number; if another process wrote first, the transaction is simply run again on the
-new state. There are no in-process locks, so any number of processes can share one database.
+Each method is one database transaction (see :mod:`bot.store.base`: guild-scoped, run again
+when another process wrote first). The sheet link's side (which sheet a tournament is linked
+to, the results queued for it) is ``store.linked`` (:class:`bot.store.linked.LinkedSheets`),
+on the same engine and clock.
 """
 
 from __future__ import annotations
 
-import asyncio
-import random
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
-from datetime import UTC, date, datetime, timedelta
+from collections.abc import Awaitable, Callable, Collection, Mapping
+from datetime import date, datetime
 from typing import Any, TypeVar
 
 from sqlalchemy import insert, select, update
-from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from bot.store import (
-    leases,
-    outbox,
-    pairings,
-    players,
-    queries,
-    quota,
-    results,
-    routing,
-    schema,
-    syncjobs,
-    transfer,
-)
-from bot.store.engine import WRITE, create_engine
+from bot.store import pairings, players, queries, results, schema, transfer
+from bot.store.base import StorePart, utc_now
 from bot.store.errors import StoreError
-from bot.store.migrate import upgrade
+from bot.store.linked import LinkedSheets
+from bot.store.migrations import HISTORY
 from bot.store.model import (
     Actor,
     PlayerInfo,
-    SheetLink,
     Source,
     TournamentInfo,
     TournamentStatus,
@@ -48,11 +33,10 @@ from bot.store.model import (
 from bot.store.offload import off_loop
 from bot.store.pairings import RoundDraft
 from bot.store.players import PlayerRef
-from bot.store.queries import Conflict, clean_name
+from bot.store.queries import clean_name
 from bot.store.records import (
     EventView,
     GameView,
-    OutboxItem,
     Outcome,
     StandingsView,
     TournamentState,
@@ -64,19 +48,14 @@ from core.names import name_key
 from core.pairing import PairingRequest, RoundPairing
 from core.problems import HarknessError, Problem
 from core.standings import standings_after
+from sheets.database.engine import create_engine
+from sheets.database.migrate import upgrade
+from sheets.database.transactions import Conflict
 
 T = TypeVar("T")
-#: How many times a transaction is run again after losing a race to another writer.
-ATTEMPTS = 12
 #: Guild setting: the id of the role whose members are tournament directors.
 TD_ROLE = "td_role"
 MAX_ROUNDS = 99
-#: PostgreSQL says a transaction lost a race it can retry: serialization failure, deadlock.
-_RETRY_SQLSTATES = {"40001", "40P01"}
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
 
 
 def check_rules(profile: str, tiebreaks: str | None) -> tuple[str, str | None]:
@@ -139,36 +118,26 @@ def _check_rounds(rounds: int) -> int:
     return rounds
 
 
-def sheet_of_another_server(guild: str) -> str:
-    """Why a server may not use a spreadsheet that another server linked first."""
-    return (
-        "that spreadsheet belongs to another Discord server (the first to link it). If it "
-        f"is meant to be shared, an editor of the sheet writes this server's id, {guild}, in "
-        "the “Discord servers” row of its Harkness tab; then a TD links it again"
-    )
-
-
 STANDINGS_CACHED = 64
 """How many tournaments' standings :meth:`Store.standings` keeps (each a few MB at most)."""
 
 
-class Store:
+class Store(StorePart):
     """The tournament store (see the :mod:`bot.store` docstring for a tour).
 
-    Open it with :meth:`open` (it migrates the database to the newest schema) and close it
-    with :meth:`close`, or use ``async with await Store.open(url) as store``. ``clock`` gives
-    the time of events (tests pass their own).
+    Open it with :meth:`open` (it migrates the store's tables to the newest schema) and close
+    it with :meth:`close`, or use ``async with await Store.open(url) as store``. ``clock``
+    gives the time of events (tests pass their own).
     """
 
     def __init__(self, engine: AsyncEngine, clock: Callable[[], datetime] = utc_now) -> None:
-        self.engine = engine
-        self.clock = clock
+        super().__init__(engine, clock)
+        #: The sheet link's side: linked sheets and the results queued for them.
+        self.linked = LinkedSheets(engine, clock)
         #: Standings computed, by (guild, tournament id, after_round): with what they were
         #: computed from (see :meth:`standings`), most recently used last.
         self._standings: OrderedDict[tuple[str, int, int | None], tuple[object, StandingsView]]
         self._standings = OrderedDict()
-        #: Told after each change that queued a result for a linked sheet (:meth:`on_queued`).
-        self._queued: list[Callable[[], None]] = []
 
     @classmethod
     async def open(
@@ -180,11 +149,12 @@ class Store:
         **engine_options: Any,
     ) -> Store:
         """Connect to ``url`` (default: ``$HARKNESS_DATABASE_URL``, else ``./harkness.db``)
-        and, unless ``migrate`` is False, bring the schema up to date."""
+        and, unless ``migrate`` is False, bring the store's tables up to date (the fleet's
+        are :class:`sheets.fleet.Fleet`'s)."""
         engine = create_engine(url, **engine_options)
         try:
             if migrate:
-                await upgrade(engine)
+                await upgrade(engine, HISTORY)
         except BaseException:
             await engine.dispose()
             raise
@@ -199,30 +169,6 @@ class Store:
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
-    # -- transactions ---------------------------------------------------------------------
-
-    async def _read(self, work: Callable[[AsyncConnection], Awaitable[T]]) -> T:
-        async with self.engine.connect() as conn, conn.begin():
-            return await work(conn)
-
-    async def _write(self, work: Callable[[AsyncConnection], Awaitable[T]]) -> T:
-        """Run ``work`` in a write transaction, again on the new state if another writer
-        got there first (a unique key taken, a deadlock, a serialization failure)."""
-        for attempt in range(1, ATTEMPTS + 1):
-            try:
-                async with self.engine.connect() as conn:
-                    await conn.execution_options(**{WRITE: True})
-                    async with conn.begin():
-                        return await work(conn)
-            except Conflict:
-                pass
-            except DBAPIError as error:
-                if getattr(error.orig, "sqlstate", None) not in _RETRY_SQLSTATES:
-                    raise
-            if attempt < ATTEMPTS:
-                await asyncio.sleep(random.uniform(0, 0.01 * attempt))
-        raise StoreError("the tournament is very busy right now: please try again", "busy")
-
     async def _change(
         self, guild: str, tournament: str, actor: Actor, apply: Callable[[Change], Awaitable[T]]
     ) -> T:
@@ -232,15 +178,8 @@ class Store:
 
         done = await self._write(work)
         if isinstance(done, Outcome) and done.outbox:  # committed: the writer may take it
-            for listener in self._queued:
-                listener()
+            self.linked.queued()
         return done
-
-    def on_queued(self, listener: Callable[[], None]) -> None:
-        """Call ``listener`` after each change that queued a result for a linked sheet (its
-        outbox row committed, :mod:`bot.store.outbox`), so that this process's sheet writer
-        looks at once; other processes find the row on their next look."""
-        self._queued.append(listener)
 
     # -- guild settings -------------------------------------------------------------------
 
@@ -391,32 +330,6 @@ class Store:
             return [queries.tournament_info(row) for row in await conn.execute(query)]
 
         return await self._read(work)
-
-    async def _update_tournament(
-        self,
-        guild: str,
-        name: str,
-        actor: Actor,
-        what: str,
-        values: Callable[[queries.Loaded], dict[str, Any]],
-    ) -> TournamentInfo:
-        if not actor.td:
-            raise StoreError(f"only a tournament director can {what}", "not-td")
-        t = schema.tournaments
-
-        async def work(conn: AsyncConnection) -> TournamentInfo:
-            loaded = await queries.load(conn, guild, name, lock=True)
-            row = (
-                await conn.execute(
-                    update(t)
-                    .where(t.c.guild_id == guild, t.c.id == loaded.info.id)
-                    .values(**values(loaded))
-                    .returning(*t.c)
-                )
-            ).one()
-            return queries.tournament_info(row)
-
-        return await self._write(work)
 
     async def set_status(
         self, guild: str, name: str, status: TournamentStatus, actor: Actor
@@ -922,86 +835,6 @@ class Store:
         how = (form, separator, with_standings)
         return await off_loop(_exported, state, how, what="writing the file")
 
-    # -- spreadsheet link ----------------------------------------------------------------
-
-    async def link_sheet(
-        self,
-        guild: str,
-        tournament: str,
-        actor: Actor,
-        *,
-        spreadsheet_id: str,
-        url: str = "",
-        guests: Collection[str] = (),
-    ) -> TournamentInfo:
-        """Link a tournament to a spreadsheet (TD): final results are queued for it.
-
-        A spreadsheet belongs to the first server that links it; another server may link it
-        only when it is among ``guests`` (the servers the sheet itself names)."""
-        sheet_id = spreadsheet_id.strip()[:128]
-        if not sheet_id:
-            raise StoreError("give the spreadsheet's id or link", "bad-sheet")
-        if not actor.td:
-            raise StoreError("only a tournament director can link a spreadsheet", "not-td")
-        now = self.clock()
-        t, o = schema.tournaments, schema.sheet_owners
-
-        async def work(conn: AsyncConnection) -> TournamentInfo:
-            loaded = await queries.load(conn, guild, tournament, lock=True)
-            owner = await queries.sheet_owner(conn, sheet_id)
-            if owner is None:
-                try:
-                    await conn.execute(
-                        insert(o).values(
-                            spreadsheet_id=sheet_id,
-                            guild_id=guild,
-                            claimed_by=actor.user,
-                            claimed_at=now,
-                        )
-                    )
-                except IntegrityError as error:  # another server claimed it just now
-                    raise Conflict from error
-            elif owner != guild and guild not in guests:
-                raise StoreError(sheet_of_another_server(guild), "sheet-owned")
-            row = (
-                await conn.execute(
-                    update(t)
-                    .where(t.c.guild_id == guild, t.c.id == loaded.info.id)
-                    .values(
-                        sheet_id=sheet_id,
-                        sheet_url=url[:512] or None,
-                        sheet_linked_by=actor.user,
-                        sheet_linked_at=now,
-                    )
-                    .returning(*t.c)
-                )
-            ).one()
-            return queries.tournament_info(row)
-
-        return await self._write(work)
-
-    async def sheet_owner(self, spreadsheet_id: str) -> str | None:
-        """The server a spreadsheet belongs to (the first that linked it), if any."""
-        return await self._read(lambda conn: queries.sheet_owner(conn, spreadsheet_id))
-
-    async def unlink_sheet(self, guild: str, tournament: str, actor: Actor) -> TournamentInfo:
-        """Unlink the spreadsheet (TD); writes still queued for it stay queued, unsent."""
-        return await self._update_tournament(
-            guild,
-            tournament,
-            actor,
-            "unlink a spreadsheet",
-            lambda _: {
-                "sheet_id": None,
-                "sheet_url": None,
-                "sheet_linked_by": None,
-                "sheet_linked_at": None,
-            },
-        )
-
-    async def sheet_link(self, guild: str, tournament: str) -> SheetLink | None:
-        return (await self.tournament(guild, tournament)).sheet
-
     async def remember_report_message(
         self, guild: str, tournament: str, report: int, channel_id: str, message_id: str
     ) -> None:
@@ -1043,208 +876,6 @@ class Store:
             return [(int(seq), str(channel), str(message)) for seq, channel, message in rows]
 
         return await self._read(work)
-
-    async def pending_writes(self, guild: str, tournament: str) -> list[OutboxItem]:
-        """Results of a tournament still to be written to its sheet, oldest first."""
-
-        async def work(conn: AsyncConnection) -> list[OutboxItem]:
-            info = await queries.find_tournament(conn, guild, tournament)
-            return await outbox.items(conn, guild, info.id, pending=True)
-
-        return await self._read(work)
-
-    async def outbox_backlog(self) -> tuple[int, float]:
-        """Unwritten sheet writes of every guild, and how long (s) the oldest due one has
-        been due; for the metrics, so not guild-scoped."""
-        now = self.clock()
-        return await self._read(lambda conn: outbox.backlog(conn, now))
-
-    async def claim_writes(
-        self,
-        worker: str,
-        *,
-        limit: int = 20,
-        lease: timedelta = timedelta(seconds=60),
-        guild: str | None = None,
-    ) -> list[OutboxItem]:
-        """Lease up to ``limit`` due sheet writes to ``worker`` (a name unique to the worker
-        process). The sheet worker serves every guild, so ``guild`` is optional here: this
-        and the two methods below are the only ones that are not guild-scoped."""
-        now = self.clock()
-        return await self._write(lambda conn: outbox.claim(conn, worker, now, lease, limit, guild))
-
-    async def renew_claims(
-        self, items: Sequence[OutboxItem | int], worker: str, *, lease: timedelta
-    ) -> list[int]:
-        """Extend ``worker``'s lease on ``items`` (those it still holds, whose ids it answers)
-        to ``lease`` from now: a worker renews while a write runs, so a short lease suffices."""
-        ids = [i if isinstance(i, int) else i.id for i in items]
-        until = self.clock() + lease
-        return await self._write(lambda conn: outbox.renew(conn, ids, worker, until))
-
-    async def release_claims(self, gone: Callable[[str], bool]) -> int:
-        """Free the sheet writes leased to workers that ``gone(worker)`` says have stopped (a
-        process killed mid-write), so they are due again now; the number freed."""
-        now = self.clock()
-        return await self._write(lambda conn: outbox.release(conn, gone, now))
-
-    async def postpone_writes(
-        self, items: Sequence[OutboxItem | int], worker: str, *, retry_in: timedelta
-    ) -> int:
-        """Give claimed items back untried (their spreadsheet is busy), due after ``retry_in``."""
-        ids = [i if isinstance(i, int) else i.id for i in items]
-        retry_at = self.clock() + retry_in
-        return await self._write(lambda conn: outbox.postpone(conn, ids, worker, retry_at))
-
-    async def take_sheet(
-        self, spreadsheet: str, holder: str, *, lease: timedelta = timedelta(seconds=60)
-    ) -> bool:
-        """Make ``holder`` (a name unique to the process) the one writer of ``spreadsheet``
-        for ``lease`` from now, if no other process holds it; whether it does. Renew with
-        this again while the write runs; :meth:`drop_sheet` when done."""
-        now = self.clock()
-        return await self._write(
-            lambda conn: leases.take(conn, spreadsheet, holder, now, now + lease)
-        )
-
-    async def sheet_holder(self, spreadsheet: str) -> str | None:
-        """The process holding ``spreadsheet``'s lease now, if any (see :meth:`take_sheet`)."""
-        now = self.clock()
-        return await self._read(lambda conn: leases.holder(conn, spreadsheet, now))
-
-    async def drop_sheet(self, spreadsheet: str, holder: str) -> None:
-        """End ``holder``'s hold on ``spreadsheet`` (see :meth:`take_sheet`)."""
-        await self._write(lambda conn: leases.drop(conn, spreadsheet, holder))
-
-    async def release_sheets(self, gone: Callable[[str], bool]) -> int:
-        """Free the spreadsheets held by processes ``gone(holder)`` says have stopped."""
-        return await self._write(lambda conn: leases.release(conn, gone))
-
-    # -- sync jobs (any Sheets worker process; see bot.store.syncjobs) ---------------------
-
-    async def request_sync(
-        self,
-        spreadsheet: str,
-        *,
-        reason: str = "",
-        debounce: timedelta = timedelta(seconds=5),
-        max_wait: timedelta = timedelta(seconds=30),
-        account: str | None = None,
-    ) -> str:
-        """Ask for a sync of ``spreadsheet`` by any worker, ``debounce`` after the latest
-        request but within ``max_wait`` of the first; answers ``"scheduled"`` or ``"after
-        the running sync"``. ``account``: a service account that just opened the sheet,
-        whose workers serve it (:mod:`bot.store.routing`)."""
-        now = self.clock()
-        return await self._write(
-            lambda conn: syncjobs.request(
-                conn, spreadsheet, reason, now, debounce, max_wait, account
-            )
-        )
-
-    async def claim_sync(
-        self,
-        worker: str,
-        *,
-        lease: timedelta = timedelta(seconds=60),
-        account: str | None = None,
-    ) -> syncjobs.SyncJob | None:
-        """Lease the sync due first to ``worker`` (None when none is due); a worker with
-        ``account``'s key gets only the syncs it may serve (:mod:`bot.store.routing`)."""
-        now = self.clock()
-        return await self._write(lambda conn: syncjobs.claim(conn, worker, now, lease, account))
-
-    async def sync_worker_seen(
-        self, worker: str, account: str, *, lease: timedelta = timedelta(seconds=60)
-    ) -> None:
-        """``worker``, holding ``account``'s key, is running (for ``lease`` unless seen again)."""
-        now = self.clock()
-        await self._write(lambda conn: routing.seen(conn, worker, account, now, now + lease))
-
-    async def renew_sync(self, spreadsheet: str, worker: str, *, lease: timedelta) -> bool:
-        until = self.clock() + lease
-        return await self._write(lambda conn: syncjobs.renew(conn, spreadsheet, worker, until))
-
-    async def sync_done(
-        self,
-        spreadsheet: str,
-        worker: str,
-        *,
-        debounce: timedelta = timedelta(seconds=5),
-        account: str | None = None,
-    ) -> bool:
-        """Record a finished sync (made with ``account``'s key, remembered for the sheet);
-        True when another was asked for meanwhile (due again)."""
-        now = self.clock()
-        return await self._write(
-            lambda conn: syncjobs.done(conn, spreadsheet, worker, now, debounce, account)
-        )
-
-    async def sync_refused(self, spreadsheet: str, worker: str, account: str, error: str) -> bool:
-        """Give back a claimed sync whose sheet ``account``'s key cannot open: another
-        account's worker takes it, or it is set aside when none is left; whether set aside."""
-        now = self.clock()
-        return await self._write(
-            lambda conn: syncjobs.refused(conn, spreadsheet, worker, account, error, now)
-        )
-
-    async def syncs_set_aside(self) -> list[syncjobs.SetAside]:
-        """The syncs no running worker's account can open (reported, not retried)."""
-        return await self._read(syncjobs.set_aside)
-
-    async def sync_failed(
-        self, spreadsheet: str, worker: str, error: str | None, *, retry_in: timedelta
-    ) -> bool:
-        """Give a claimed sync back, due after ``retry_in`` (``error`` None: not tried)."""
-        retry_at = self.clock() + retry_in
-        return await self._write(
-            lambda conn: syncjobs.failed(conn, spreadsheet, worker, error, retry_at)
-        )
-
-    async def syncs_waiting(self) -> tuple[int, datetime | None]:
-        """Syncs asked for and not running, and when the next falls due."""
-        now = self.clock()
-        return await self._read(lambda conn: syncjobs.waiting(conn, now))
-
-    async def spend_quota(
-        self,
-        account: str,
-        *,
-        reads: int = 1,
-        writes: int = 1,
-        reads_limit: int = 60,
-        writes_limit: int = 60,
-        window: float = 60.0,
-        hold: float = 5.0,
-    ) -> float:
-        """Spend requests of a Google service account's per-minute budget, shared by every
-        process on the database: 0 when spent, else the seconds to wait (nothing spent).
-        The requests are made within ``hold`` seconds (:meth:`sheets.budget.Window.spend`)."""
-        now = self.clock()
-        return await self._write(
-            lambda conn: quota.spend(
-                conn, account, now, reads, writes, reads_limit, writes_limit, window, hold
-            )
-        )
-
-    async def mark_written(self, item: OutboxItem | int, worker: str) -> bool:
-        """Record that ``worker`` wrote a claimed item (False: its lease was lost)."""
-        item_id = item if isinstance(item, int) else item.id
-        now = self.clock()
-        return await self._write(lambda conn: outbox.written(conn, item_id, worker, now))
-
-    async def mark_failed(
-        self,
-        item: OutboxItem | int,
-        worker: str,
-        error: str,
-        *,
-        retry_in: timedelta = timedelta(seconds=30),
-    ) -> bool:
-        """Give a claimed item back after a failed write, due again after ``retry_in``."""
-        item_id = item if isinstance(item, int) else item.id
-        retry_at = self.clock() + retry_in
-        return await self._write(lambda conn: outbox.failed(conn, item_id, worker, error, retry_at))
 
 
 def _exported(state: TournamentState, how: tuple[str, str, bool]) -> str:

@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from bot.app import EXIT_BAD_SETTINGS, main
 from bot.settings import BotSettings, settings_problem
 from bot.sole import sole_bot
-from bot.store.engine import database_url
+from sheets.database.engine import database_url
 from tests.fakes.discord_api import DiscordFake
 from tests.scrape import free_port, scrape
 

@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from bot.sheetlink import SheetLinks
+from sheets.fleet import Fleet
 from tests.bot.support import Club, running_tournament
 from tests.fakes.discord_api import DiscordFake, MessageRecord
 from tests.fakes.discord_fixtures import BotRunner
@@ -110,6 +111,12 @@ class LinkedClub(Club):
         return bot
 
     @property
+    def fleet(self) -> Fleet:
+        """The bot's fleet: its leases on spreadsheets, the sync jobs it asks for."""
+        assert self.bot is not None and self.bot.fleet is not None
+        return self.bot.fleet
+
+    @property
     def links(self) -> SheetLinks:
         assert self.bot is not None and self.bot.sheets is not None
         return self.bot.sheets
@@ -161,7 +168,7 @@ class LinkedClub(Club):
 
 
 async def _nothing_pending(club: LinkedClub, tournament: str) -> bool:
-    return not await club.store.pending_writes(club.guild, tournament)
+    return not await club.store.linked.pending_writes(club.guild, tournament)
 
 
 async def eventually(probe: Callable[[], Awaitable[bool]], timeout: float, what: str) -> None:

@@ -133,7 +133,7 @@ async def test_a_result_confirmed_in_discord_lands_in_the_sheet_which_stays_the_
         "⏳ Saved. Google Sheets is not answering just now, so it will be written to the sheet "
         "as soon as it does (pending); nothing is lost."
     )
-    [pending] = await club.store.pending_writes(club.guild, "Club Night")
+    [pending] = await club.store.linked.pending_writes(club.guild, "Club Night")
     await club.settled()
     assert club.sheets.call_count(club.sheet_id, status=429) > 0
     assert club.sheets.call_count(club.sheet_id, status=500) > 0

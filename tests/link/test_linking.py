@@ -89,7 +89,7 @@ async def test_a_bot_without_sheets_settings_says_how_to_set_them_up_and_keeps_w
         "(GOOGLE_APPLICATION_CREDENTIALS, the JSON key file;"
     )
     # A tournament linked earlier (by a bot that had the settings) keeps working in Discord.
-    await club.store.link_sheet(
+    await club.store.linked.link_sheet(
         club.guild,
         "Club Night",
         Actor("1", "TD", td=True),
@@ -101,7 +101,7 @@ async def test_a_bot_without_sheets_settings_says_how_to_set_them_up_and_keeps_w
         "⏳ Saved in Discord; it will be written to the Google Sheet once this bot is set up "
         "for Google Sheets (pending)."
     )
-    assert len(await club.store.pending_writes(club.guild, "Club Night")) == 1
+    assert len(await club.store.linked.pending_writes(club.guild, "Club Night")) == 1
     standings = await club.ok("carol", "standings")
     assert standings.embeds[0]["footer"]["text"].endswith(
         "Discord's results only (this bot cannot read Google Sheets)"

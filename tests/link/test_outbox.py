@@ -17,7 +17,7 @@ from datetime import timedelta
 import pytest
 from prometheus_client import REGISTRY
 
-from bot.sheetlink.lease import LEASE
+from bot.settings import BotSettings
 from bot.store import Actor, OutboxItem, Store
 from sheets import metrics
 from sheets.discord_tabs import REPORT_HEADER
@@ -26,6 +26,8 @@ from tests.fakes.sheets_api import Op
 from tests.link.conftest import LinkedClub, eventually
 
 KEY = REPORT_HEADER.index("Key")
+#: How long a bot process holds what it writes, unless HARKNESS_SHEETS_LEASE says otherwise.
+LEASE = timedelta(seconds=BotSettings.model_fields["sheets_lease"].default)
 
 
 def keys(club: LinkedClub) -> list[str]:
@@ -41,7 +43,7 @@ async def test_a_write_that_times_out_but_lands_later_is_not_written_again(
     message = await reported(club, "alice", 2, "#3", "loss")
     confirmed = await clicked(club, "carol", message, "Confirm")
     assert confirmed.text.splitlines()[-1].startswith("⏳ Saved.")
-    [item] = await club.store.pending_writes(club.guild, "Club Night")
+    [item] = await club.store.linked.pending_writes(club.guild, "Club Night")
     await club.settled()
     # The retry found the row's key in the tab and wrote nothing: the row is there once, and
     # only the write that timed out ever carried it.
@@ -61,7 +63,7 @@ async def test_results_pending_when_the_bot_stops_are_written_after_it_restarts(
     club.sheets.fail_for(600, 503)  # Google is down
     message = await reported(club, "alice", 2, "#3", "draw")
     await clicked(club, "carol", message, "Confirm")
-    [item] = await club.store.pending_writes(club.guild, "Club Night")
+    [item] = await club.store.linked.pending_writes(club.guild, "Club Night")
     await club.restart()
     club.bot.sheets.clock = club.clock  # type: ignore[union-attr]
     club.sheets.clear_faults()  # Google is back
@@ -115,10 +117,10 @@ async def _held_by(club: LinkedClub, worker: str, lease: timedelta) -> OutboxIte
     await asyncio.wait_for(club.bot.close(), 30)
     store = await Store.open(os.environ["HARKNESS_DATABASE_URL"], migrate=False)
     try:
-        [item] = await store.pending_writes(club.guild, "Club Night")
+        [item] = await store.linked.pending_writes(club.guild, "Club Night")
 
         async def leased() -> bool:
-            return bool(await store.claim_writes(worker, lease=lease))
+            return bool(await store.linked.claim_writes(worker, lease=lease))
 
         await eventually(leased, 30, f"the result leased to {worker}")
     finally:
@@ -166,7 +168,7 @@ async def test_a_result_held_by_a_bot_still_running_is_left_to_it(linked: Linked
     club.sheets.clear_faults()
     await asyncio.wait_for(club.start(), 30)
     await asyncio.wait_for(club.links.flush(), 30)
-    pending = await club.store.pending_writes(club.guild, "Club Night")
+    pending = await club.store.linked.pending_writes(club.guild, "Club Night")
     assert [held.id for held in pending] == [item.id]
     assert keys(club) == []
 
@@ -192,9 +194,10 @@ async def test_the_outbox_depth_and_age_are_measured_while_the_metrics_are_serve
 async def test_a_result_made_final_wakes_the_writer_at_once(
     linked: LinkedClub, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The store tells the bot's sheet writer when a change queued a result (Store.on_queued):
-    with a poll interval of ten minutes, a TD's decision made through the store alone (no
-    command waiting for it to land) reaches the Discord reports tab within seconds."""
+    """The store tells the bot's sheet writer when a change queued a result
+    (``store.linked.on_queued``): with a poll interval of ten minutes, a TD's decision made
+    through the store alone (no command waiting for it to land) reaches the Discord reports
+    tab within seconds."""
     club = linked
     monkeypatch.setenv("HARKNESS_SHEETS_OUTBOX_POLL", "600")
     await club.restart()
@@ -205,7 +208,7 @@ async def test_a_result_made_final_wakes_the_writer_at_once(
         club.guild, "Club Night", td, round=2, player=1, opponent=2, result="win"
     )
     assert decided.outbox and decided.event is not None
-    [item] = await club.store.pending_writes(club.guild, "Club Night")
+    [item] = await club.store.linked.pending_writes(club.guild, "Club Night")
     await eventually(
         lambda: _written(club, item.payload["key"]), 5, "the decision in the Discord reports tab"
     )

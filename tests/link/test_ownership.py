@@ -16,7 +16,9 @@ async def linked_first_elsewhere(club: LinkedClub) -> None:
     """Another server (on the same bot) links the spreadsheet first."""
     td = Actor("424242", "Their TD", True)
     await club.store.create_tournament(OTHER_SERVER, "Their Night", rounds=3, actor=td)
-    await club.store.link_sheet(OTHER_SERVER, "Their Night", td, spreadsheet_id=club.sheet_id)
+    await club.store.linked.link_sheet(
+        OTHER_SERVER, "Their Night", td, spreadsheet_id=club.sheet_id
+    )
 
 
 def contents(club: LinkedClub) -> dict[str, list[list[str]]]:
@@ -41,7 +43,7 @@ async def test_another_servers_sheet_is_refused_unless_the_sheet_names_this_serv
     club.sheets.set_values(club.sheet_id, "Harkness!B2", [[f"'{club.guild}"]])
     linked = await club.link()
     assert linked.text.startswith("🔗 **Club Night** is kept in the Google Sheet")
-    assert await club.store.sheet_owner(club.sheet_id) == OTHER_SERVER  # still theirs
+    assert await club.store.linked.sheet_owner(club.sheet_id) == OTHER_SERVER  # still theirs
 
 
 async def test_a_server_the_sheet_stops_naming_can_neither_read_nor_write_it(
@@ -70,4 +72,4 @@ async def test_a_server_the_sheet_stops_naming_can_neither_read_nor_write_it(
     await clicked(club, "dave", message, "Confirm")
     await club.links.flush()
     assert contents(club) == before
-    assert len(await club.store.pending_writes(club.guild, "Club Night")) == 1
+    assert len(await club.store.linked.pending_writes(club.guild, "Club Night")) == 1

@@ -6,17 +6,18 @@ Real bot (in this process) on both loopback fakes; SQLite and real PostgreSQL.""
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 
 import pytest
 from prometheus_client import REGISTRY
 
-from bot.sheetlink.lease import LEASE
 from tests.bot.support import clicked, reported
 from tests.fakes.sheets_api import Op
 from tests.link.conftest import LinkedClub, eventually
 
 #: Another process on the database (a shard writing results, a Sheets worker syncing).
 OTHER = "harkness-sheets:elsewhere:1:0ther000"
+LEASE = timedelta(seconds=60)
 
 
 def writes(club: LinkedClub) -> int:
@@ -29,7 +30,7 @@ async def test_a_members_read_syncs_the_sheet_only_while_holding_its_lease(
 ) -> None:
     club = linked
     before = club.tab("Standings")
-    assert await club.store.take_sheet(club.sheet_id, OTHER, lease=LEASE)
+    assert await club.fleet.take_sheet(club.sheet_id, OTHER, lease=LEASE)
     # The TD types Alice's win over Bob; a member asks while the other process writes.
     club.sheets.set_values(club.sheet_id, "Results!E2:E3", [["W2 (w)"], ["L1 (b)"]])
     club.refresh()
@@ -39,7 +40,7 @@ async def test_a_members_read_syncs_the_sheet_only_while_holding_its_lease(
     assert writes(club) == made  # ... but the sheet was left to the process holding it
     assert club.tab("Standings") == before
 
-    await club.store.drop_sheet(club.sheet_id, OTHER)
+    await club.fleet.drop_sheet(club.sheet_id, OTHER)
     club.refresh()
     club.sheets.slow_next(1, 1.5, operation=Op.BATCH_UPDATE, spreadsheet_id=club.sheet_id)
     asking = asyncio.create_task(club.ok("erin", "standings"))
@@ -49,10 +50,10 @@ async def test_a_members_read_syncs_the_sheet_only_while_holding_its_lease(
 
     await eventually(writing, 30, "the read's sync writing the Standings tab")
     # While its write is in flight the bot holds the sheet: no other process may take it.
-    assert not await club.store.take_sheet(club.sheet_id, OTHER, lease=LEASE)
+    assert not await club.fleet.take_sheet(club.sheet_id, OTHER, lease=LEASE)
     await asyncio.wait_for(asking, 30)
     assert club.tab("Standings") != before
-    assert await club.store.take_sheet(club.sheet_id, OTHER, lease=LEASE)  # given back
+    assert await club.fleet.take_sheet(club.sheet_id, OTHER, lease=LEASE)  # given back
 
 
 @pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
@@ -73,5 +74,5 @@ async def test_the_bots_own_sync_requests_are_counted_as_queued_jobs(
     assert REGISTRY.get_sample_value("harkness_sync_jobs_total", {"event": "queued"}) == (
         queued + 2
     )
-    waiting, _ = await club.store.syncs_waiting()
+    waiting, _ = await club.fleet.syncs_waiting()
     assert waiting == 1

@@ -25,6 +25,7 @@ from sqlalchemy import func, select
 
 from bot.store import Actor, Store, TournamentStatus, schema
 from sheets.discord_tabs import REPORT_HEADER
+from sheets.fleet import schema as fleet_schema
 from tests.fakes.discord_api import DiscordFake, FakeGuild, FakeMember, MessageRecord
 from tests.fakes.discord_fake.models import ChannelType, FakeChannel, FakeRole
 from tests.fakes.sheets_api import Op, ServiceAccountKey, SheetsFake
@@ -126,7 +127,7 @@ async def set_up(store: Store, servers: list[Server]) -> None:
         for member in server.players:
             await store.join(server.id, NAME, Actor(str(member.user.id), member.user.username))
         await store.set_status(server.id, NAME, TournamentStatus.RUNNING, TD)
-        await store.link_sheet(server.id, NAME, TD, spreadsheet_id=server.sheet)
+        await store.linked.link_sheet(server.id, NAME, TD, spreadsheet_id=server.sheet)
 
 
 async def start(env: dict[str, str], *command: str) -> asyncio.subprocess.Process:
@@ -143,7 +144,7 @@ async def start(env: dict[str, str], *command: str) -> asyncio.subprocess.Proces
 
 async def holds_sheet(store: Store, pid: int, sheet: str) -> bool:
     """Whether the bot process ``pid`` is writing ``sheet`` now (holds its lease)."""
-    s = schema.sheet_leases
+    s = fleet_schema.sheet_leases
     async with store.engine.connect() as conn:
         holder = await conn.scalar(select(s.c.holder).where(s.c.spreadsheet_id == sheet))
     return holder is not None and holder.split(":")[2] == str(pid)
@@ -151,7 +152,7 @@ async def holds_sheet(store: Store, pid: int, sheet: str) -> bool:
 
 async def pending(store: Store) -> str:
     """What is still to do, for the failure message."""
-    o, j = schema.sheet_outbox, schema.sync_jobs
+    o, j = schema.sheet_outbox, fleet_schema.sync_jobs
     async with store.engine.connect() as conn:
         rows = (
             await conn.execute(
@@ -166,7 +167,7 @@ async def pending(store: Store) -> str:
 
 async def settled(store: Store, sheet: str | None = None, timeout: float = 60.0) -> None:
     """Wait until every result (of ``sheet``) is written and synced."""
-    o, j, s = schema.sheet_outbox, schema.sync_jobs, schema.sheet_leases
+    o, j, s = schema.sheet_outbox, fleet_schema.sync_jobs, fleet_schema.sheet_leases
     deadline = time.monotonic() + timeout
     while True:
         async with store.engine.connect() as conn:

@@ -19,9 +19,9 @@ from aiohttp import web
 from prometheus_client import REGISTRY
 from sqlalchemy import text
 
-from bot.store import Store
 from sheets.client import SheetsClient, open_client
-from sheets.jobs import DurableSyncQueue, durable_store
+from sheets.fleet import Fleet
+from sheets.jobs import DatabaseUnavailable, DurableSyncQueue, durable_fleet
 from sheets.serve import SECRET_HEADER, make_app
 from sheets.settings import SheetsSettings
 from sheets.sync import SyncResult, sync
@@ -41,7 +41,7 @@ async def database() -> AsyncIterator[str]:
 
 
 class Worker:
-    """One ``serve`` process: its own store connection, queue and endpoint."""
+    """One ``serve`` process: its own fleet (connections), queue and endpoint."""
 
     def __init__(
         self, name: str, url: str, client: SheetsClient, runs: Runs, **options: Any
@@ -49,7 +49,7 @@ class Worker:
         self.name, self.url, self.client, self.runs = name, url, client, runs
         self.options = {"debounce": 0.3, "max_wait": 5.0, **options}
         self.runner: web.AppRunner | None = None
-        self.store: Store | None = None
+        self.fleet: Fleet | None = None
         self.endpoint = ""
 
     def _sync(self, key: str) -> SyncResult:
@@ -60,9 +60,9 @@ class Worker:
             self.runs.append((self.name, key, began, time.monotonic()))
 
     async def start(self) -> DurableSyncQueue:
-        self.store = await Store.open(self.url)
+        self.fleet = await Fleet.open(self.url)
         self.queue = DurableSyncQueue(
-            self.store,
+            self.fleet,
             self._sync,
             syncs_per_minute=600,
             lease=timedelta(seconds=4),
@@ -81,8 +81,8 @@ class Worker:
     async def stop(self) -> None:
         if self.runner is not None:
             await self.runner.cleanup()
-        if self.store is not None:
-            await self.store.close()
+        if self.fleet is not None:
+            await self.fleet.close()
 
     async def post(self, sheet: str) -> str:
         async with (
@@ -194,8 +194,14 @@ async def test_workers_spend_one_budget_per_account_and_google_never_refuses(
 
 
 async def test_without_postgresql_the_queue_stays_in_memory() -> None:
-    async with durable_store(None) as none, durable_store("sqlite:///club.db") as sqlite:
+    async with durable_fleet(None) as none, durable_fleet("sqlite:///club.db") as sqlite:
         assert none is None and sqlite is None
+
+
+async def test_a_database_url_of_another_kind_is_refused_in_words() -> None:
+    with pytest.raises(DatabaseUnavailable, match="the database 'mysql' is not supported"):
+        async with durable_fleet("mysql://root@127.0.0.1/chess"):
+            pass
 
 
 async def test_idle_waits_for_a_sync_claimed_and_not_yet_started(
@@ -209,9 +215,9 @@ async def test_idle_waits_for_a_sync_claimed_and_not_yet_started(
     sheet = make_sheet({"Results": seed_crosstable()})
     worker = Worker("worker-1", database, client, runs)
     queue = await worker.start()
-    assert worker.store is not None
+    assert worker.fleet is not None
     try:
-        async with worker.store.engine.connect() as blocker:
+        async with worker.fleet.engine.connect() as blocker:
             await blocker.execute(text("LOCK TABLE sheet_leases IN EXCLUSIVE MODE"))
             assert await worker.post(sheet) == "scheduled"
             deadline = time.monotonic() + 30
@@ -275,14 +281,14 @@ async def test_workers_of_two_service_accounts_each_sync_the_sheets_their_key_op
             assert await workers[a].post(sheet) == "scheduled"
         for account, sheet in own.items():
             await synced(sheet, account)
-        store = workers[b].store
-        assert store is not None
+        fleet = workers[b].fleet
+        assert fleet is not None
         deadline = time.monotonic() + 30
-        while [job.spreadsheet_id for job in await store.syncs_set_aside()] != [nobodys]:
+        while [job.spreadsheet_id for job in await fleet.syncs_set_aside()] != [nobodys]:
             assert time.monotonic() < deadline, "the unshared sheet was never set aside"
             await asyncio.sleep(0.05)
         # Reported: in the metrics, in /healthz, with why.
-        [aside] = await store.syncs_set_aside()
+        [aside] = await fleet.syncs_set_aside()
         assert "share the spreadsheet with" in aside.error
         assert (
             REGISTRY.get_sample_value("harkness_sync_jobs_total", {"event": "set_aside"})
@@ -312,7 +318,7 @@ async def test_workers_of_two_service_accounts_each_sync_the_sheets_their_key_op
         sheets_fake.share(nobodys, b)
         assert await workers[a].post(nobodys) == "scheduled"
         await synced(nobodys, b)
-        assert await store.syncs_set_aside() == []
+        assert await fleet.syncs_set_aside() == []
     finally:
         for worker in workers.values():
             await worker.stop()

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import Store
 from sheets.budget import Quota
 from sheets.client import SheetsClient
+from sheets.fleet import Fleet
 from sheets.shared_watch import run_shared
 from sheets.watch import WatchConfig, WatchedSheet, Watcher
 from tests.fakes.sheets_api import SheetsFake
@@ -28,7 +28,7 @@ from tests.store.conftest import fresh_postgres_database, postgres_server
 
 MakeSheet = Callable[..., str]
 ROOT = Path(__file__).parents[2]
-#: A bot shard writing the sheet (as the store sees it).
+#: A bot shard writing the sheet (as the fleet sees it).
 SHARD = "harkness-bot:elsewhere:1:5hard000"
 
 
@@ -100,13 +100,13 @@ async def test_a_second_watch_with_the_same_key_on_one_database_refuses_to_start
 
 
 async def _watching(
-    client: SheetsClient, store: Store, sheet: str, quota: Quota, seconds: float
+    client: SheetsClient, fleet: Fleet, sheet: str, quota: Quota, seconds: float
 ) -> None:
     """Run a watch of ``sheet`` (polled every 0.2 s) for ``seconds``."""
     watcher = Watcher(client, WatchConfig((WatchedSheet(sheet),), 0.2, 6000.0), 0.2)
     stop = asyncio.Event()
     task = asyncio.create_task(
-        run_shared(watcher, store, client.service_account_email, quota, stop)
+        run_shared(watcher, fleet, client.service_account_email, quota, stop)
     )
     await asyncio.sleep(seconds)
     stop.set()
@@ -119,19 +119,19 @@ async def test_watch_leaves_a_sheet_another_process_writes_and_spends_the_shared
     sheet = make_sheet({"Results": seed_crosstable()})
     account = client.service_account_email
     quota = Quota(reads_per_minute=4, writes_per_minute=4, window=2.0)  # 3 a window spent
-    store = await Store.open(database)
+    fleet = await Fleet.open(database)
     try:
         # A bot shard is writing the sheet: the watch leaves it alone until it is done.
-        assert await store.take_sheet(sheet, SHARD, lease=timedelta(seconds=60))
-        await _watching(client, store, sheet, quota, 1.0)
+        assert await fleet.take_sheet(sheet, SHARD, lease=timedelta(seconds=60))
+        await _watching(client, fleet, sheet, quota, 1.0)
         assert sheets_fake.call_count(sheet) == 0
-        await store.drop_sheet(sheet, SHARD)
-        await _watching(client, store, sheet, quota, 1.0)
+        await fleet.drop_sheet(sheet, SHARD)
+        await _watching(client, fleet, sheet, quota, 1.0)
         assert sheets_fake.call_count(sheet) > 0
         # Another process spends the account's whole budget: the watch waits for the
         # window to turn (2 s) before it polls again.
         await asyncio.sleep(quota.window + quota.hold)  # the watch's own spending is over
-        while not await store.spend_quota(
+        while not await fleet.spend_quota(
             account,
             reads=1,
             writes=0,
@@ -142,9 +142,9 @@ async def test_watch_leaves_a_sheet_another_process_writes_and_spends_the_shared
         ):
             pass
         polls = sheets_fake.call_count(sheet)
-        await _watching(client, store, sheet, quota, 1.0)
+        await _watching(client, fleet, sheet, quota, 1.0)
         assert sheets_fake.call_count(sheet) == polls
-        await _watching(client, store, sheet, quota, 3.0)
+        await _watching(client, fleet, sheet, quota, 3.0)
         assert sheets_fake.call_count(sheet) > polls
     finally:
-        await store.close()
+        await fleet.close()

@@ -23,7 +23,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from bot.store import Actor, DiscordUser, Outcome, PlayerInfo, Store, TournamentStatus
-from bot.store.engine import database_url
+from sheets.database.engine import database_url
 
 POSTGRES_ENV = "HARKNESS_TEST_POSTGRES_URL"
 GUILD = "guild-1"

@@ -1,6 +1,7 @@
 """Backups taken while the bot writes, and restored: ``python -m bot.store backup|restore``
 (SQLite's online backup API; ``pg_dump``/``pg_restore`` for PostgreSQL), run as an operator
-runs them, in a process of their own beside the store that keeps writing."""
+runs them, in a process of their own beside the store that keeps writing. A backup is of the
+whole database: the fleet's leases and sync jobs come back too."""
 
 from __future__ import annotations
 
@@ -10,15 +11,18 @@ import shutil
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
 from bot.store import Store
 from core.render import to_json
+from sheets.fleet import Fleet
 from tests.store.conftest import GUILD, TD, Club, fresh_postgres_database, postgres_server
 
 ROOT = Path(__file__).resolve().parents[2]
+LEASE = timedelta(hours=1)  # held through the backup and the restore
 
 
 async def _store_command(url: str, *arguments: str) -> tuple[int, str, str]:
@@ -63,6 +67,9 @@ async def test_a_backup_taken_while_the_bot_writes_restores_the_same_standings(
     club: Club, db_url: str, examples: Path, tmp_path: Path
 ) -> None:
     store = club.store
+    fleet = await Fleet.on(store.engine)  # the fleet's tables are backed up too
+    assert await fleet.take_sheet("sheet-a", "harkness-bot:vm:7:aaaa1111", lease=LEASE)
+    await fleet.request_sync("sheet-b", reason="edit")
     text = (examples / "club-swiss.trf").read_text(encoding="utf-8")
     await store.import_tournament(GUILD, "Swiss", text, actor=TD, filename="club-swiss.trf")
     swiss = to_json((await store.standings(GUILD, "Swiss")).standings)
@@ -98,9 +105,12 @@ async def test_a_backup_taken_while_the_bot_writes_restores_the_same_standings(
     async with _empty_database(db_url, tmp_path) as restored_url:
         status, stdout, stderr = await _store_command(restored_url, "restore", str(backup))
         assert (status, stderr) == (0, ""), stderr
-        assert stdout.startswith(f"restored from {backup} (now at migration ")
+        assert stdout == f"restored from {backup} (now at store 0008, fleet 0001)\n"
         restored = await Store.open(restored_url)
         try:
+            restored_fleet = await Fleet.on(restored.engine)
+            assert await restored_fleet.sheet_holder("sheet-a") == "harkness-bot:vm:7:aaaa1111"
+            assert await restored_fleet.syncs_waiting() != (0, None)
             assert to_json((await restored.standings(GUILD, "Swiss")).standings) == swiss
             events = await _events(restored, club.name)
             # A consistent snapshot: the log as it stood at one moment of the writing.

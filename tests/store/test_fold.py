@@ -124,7 +124,6 @@ def test_any_log_folds_into_a_consistent_tournament_with_honest_marks(log: list[
     [
         "bot.store",
         "bot.store.errors",
-        "bot.store.engine",
         "bot.store.fold",
         "bot.store.model",
         "bot.store.players",

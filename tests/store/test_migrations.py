@@ -1,4 +1,5 @@
-"""Migrations build the schema from nothing, and the schema in code matches them exactly."""
+"""The store's migrations build its schema from nothing, and its schema in code matches them
+exactly (the fleet's history beside it: :mod:`tests.fleet.test_migrations`)."""
 
 from __future__ import annotations
 
@@ -12,22 +13,19 @@ from sqlalchemy import insert, inspect, select
 from sqlalchemy.exc import IntegrityError
 
 from bot.store import Store, schema
-from bot.store.engine import create_engine
-from bot.store.migrate import alembic_config, current_revision, head_revision, upgrade
+from bot.store.migrations import HISTORY
+from sheets.database.engine import create_engine
+from sheets.database.migrate import alembic_config, current_revision, head_revision, upgrade
 
+#: The store's tables: a bot-only database has these, none of the fleet's.
 TABLES = {
     "alembic_version",
     "events",
     "guild_settings",
     "players",
     "report_messages",
-    "sheet_leases",
     "sheet_outbox",
-    "sheet_accounts",
     "sheet_owners",
-    "quota_budget",
-    "sync_jobs",
-    "sync_workers",
     "tournaments",
 }
 
@@ -35,14 +33,14 @@ TABLES = {
 async def test_opening_an_empty_database_migrates_it_to_the_newest_schema(db_url: str):
     engine = create_engine(db_url)
     try:
-        assert await current_revision(engine) is None
+        assert await current_revision(engine, HISTORY) is None
         async with engine.connect() as conn:
             assert await conn.run_sync(lambda c: set(inspect(c).get_table_names())) == set()
     finally:
         await engine.dispose()
     store = await Store.open(db_url)
     try:
-        assert await current_revision(store.engine) == head_revision() == "0008"
+        assert await current_revision(store.engine, HISTORY) == head_revision(HISTORY) == "0008"
         async with store.engine.connect() as conn:
             assert await conn.run_sync(lambda c: set(inspect(c).get_table_names())) == TABLES
     finally:
@@ -55,7 +53,10 @@ async def test_the_tables_in_code_match_the_migrations(db_url: str):
         async with store.engine.connect() as conn:
             differences = await conn.run_sync(
                 lambda c: compare_metadata(
-                    MigrationContext.configure(c, opts={"compare_type": True}), schema.metadata
+                    MigrationContext.configure(
+                        c, opts={"compare_type": True, "include_name": HISTORY.owns}
+                    ),
+                    schema.metadata,
                 )
             )
         assert differences == []
@@ -66,19 +67,19 @@ async def test_the_tables_in_code_match_the_migrations(db_url: str):
 async def test_migrating_again_changes_nothing_and_down_and_up_again_works(db_url: str):
     store = await Store.open(db_url)
     try:
-        await upgrade(store.engine)
-        assert await current_revision(store.engine) == head_revision()
+        await upgrade(store.engine, HISTORY)
+        assert await current_revision(store.engine, HISTORY) == head_revision(HISTORY)
 
         def down(connection) -> None:
-            config = alembic_config()
+            config = alembic_config(HISTORY)
             config.attributes["connection"] = connection
             command.downgrade(config, "base")
 
         async with store.engine.begin() as conn:
             await conn.run_sync(down)
-        assert await current_revision(store.engine) is None
-        await upgrade(store.engine)
-        assert await current_revision(store.engine) == head_revision()
+        assert await current_revision(store.engine, HISTORY) is None
+        await upgrade(store.engine, HISTORY)
+        assert await current_revision(store.engine, HISTORY) == head_revision(HISTORY)
     finally:
         await store.close()
 
@@ -86,7 +87,7 @@ async def test_migrating_again_changes_nothing_and_down_and_up_again_works(db_ur
 async def test_sheets_linked_before_owners_were_kept_belong_to_the_first_server(db_url: str):
     engine = create_engine(db_url)
     try:
-        await upgrade(engine, "0002")
+        await upgrade(engine, HISTORY, "0002")
         at = [datetime(2026, 3, d, tzinfo=UTC) for d in (1, 2, 3)]
         rows = [
             ("g2", "Later", "sheet-a", at[1]),
@@ -114,7 +115,7 @@ async def test_sheets_linked_before_owners_were_kept_belong_to_the_first_server(
                         sheet_linked_at=when,
                     )
                 )
-        await upgrade(engine)
+        await upgrade(engine, HISTORY)
         async with engine.connect() as conn:
             owners = await conn.execute(
                 select(schema.sheet_owners.c.spreadsheet_id, schema.sheet_owners.c.guild_id)

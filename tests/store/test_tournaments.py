@@ -69,7 +69,7 @@ async def test_another_guilds_tournament_is_invisible_to_every_operation(club: C
         store.confirm(OTHER_GUILD, name, TD, said.event.seq),
         store.undo(OTHER_GUILD, name, TD),
         store.set_status(OTHER_GUILD, name, TournamentStatus.FINISHED, TD),
-        store.pending_writes(OTHER_GUILD, name),
+        store.linked.pending_writes(OTHER_GUILD, name),
     ]
     for attempt in attempts:
         with pytest.raises(StoreError) as error:

@@ -1,16 +1,22 @@
-"""One writer per spreadsheet across every process sharing the database (``sheet_leases``).
+"""One writer per spreadsheet across every process sharing the database: once the
+``sheet_leases`` table, now the fleet's.
 
 Revision ID: 0005
 Revises: 0004
 Create Date: 2026-12-01
+
+This migration made the workers' coordination tables while they lived in the store. They
+moved to the fleet's own history (``sheets/fleet/migrations``, recorded in
+``alembic_version_fleet``), whose first migration adopts the tables this one made, rows and
+all, and creates them where it did not run. So it does nothing now, either way: a bot-only
+database has no coordination tables, and downgrading the store leaves the fleet's alone. It
+stays in the store's history so that a database already past it is at a revision the store
+knows.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-import sqlalchemy as sa
-from alembic import op
 
 revision: str = "0005"
 down_revision: str | None = "0004"
@@ -19,14 +25,8 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
-    op.create_table(
-        "sheet_leases",
-        sa.Column("spreadsheet_id", sa.String(length=128), nullable=False),
-        sa.Column("holder", sa.String(length=64), nullable=False),
-        sa.Column("until", sa.DateTime(), nullable=False),
-        sa.PrimaryKeyConstraint("spreadsheet_id", name=op.f("pk_sheet_leases")),
-    )
+    pass
 
 
 def downgrade() -> None:
-    op.drop_table("sheet_leases")
+    pass

@@ -1,16 +1,22 @@
-"""One Google quota budget per service account across every worker (``quota_budget``).
+"""One Google quota budget per service account across every worker: once the
+``quota_budget`` table, now the fleet's.
 
 Revision ID: 0007
 Revises: 0006
 Create Date: 2026-12-01
+
+This migration made the workers' coordination tables while they lived in the store. They
+moved to the fleet's own history (``sheets/fleet/migrations``, recorded in
+``alembic_version_fleet``), whose first migration adopts the tables this one made, rows and
+all, and creates them where it did not run. So it does nothing now, either way: a bot-only
+database has no coordination tables, and downgrading the store leaves the fleet's alone. It
+stays in the store's history so that a database already past it is at a revision the store
+knows.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-import sqlalchemy as sa
-from alembic import op
 
 revision: str = "0007"
 down_revision: str | None = "0006"
@@ -19,13 +25,8 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
-    op.create_table(
-        "quota_budget",
-        sa.Column("account", sa.String(length=320), nullable=False),
-        sa.Column("uses", sa.Text(), nullable=False),
-        sa.PrimaryKeyConstraint("account", name=op.f("pk_quota_budget")),
-    )
+    pass
 
 
 def downgrade() -> None:
-    op.drop_table("quota_budget")
+    pass

@@ -3,21 +3,21 @@
 One row per spreadsheet, so requests for a sheet coalesce. A request *debounces*: the sync
 falls due ``debounce`` after the latest request, but no later than ``max_wait`` after the
 first of the burst. A worker claims a due row (``FOR UPDATE SKIP LOCKED`` on PostgreSQL, and
-never a sheet another process is writing: :mod:`bot.store.leases`) for a lease it renews while
+never a sheet another process is writing: :mod:`sheets.fleet.leases`) for a lease it renews while
 the sync runs; when done it deletes the row, unless a request came after the sync started, in
 which case the row falls due again (one more sync reads that edit). A worker killed mid-sync
 loses nothing: its lease runs out and another worker takes the row. A failure puts the row
 back with a later due time.
 
 With several service accounts, a job goes to a worker whose key opens the sheet, and one
-that no running worker's key opens is set aside and reported (:mod:`bot.store.routing`).
+that no running worker's key opens is set aside and reported (:mod:`sheets.fleet.routing`).
 
 Why rows of our own rather than a job-queue library (procrastinate, PgQueuer): both need a
 second PostgreSQL driver (psycopg) beside asyncpg and a schema of their own outside the
-store's migrations, and neither *moves* a waiting job's start when another request for the
+fleet's migrations, and neither *moves* a waiting job's start when another request for the
 same sheet comes (procrastinate's queueing lock refuses the second job instead), which is
-what debouncing an editing TD needs. The claim design here is the outbox's, tested the same
-way on SQLite and PostgreSQL.
+what debouncing an editing TD needs. The claim design here is that of the bot's outbox
+(``bot.store.outbox``), tested the same way on SQLite and PostgreSQL.
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ from sqlalchemy import and_, delete, exists, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.store import routing, schema
-from bot.store.queries import Conflict
+from sheets.database.transactions import Conflict
+from sheets.fleet import routing, schema
 
 #: What :func:`request` answers: a sync was scheduled (or moved later by the debounce), or
 #: one is running and another will follow it.
@@ -128,7 +128,7 @@ async def claim(
     account: str | None = None,
 ) -> SyncJob | None:
     """Lease the sync due first to ``worker``, or None when none is due. A worker holding
-    ``account``'s key takes only the jobs it may serve (:func:`bot.store.routing.routable`)."""
+    ``account``'s key takes only the jobs it may serve (:func:`sheets.fleet.routing.routable`)."""
     j, s = schema.sync_jobs, schema.sheet_leases
     written_by_another = exists().where(
         s.c.spreadsheet_id == j.c.spreadsheet_id, s.c.holder != worker, s.c.until > now

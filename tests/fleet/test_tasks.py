@@ -1,4 +1,4 @@
-"""Stopping a lease renewal from the task that started it (bot.store.tasks): a stop of that
+"""Stopping a lease renewal from the task that started it (sheets.fleet.tasks): a stop of that
 task while it waits must stop it, not be taken for the renewal's own cancellation (a bot
 closing at that moment waited for ever on its outbox loop)."""
 
@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from bot.store.tasks import cancel_and_wait
+from sheets.fleet.tasks import cancel_and_wait
 
 
 async def _renewal(ending: asyncio.Event) -> None:

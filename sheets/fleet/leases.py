@@ -22,8 +22,8 @@ from sqlalchemy import and_, delete, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.store import schema
-from bot.store.queries import Conflict
+from sheets.database.transactions import Conflict
+from sheets.fleet import schema
 
 
 async def take(
@@ -69,3 +69,12 @@ async def holder(conn: AsyncConnection, spreadsheet: str, now: datetime) -> str 
         select(s.c.holder).where(s.c.spreadsheet_id == spreadsheet, s.c.until > now)
     )
     return found
+
+
+async def held_by_others(conn: AsyncConnection, holder: str, now: datetime) -> frozenset[str]:
+    """The spreadsheets whose lease a holder other than ``holder`` has now."""
+    s = schema.sheet_leases
+    rows = await conn.execute(
+        select(s.c.spreadsheet_id).where(s.c.holder != holder, s.c.until > now)
+    )
+    return frozenset(rows.scalars())

@@ -13,9 +13,9 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.store import schema
-from bot.store.queries import Conflict
 from sheets.budget import Budget
+from sheets.database.transactions import Conflict
+from sheets.fleet import schema
 
 
 async def spend(

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from bot.store import StoreError
-from bot.store.engine import DEFAULT_URL, create_engine, database_url
+from sheets.database.engine import DEFAULT_URL, create_engine, database_url
+from sheets.database.errors import DatabaseError
 
 
 @pytest.mark.parametrize(
@@ -45,7 +45,7 @@ def test_the_environment_names_the_database_else_the_sqlite_file(monkeypatch):
     ],
 )
 def test_other_databases_are_refused_in_words(given: str, words: str):
-    with pytest.raises(StoreError) as error:
+    with pytest.raises(DatabaseError) as error:
         database_url(given)
     assert str(error.value).startswith(words) and error.value.code == "bad-database-url"
 

@@ -27,7 +27,7 @@ from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from bot.store.errors import StoreError
+from sheets.database.errors import DatabaseError
 
 ENVIRONMENT_VARIABLE = "HARKNESS_DATABASE_URL"
 DEFAULT_URL = "sqlite+aiosqlite:///./harkness.db"
@@ -48,19 +48,20 @@ _DRIVERS = {
 
 
 def database_url(url: str | URL | None = None) -> URL:
-    """The URL to use: ``url``, else ``$HARKNESS_DATABASE_URL``, else ``./harkness.db``."""
+    """The URL to use: ``url``, else ``$HARKNESS_DATABASE_URL``, else ``./harkness.db``
+    (:class:`~sheets.database.errors.DatabaseError` when it names no database we support)."""
     raw = url if url is not None else os.environ.get(ENVIRONMENT_VARIABLE) or DEFAULT_URL
     try:
         parsed = make_url(raw)
     except ArgumentError:
-        raise StoreError(
+        raise DatabaseError(
             f"{ENVIRONMENT_VARIABLE} is not a database URL: give sqlite:///path/harkness.db "
             "or postgresql://user@host/database",
             "bad-database-url",
         ) from None
     driver = _DRIVERS.get(parsed.drivername)
     if driver is None:
-        raise StoreError(
+        raise DatabaseError(
             f"the database {parsed.drivername!r} is not supported: use SQLite "
             "(sqlite:///path/harkness.db) or PostgreSQL (postgresql://user@host/database)",
             "bad-database-url",

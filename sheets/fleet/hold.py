@@ -1,10 +1,10 @@
 """Holding a spreadsheet's lease for a block of work: one writer per spreadsheet across every
 process on the database (bot shards and Sheets workers alike).
 
-:func:`holding` takes the lease (:meth:`bot.store.Store.take_sheet`, waiting at most a few
-seconds when asked to), renews it every quarter of its length while the block runs, and drops
-it after, or keeps it a while longer when the block says so (a write that timed out may still
-land: nobody else writes until it has).
+:func:`holding` takes the lease (:meth:`sheets.fleet.Fleet.take_sheet`, waiting at most a
+few seconds when asked to), renews it every quarter of its length while the block runs, and
+drops it after, or keeps it a while longer when the block says so (a write that timed out may
+still land: nobody else writes until it has). A holder is named by :func:`process_name`.
 """
 
 from __future__ import annotations
@@ -21,30 +21,32 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
-from bot.store.errors import StoreError
-from bot.store.tasks import cancel_and_wait
+from sheets.fleet.schema import PROCESS_LENGTH
+from sheets.fleet.tasks import cancel_and_wait
 
 if TYPE_CHECKING:
-    from bot.store.store import Store
+    from sheets.fleet.fleet import Fleet
 
-log = logging.getLogger("harkness.store")
-
-
-def process_name(kind: str = "harkness-bot") -> str:
-    """A name for this process, unique across hosts and restarts: ``KIND:HOST:PID:TAG``
-    (``TAG`` random per start), so a new process of the same host can tell the stopped
-    ones (:func:`bot.sheetlink.outbox.stopped`)."""
-    return f"{kind}:{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+log = logging.getLogger(__name__)
 
 
-class SheetBusy(StoreError):
-    """Another process is writing to this spreadsheet now."""
+def process_name(kind: str) -> str:
+    """A name for this process (``harkness-bot``, ``harkness-sheets``), unique across hosts
+    and restarts: ``KIND:HOST:PID:TAG`` (``TAG`` random per start), so that a new process of
+    the same host can tell the stopped ones (the bot's ``bot.sheetlink.outbox.stopped``).
+    The host's name is cut to fit the fleet's column of holders (64 characters).
 
-    def __init__(self) -> None:
-        super().__init__(
-            "the Google Sheet is being written by the bot just now: try again in a minute",
-            "sheet-busy",
-        )
+    >>> name = process_name("harkness-sheets")
+    >>> name.startswith("harkness-sheets:") and len(name.split(":")) == 4 and len(name) <= 64
+    True
+    """
+    tail = f":{os.getpid()}:{uuid.uuid4().hex[:8]}"
+    host = socket.gethostname()[: PROCESS_LENGTH - len(kind) - 1 - len(tail)]
+    return f"{kind}:{host}{tail}"
+
+
+class SheetBusy(Exception):
+    """Another process is writing to this spreadsheet now (it holds the lease)."""
 
 
 @dataclass
@@ -57,7 +59,7 @@ class Held:
 
 @contextlib.asynccontextmanager
 async def holding(
-    store: Store,
+    fleet: Fleet,
     spreadsheet: str,
     holder: str,
     *,
@@ -68,11 +70,11 @@ async def holding(
     """Hold ``spreadsheet``'s lease for the block, waiting at most ``wait`` seconds for it
     (:class:`SheetBusy` when another process keeps it longer)."""
     deadline = time.monotonic() + wait
-    while not await store.take_sheet(spreadsheet, holder, lease=lease):
+    while not await fleet.take_sheet(spreadsheet, holder, lease=lease):
         if time.monotonic() >= deadline:
             raise SheetBusy
         await asyncio.sleep(poll)
-    renewal = asyncio.create_task(_renew(store, spreadsheet, holder, lease), name="sheet-lease")
+    renewal = asyncio.create_task(_renew(fleet, spreadsheet, holder, lease), name="sheet-lease")
     held = Held()
     try:
         yield held
@@ -80,18 +82,18 @@ async def holding(
         await cancel_and_wait(renewal)
         try:
             if held.keep is not None:
-                await store.take_sheet(spreadsheet, holder, lease=held.keep)
+                await fleet.take_sheet(spreadsheet, holder, lease=held.keep)
             else:
-                await store.drop_sheet(spreadsheet, holder)
+                await fleet.drop_sheet(spreadsheet, holder)
         except Exception:  # it runs out by itself
             log.exception("could not give up the lease on a spreadsheet")
 
 
-async def _renew(store: Store, spreadsheet: str, holder: str, lease: timedelta) -> None:
+async def _renew(fleet: Fleet, spreadsheet: str, holder: str, lease: timedelta) -> None:
     while True:
         await asyncio.sleep(lease.total_seconds() / 4)
         try:
-            if not await store.take_sheet(spreadsheet, holder, lease=lease):
+            if not await fleet.take_sheet(spreadsheet, holder, lease=lease):
                 log.warning(
                     "another process took the spreadsheet while this one was writing it",
                     extra={"spreadsheet": spreadsheet},

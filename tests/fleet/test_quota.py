@@ -5,35 +5,35 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.store import Store
+from sheets.fleet import Fleet
 from tests.store.conftest import Clock
 
 
 async def test_the_budget_refuses_what_does_not_fit_and_says_how_long_to_wait(
-    store: Store, clock: Clock
+    fleet: Fleet, clock: Clock
 ):
     spend = {"reads_limit": 3, "writes_limit": 2, "hold": 0.0}
-    assert await store.spend_quota("a@x", reads=1, writes=1, **spend) == 0
+    assert await fleet.spend_quota("a@x", reads=1, writes=1, **spend) == 0
     clock.advance(10)
-    assert await store.spend_quota("a@x", reads=1, writes=1, **spend) == 0
+    assert await fleet.spend_quota("a@x", reads=1, writes=1, **spend) == 0
     clock.advance(10)
-    assert await store.spend_quota("a@x", reads=1, writes=1, **spend) == 40  # writes are out
-    assert await store.spend_quota("b@x", reads=1, writes=1, **spend) == 0  # another account
-    assert await store.spend_quota("a@x", reads=1, writes=0, **spend) == 0
+    assert await fleet.spend_quota("a@x", reads=1, writes=1, **spend) == 40  # writes are out
+    assert await fleet.spend_quota("b@x", reads=1, writes=1, **spend) == 0  # another account
+    assert await fleet.spend_quota("a@x", reads=1, writes=0, **spend) == 0
     clock.advance(40)
-    assert await store.spend_quota("a@x", reads=1, writes=1, **spend) == 0
+    assert await fleet.spend_quota("a@x", reads=1, writes=1, **spend) == 0
 
 
 async def test_processes_spending_at_once_stay_within_the_limit(
-    store: Store, db_url: str, clock: Clock
+    fleet: Fleet, db_url: str, clock: Clock
 ):
-    others = [await Store.open(db_url, migrate=False, clock=store.clock) for _ in range(2)]
+    others = [await Fleet.open(db_url, migrate=False, clock=fleet.clock) for _ in range(2)]
     try:
         waits = await asyncio.gather(
             *(
                 s.spend_quota("a@x", reads=1, writes=1, reads_limit=10, writes_limit=10)
                 for _ in range(8)
-                for s in [store, *others]
+                for s in [fleet, *others]
             )
         )
     finally:

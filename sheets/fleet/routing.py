@@ -12,7 +12,7 @@ key can open the sheet:
   account no running worker holds (any worker may try it) from one that waits for its own.
 - A worker whose key cannot open a sheet adds its account to the job's ``refused_by``; when
   every running worker's account has refused it, the job is set aside (``parked_at``) and
-  reported, not retried, until the sheet is asked for again (:mod:`bot.store.syncjobs`).
+  reported, not retried, until the sheet is asked for again (:mod:`sheets.fleet.syncjobs`).
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from sqlalchemy import Column, Table, and_, delete, exists, insert, or_, select,
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.store import schema
-from bot.store.queries import Conflict
+from sheets.database.transactions import Conflict
+from sheets.fleet import schema
 
 #: How long after its lease ran out a worker's row is deleted (it stopped long ago).
 FORGET_AFTER = timedelta(days=1)

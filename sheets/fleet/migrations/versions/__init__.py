@@ -1,0 +1,1 @@
+"""The fleet's migration scripts, numbered (see :mod:`sheets.fleet.migrations`)."""
