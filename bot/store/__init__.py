@@ -47,7 +47,7 @@ The API at a glance (all ``async``; ``g`` is the guild id, ``t`` a tournament na
     store.linked: link_sheet / unlink_sheet(g, t, actor) / sheet_owner(sheet)
                   pending_writes(g, t) / outbox_backlog()
                   claim_writes(worker, busy=) / renew_claims / release_claims / postpone_writes
-                  mark_written / mark_failed
+                  mark_written / mark_failed   on_queued(listener) (a result was queued)
 
 A whole game, reported and confirmed::
 

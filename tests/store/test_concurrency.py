@@ -12,7 +12,8 @@ import pytest
 
 from bot.store import EventKind, ResultStatus, Store
 from bot.store.model import EventKind as Kind
-from bot.store.queries import Conflict, append_event, load
+from bot.store.queries import append_event, load
+from sheets.database.transactions import Conflict
 from tests.store import workers
 from tests.store.conftest import ANN, BOB, GUILD, TD, Club, user
 
