@@ -31,8 +31,9 @@ SYNC_READS = 1
 SYNC_WRITES = 1
 
 
-class QuotaStore(Protocol):
-    """Where the budgets of every process live (:meth:`sheets.fleet.Fleet.spend_quota`)."""
+class SharedBudgets(Protocol):
+    """Where the budgets of every process live: the fleet (:meth:`sheets.fleet.Fleet.
+    spend_quota`), named here by what it does so that this arithmetic imports no database."""
 
     async def spend_quota(
         self,
@@ -81,11 +82,13 @@ class Quota:
         """The most syncs a minute the budget allows (each spends a read)."""
         return self.reads_budget * 60.0 / self.window
 
-    async def spend(self, store: QuotaStore, account: str, *, reads: int, writes: int) -> float:
-        """Spend ``reads`` and ``writes`` from ``account``'s budget in ``store``, shared by
+    async def spend(
+        self, budgets: SharedBudgets, account: str, *, reads: int, writes: int
+    ) -> float:
+        """Spend ``reads`` and ``writes`` from ``account``'s budget in ``budgets``, shared by
         every process on the database: 0 when spent, else the seconds until they fit
         (nothing spent)."""
-        return await store.spend_quota(
+        return await budgets.spend_quota(
             account,
             reads=reads,
             writes=writes,
