@@ -1,4 +1,4 @@
-"""A member's ``/standings`` read syncs the sheet under the sheet's lease in the store, as
+"""A member's ``/standings`` read syncs the sheet under the sheet's lease in the fleet, as
 every other writer does, so bot processes never interleave their writes to one sheet; with
 ``HARKNESS_SHEETS_SYNC_JOBS`` the bot's own requests for a sync are counted as queued jobs.
 Real bot (in this process) on both loopback fakes; SQLite and real PostgreSQL."""
