@@ -48,8 +48,7 @@ from core.names import name_key
 from core.pairing import PairingRequest, RoundPairing
 from core.problems import HarknessError, Problem
 from core.standings import standings_after
-from sheets.database.engine import create_engine
-from sheets.database.migrate import upgrade
+from sheets.database.migrate import open_engine
 from sheets.database.transactions import Conflict
 
 T = TypeVar("T")
@@ -151,13 +150,7 @@ class Store(StorePart):
         """Connect to ``url`` (default: ``$HARKNESS_DATABASE_URL``, else ``./harkness.db``)
         and, unless ``migrate`` is False, bring the store's tables up to date (the fleet's
         are :class:`sheets.fleet.Fleet`'s)."""
-        engine = create_engine(url, **engine_options)
-        try:
-            if migrate:
-                await upgrade(engine, HISTORY)
-        except BaseException:
-            await engine.dispose()
-            raise
+        engine = await open_engine(url, HISTORY, migrate=migrate, **engine_options)
         return cls(engine, clock)
 
     async def close(self) -> None:

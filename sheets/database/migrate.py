@@ -32,7 +32,7 @@ from sqlalchemy import MetaData, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from sheets.database.engine import WRITE
+from sheets.database.engine import WRITE, create_engine
 from sheets.database.schema import UTCDateTime
 
 #: The key of the PostgreSQL advisory lock that serialises migrations ("HARK").
@@ -83,6 +83,21 @@ async def upgrade(engine: AsyncEngine, history: History, revision: str = "head")
                     text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK}
                 )
             await connection.run_sync(_run, history, "upgrade", revision)
+
+
+async def open_engine(
+    url: str | None, history: History, *, migrate: bool = True, **options: Any
+) -> AsyncEngine:
+    """An engine on ``url`` (:func:`sheets.database.engine.create_engine`) with ``history``'s
+    tables brought up to date, unless ``migrate`` is False; disposed again if that fails."""
+    engine = create_engine(url, **options)
+    try:
+        if migrate:
+            await upgrade(engine, history)
+    except BaseException:
+        await engine.dispose()
+        raise
+    return engine
 
 
 async def current_revision(engine: AsyncEngine, history: History) -> str | None:

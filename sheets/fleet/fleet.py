@@ -15,8 +15,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from sheets.database.engine import create_engine
-from sheets.database.migrate import upgrade
+from sheets.database.migrate import open_engine, upgrade
 from sheets.database.transactions import Transactions
 from sheets.fleet import leases, quota, routing, syncjobs
 from sheets.fleet.migrations import HISTORY
@@ -50,13 +49,7 @@ class Fleet:
     ) -> Fleet:
         """Connect to ``url`` (default: ``$HARKNESS_DATABASE_URL``, else ``./harkness.db``)
         and, unless ``migrate`` is False, bring the fleet's tables up to date."""
-        engine = create_engine(url, **engine_options)
-        try:
-            if migrate:
-                await upgrade(engine, HISTORY)
-        except BaseException:
-            await engine.dispose()
-            raise
+        engine = await open_engine(url, HISTORY, migrate=migrate, **engine_options)
         return cls(engine, clock, owns_engine=True)
 
     @classmethod
