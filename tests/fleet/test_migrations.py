@@ -8,10 +8,7 @@ upgrades in place, on both engines, and keeps its rows: a lease held and a sync 
 
 from __future__ import annotations
 
-import asyncio
-import os
 import shutil
-import sys
 from datetime import timedelta
 from pathlib import Path
 
@@ -36,6 +33,7 @@ from sheets.fleet import Fleet
 from sheets.fleet import schema as fleet
 from sheets.fleet.migrations import HISTORY as FLEET
 from tests.store.conftest import ANN, BOB, GUILD, TD, Clock, user
+from tests.store.test_backup import store_command
 from tests.store.test_migrations import TABLES as STORE_TABLES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -210,25 +208,6 @@ async def made_before_the_fleet(url: str, at: str, folder: Path, clock: Clock) -
                 )
 
 
-async def _upgrade_by_hand(url: str) -> str:
-    """``python -m bot.store upgrade``, as an operator runs it before starting the new code."""
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bot.store",
-        "--url",
-        url,
-        "upgrade",
-        cwd=ROOT,
-        env={k: v for k, v in os.environ.items() if k != "HARKNESS_DATABASE_URL"},
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    stdout, stderr = await asyncio.wait_for(process.communicate(), 120)
-    assert process.returncode == 0, stderr.decode()
-    return stdout.decode()
-
-
 @pytest.mark.parametrize(
     ("at", "how"),
     [("0008", "python -m bot.store upgrade"), ("0008", "worker first"), ("0006", "bot first")],
@@ -238,8 +217,8 @@ async def test_a_database_made_before_the_fleet_upgrades_in_place_and_keeps_its_
 ) -> None:
     await made_before_the_fleet(db_url, at, tmp_path / "legacy", clock)
     if how == "python -m bot.store upgrade":
-        said = await _upgrade_by_hand(db_url)
-        assert said.strip() == "at store 0008, fleet 0001"
+        # As an operator runs it before starting the new code.
+        assert await store_command(db_url, "upgrade") == (0, "at store 0008, fleet 0001\n", "")
     store = await Store.open(db_url, clock=clock, migrate=how != "worker first")
     fleet_of_worker = await Fleet.open(db_url, clock=clock)
     try:

@@ -25,7 +25,9 @@ ROOT = Path(__file__).resolve().parents[2]
 LEASE = timedelta(hours=1)  # held through the backup and the restore
 
 
-async def _store_command(url: str, *arguments: str) -> tuple[int, str, str]:
+async def store_command(url: str, *arguments: str) -> tuple[int, str, str]:
+    """``python -m bot.store --url URL ARGUMENTS`` as an operator runs it: exit status,
+    standard output and error."""
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
@@ -92,7 +94,7 @@ async def test_a_backup_taken_while_the_bot_writes_restores_the_same_standings(
             await asyncio.sleep(0.01)
         before = written
         backup = tmp_path / "club.backup"
-        status, stdout, stderr = await _store_command(db_url, "backup", str(backup))
+        status, stdout, stderr = await store_command(db_url, "backup", str(backup))
         during = written - before
     finally:
         stop.set()
@@ -103,7 +105,7 @@ async def test_a_backup_taken_while_the_bot_writes_restores_the_same_standings(
     original = await _events(store, club.name)
 
     async with _empty_database(db_url, tmp_path) as restored_url:
-        status, stdout, stderr = await _store_command(restored_url, "restore", str(backup))
+        status, stdout, stderr = await store_command(restored_url, "restore", str(backup))
         assert (status, stderr) == (0, ""), stderr
         assert stdout == f"restored from {backup} (now at store 0008, fleet 0001)\n"
         restored = await Store.open(restored_url)
@@ -125,11 +127,11 @@ async def test_restore_refuses_a_file_that_is_not_a_backup(tmp_path: Path) -> No
     url = f"sqlite+aiosqlite:///{tmp_path / 'club.db'}"
     junk = tmp_path / "notes.txt"
     junk.write_text("not a database")
-    status, _, stderr = await _store_command(url, "restore", str(junk))
+    status, _, stderr = await store_command(url, "restore", str(junk))
     assert status == 2
     assert stderr.strip().splitlines() == [
         f"python -m bot.store restore: {junk} is not a Harkness store"
     ]
-    status, _, stderr = await _store_command(url, "backup", str(tmp_path / "b"))
+    status, _, stderr = await store_command(url, "backup", str(tmp_path / "b"))
     assert status == 2
     assert f"there is no SQLite database {tmp_path / 'club.db'}" in stderr
