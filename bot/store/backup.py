@@ -24,6 +24,7 @@ From a shell (``HARKNESS_DATABASE_URL`` or ``--url`` names the database)::
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sqlite3
@@ -35,7 +36,7 @@ from sqlalchemy.engine import URL
 
 from bot.store.errors import StoreError
 from bot.store.migrations import HISTORY
-from sheets.database.engine import create_engine, database_url, is_sqlite
+from sheets.database.engine import create_engine, database_url, is_sqlite, keep_private
 from sheets.database.migrate import current_revision
 
 #: Seconds a SQLite backup or restore waits for a writer holding the file.
@@ -47,6 +48,8 @@ async def backup(url: str | None, target: Path) -> str:
     resolved = database_url(url)
     if is_sqlite(resolved):
         return _sqlite_backup(_sqlite_file(resolved), target)
+    with contextlib.suppress(FileExistsError):  # pg_dump keeps the mode of a file it overwrites
+        os.close(os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
     _pg_run("pg_dump", resolved, "--format=custom", f"--file={target}")
     return await _revision(resolved)
 
@@ -128,6 +131,7 @@ def _sqlite_restore(source: Path, database: Path) -> None:
         _harkness_store(backup_file, str(source))
         into = sqlite3.connect(database, timeout=SQLITE_TIMEOUT_S)
         try:
+            keep_private(database)
             backup_file.backup(into)
         finally:
             into.close()

@@ -3,7 +3,9 @@
 The database holds two histories of migrations: the store's (the results log,
 :mod:`bot.store.migrations`) and the fleet's (the workers' coordination,
 :mod:`sheets.fleet.migrations`); ``upgrade`` and ``restore`` bring both up to date, and a
-backup is of the whole database. ``HARKNESS_DATABASE_URL`` (or ``--url``) names it::
+backup is of the whole database. ``HARKNESS_DATABASE_URL`` (or ``--url``, or a file named by
+``--url-file``) names it. A URL holding a password is refused on the command line, where every
+user of the machine can read it (``ps``): give it in the environment or in a file::
 
     python -m bot.store upgrade                   # bring both histories to the newest schema
     python -m bot.store current                   # where the database is in each
@@ -23,6 +25,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.store.backup import backup, restore
@@ -43,7 +47,13 @@ def parser() -> argparse.ArgumentParser:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    commands.add_argument("--url", help="database URL (default: $HARKNESS_DATABASE_URL)")
+    named = commands.add_mutually_exclusive_group()
+    named.add_argument(
+        "--url", help="database URL without a password (default: $HARKNESS_DATABASE_URL)"
+    )
+    named.add_argument(
+        "--url-file", type=Path, help="a file holding the database URL (it may hold a password)"
+    )
     actions = commands.add_subparsers(dest="action", required=True)
     actions.add_parser("upgrade", help="bring the database to the newest schema")
     actions.add_parser("current", help="print the migrations the database is at")
@@ -95,10 +105,33 @@ async def _run(options: argparse.Namespace) -> str | None:
     return await _on_engine(options)
 
 
+def url_of(options: argparse.Namespace) -> str | None:
+    """The database URL the options name (None: the environment's, else the default)."""
+    if options.url_file is not None:
+        return str(options.url_file.read_text(encoding="utf-8").strip())
+    if options.url is not None and make_url_password(options.url):
+        raise StoreError(
+            "--url holds a password, which every user of this machine can read on the "
+            "command line (ps): put the URL in HARKNESS_DATABASE_URL or in a file named "
+            "by --url-file",
+            "password-on-command-line",
+        )
+    return str(options.url) if options.url is not None else None
+
+
+def make_url_password(url: str) -> bool:
+    """Whether the database URL ``url`` holds a password (a URL that is not one has none)."""
+    try:
+        return make_url(url).password is not None
+    except ArgumentError:
+        return False
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one action on the database; its result on stdout, or one line on stderr and 2."""
     options = parser().parse_args(argv)
     try:
+        options.url = url_of(options)
         said = asyncio.run(_run(options))
     except (StoreError, DatabaseError, OSError) as error:
         print(f"python -m bot.store {options.action}: {error}", file=sys.stderr)

@@ -13,13 +13,20 @@ SQLite is set up for several processes sharing one file: write-ahead logging (re
 wait for the writer), foreign keys enforced, a 30-second busy timeout, and write transactions
 that start with ``BEGIN IMMEDIATE`` so two writers queue on the file lock instead of failing
 when a read turns into a write. PostgreSQL needs nothing beyond its defaults.
+
+A SQLite database is readable by the service's user only: each connection makes the file
+private (mode 0600) before its ``-wal`` and ``-shm`` files are made, which SQLite gives the
+database's mode (:func:`keep_private`).
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import sqlite3
+import stat
 import time
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event
@@ -28,6 +35,8 @@ from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from sheets.database.errors import DatabaseError
+
+log = logging.getLogger("harkness.database")
 
 ENVIRONMENT_VARIABLE = "HARKNESS_DATABASE_URL"
 DEFAULT_URL = "sqlite+aiosqlite:///./harkness.db"
@@ -86,6 +95,40 @@ def create_engine(url: str | URL | None = None, **options: Any) -> AsyncEngine:
     return engine
 
 
+#: What SQLite keeps beside a database file: the write-ahead log and its index.
+SIDE_FILES = ("-wal", "-shm", "-journal")
+
+
+def keep_private(path: Path) -> None:
+    """Make the SQLite database ``path`` and its side files readable and writable by this user
+    only. SQLite creates a new file with the process's umask (often 0644) and its ``-wal`` and
+    ``-shm`` files with the database's mode, so this runs on each new connection before the
+    switch to write-ahead logging; a file an older version or a copy left open to others is
+    made private too, and said in the log.
+
+    >>> import sqlite3, tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "club.db"
+    >>> sqlite3.connect(path).close(); path.chmod(0o644); keep_private(path)
+    >>> oct(path.stat().st_mode & 0o777)
+    '0o600'
+    """
+    for file in (path, *(path.with_name(path.name + side) for side in SIDE_FILES)):
+        try:
+            found = file.stat()
+        except FileNotFoundError:
+            continue
+        mode = stat.S_IMODE(found.st_mode)
+        if not mode & 0o077:
+            continue
+        try:
+            file.chmod(mode & 0o700)
+        except PermissionError:
+            log.warning("%s is open to other users and is not ours to make private", file)
+            continue
+        if found.st_size:  # a file SQLite has just made is empty: nothing was open to see
+            log.warning("%s was open to other users: it is now private", file)
+
+
 def _sqlite_connect(dbapi_connection: Any, connection_record: Any) -> None:
     # The driver's own BEGIN handling is switched off; _sqlite_begin emits BEGIN itself,
     # so that reads are transactional too and writes can take the lock up front.
@@ -93,6 +136,10 @@ def _sqlite_connect(dbapi_connection: Any, connection_record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_S * 1000}")
     cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA database_list")
+    main = next((row[2] for row in cursor.fetchall() if row[1] == "main"), "")
+    if main:  # "" for an in-memory database
+        keep_private(Path(main))
     _use_wal(cursor)
     cursor.close()
 

@@ -74,3 +74,42 @@ async def test_a_new_sqlite_file_waits_for_another_writer_before_switching_to_wa
         await committing
         other.close()
     assert mode == "wal"
+
+
+async def test_a_new_sqlite_database_and_its_log_files_are_readable_by_its_user_only(
+    tmp_path: Path,
+):
+    # The service's database holds every club's results and who is who on Discord: under a
+    # systemd unit or a shared host, other users must not read it, nor its write-ahead log.
+    path = tmp_path / "harkness.db"
+    engine = create_engine(f"sqlite:///{path}")
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(text("CREATE TABLE t (a)"))
+            await conn.execute(text("INSERT INTO t VALUES (1)"))
+        made = sorted(p.name for p in tmp_path.iterdir())
+        assert made == ["harkness.db", "harkness.db-shm", "harkness.db-wal"]
+        assert {p.name: oct(p.stat().st_mode & 0o777) for p in tmp_path.iterdir()} == {
+            name: "0o600" for name in made
+        }
+    finally:
+        await engine.dispose()
+
+
+async def test_a_database_left_readable_by_others_is_made_private_when_opened(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+):
+    path = tmp_path / "harkness.db"
+    with sqlite3.connect(path) as made_by_an_older_version:
+        made_by_an_older_version.execute("CREATE TABLE t (a)")
+    made_by_an_older_version.close()
+    path.chmod(0o644)
+    engine = create_engine(f"sqlite:///{path}")
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(text("INSERT INTO t VALUES (1)"))
+            modes = {p.name: oct(p.stat().st_mode & 0o777) for p in tmp_path.iterdir()}
+    finally:
+        await engine.dispose()
+    assert modes == {"harkness.db": "0o600", "harkness.db-shm": "0o600", "harkness.db-wal": "0o600"}
+    assert "harkness.db was open to other users: it is now private" in caplog.text

@@ -17,8 +17,11 @@ from pathlib import Path
 import pytest
 
 from bot.store import Store
+from bot.store.migrations import HISTORY as STORE
 from core.render import to_json
+from sheets.database.migrate import head_revision
 from sheets.fleet import Fleet
+from sheets.fleet.migrations import HISTORY as FLEET
 from tests.store.conftest import GUILD, TD, Club, fresh_postgres_database, postgres_server
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -101,13 +104,15 @@ async def test_a_backup_taken_while_the_bot_writes_restores_the_same_standings(
         await writer
     assert (status, stderr) == (0, ""), stderr
     assert stdout.startswith(f"backed up to {backup} (migration ")
+    assert oct(backup.stat().st_mode & 0o777) == "0o600"  # as private as the database
     assert during > 0  # the store kept taking writes while the backup ran
     original = await _events(store, club.name)
 
     async with _empty_database(db_url, tmp_path) as restored_url:
         status, stdout, stderr = await store_command(restored_url, "restore", str(backup))
         assert (status, stderr) == (0, ""), stderr
-        assert stdout == f"restored from {backup} (now at store 0008, fleet 0001)\n"
+        at = f"store {head_revision(STORE)}, fleet {head_revision(FLEET)}"
+        assert stdout == f"restored from {backup} (now at {at})\n"
         restored = await Store.open(restored_url)
         try:
             restored_fleet = await Fleet.on(restored.engine)
@@ -135,3 +140,33 @@ async def test_restore_refuses_a_file_that_is_not_a_backup(tmp_path: Path) -> No
     status, _, stderr = await store_command(url, "backup", str(tmp_path / "b"))
     assert status == 2
     assert f"there is no SQLite database {tmp_path / 'club.db'}" in stderr
+
+
+async def test_a_password_is_never_taken_on_the_command_line_but_from_a_file(
+    club: Club, db_url: str, tmp_path: Path
+) -> None:
+    # Every user of the machine reads a process's command line (ps): a URL with a password
+    # is refused there, with the two places it may be given instead.
+    status, stdout, stderr = await store_command(
+        "postgresql://harkness:s3cret@127.0.0.1:1/harkness", "current"
+    )
+    assert status == 2 and stdout == ""
+    assert "--url holds a password" in stderr and "HARKNESS_DATABASE_URL" in stderr
+    assert "s3cret" not in stderr
+    named = tmp_path / "database-url"
+    named.write_text(db_url + "\n", encoding="utf-8")
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot.store",
+        "--url-file",
+        str(named),
+        "current",
+        cwd=ROOT,
+        env={k: v for k, v in os.environ.items() if k != "HARKNESS_DATABASE_URL"},
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(process.communicate(), 120)
+    assert (process.returncode, err.decode()) == (0, "")
+    assert out.decode().startswith("store ")

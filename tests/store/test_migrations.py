@@ -40,7 +40,7 @@ async def test_opening_an_empty_database_migrates_it_to_the_newest_schema(db_url
         await engine.dispose()
     store = await Store.open(db_url)
     try:
-        assert await current_revision(store.engine, HISTORY) == head_revision(HISTORY) == "0008"
+        assert await current_revision(store.engine, HISTORY) == head_revision(HISTORY) == "0009"
         async with store.engine.connect() as conn:
             assert await conn.run_sync(lambda c: set(inspect(c).get_table_names())) == TABLES
     finally:
@@ -154,5 +154,41 @@ async def test_a_sqlite_store_uses_write_ahead_logging_and_foreign_keys(tmp_path
             mode = (await conn.exec_driver_sql("PRAGMA journal_mode")).scalar()
             keys = (await conn.exec_driver_sql("PRAGMA foreign_keys")).scalar()
         assert (mode, keys) == ("wal", 1)
+    finally:
+        await store.close()
+
+
+async def test_tournament_names_are_keyed_again_without_the_characters_that_show_nothing(
+    db_url: str,
+):
+    # A tournament made before names were compared without zero-width characters is found
+    # by its plain name after the upgrade; of two that now share a key, the first takes it.
+    engine = create_engine(db_url)
+    try:
+        await upgrade(engine, HISTORY, "0008")
+        now = datetime.now(UTC)
+        row = {
+            "guild_id": "guild-1", "profile": "uscf", "rounds": 5, "status": "running",
+            "created_by": "900", "created_at": now, "start_date": "2026-12-01",
+            "end_date": "2026-12-01", "records": "[]",
+        }  # fmt: skip
+        async with engine.begin() as conn:
+            for name, key in (
+                ("Spring\u200b Open", "spring\u200b open"),
+                ("Winter Open", "winter open"),
+                ("Winter\u00ad Open", "winter\u00ad open"),
+            ):
+                await conn.execute(
+                    insert(schema.tournaments).values(name=name, name_key=key, **row)
+                )
+        await upgrade(engine, HISTORY)
+        async with engine.connect() as conn:
+            keys = (await conn.execute(select(schema.tournaments.c.name_key))).scalars().all()
+        assert sorted(keys) == ["spring open", "winter open", "winter\u00ad open"]
+    finally:
+        await engine.dispose()
+    store = await Store.open(db_url)
+    try:
+        assert (await store.tournament("guild-1", "spring open")).name == "Spring\u200b Open"
     finally:
         await store.close()
