@@ -176,6 +176,13 @@ CODES: Mapping[str, str] = MappingProxyType(
         "not-a-bye": "a player kept out of a pairing by something other than a bye or withdrawal",
         "bad-avoid": "a group of players to keep apart that cannot be read or is too small",
         "no-colour": "a game without a colour, which pairing needs",
+        "initial-colour-conflict": "an initial colour other than the one round 1 was played "
+        "with (``field`` initial-colour, ``value``)",
+        "pairing-too-big": "more players to pair than the pairing ceiling (``value``)",
+        "pairing-too-slow": "the engine did not finish within the pairing time limit",
+        "pairing-out-of-memory": "the engine needed more memory than the pairing limit",
+        "pairing-busy": "a pairing of the same tournament is already running",
+        "pairing-stopped": "the pairing was stopped (cancelled, or the process shut down)",
         "engine-missing": "the pairing engine is not installed",
         "engine-refused": "the pairing engine failed on the round",
         "no-legal-pairing": "no legal pairing of the round exists (C.04.3)",

@@ -11,11 +11,20 @@ from __future__ import annotations
 from core.pairing.check import check_pairing, pairing_problems
 from core.pairing.model import NOT_PAIRED, Board, RoundPairing
 from core.pairing.pair import pair_round, swap_players
-from core.pairing.prepare import PairingRequest, initial_colour, next_round, prepare
+from core.pairing.prepare import (
+    ColourSource,
+    Numbering,
+    PairingRequest,
+    initial_colour,
+    next_round,
+    prepare,
+)
 
 __all__ = [
     "NOT_PAIRED",
     "Board",
+    "ColourSource",
+    "Numbering",
     "PairingRequest",
     "RoundPairing",
     "check_pairing",

@@ -8,12 +8,18 @@
   requested half-, full- or zero-point bye for the round, and players who withdrew. A bye
   already recorded in the round's column of the file is a request; so is a withdrawal
   recorded in the round before (it stays in force).
-- **The initial colour** (C.04.2: drawn by lot before round 1): TRF record ``152``
+- **The initial colour** (C.04.2: drawn by lot before round 1): once round 1 is in the
+  file, the colour its top seed had there (the highest-ranked player who played in round 1
+  had the initial colour, C.04.3 E.5); before that the TD's option, else TRF record ``152``
   (``W``/``B``) or a ``XXC`` ``white1``/``black1`` configuration record, else white, so
-  that the same file always gives the same pairings.
-- **The initial order** (C.04.2, initial ranking list): rating, highest first (unrated
-  last), then FIDE title, then the starting number. The engine is given pairing numbers
-  in that order, so late entries and files numbered otherwise are ranked by rating.
+  that the same file always gives the same pairings. The request says which it was.
+- **The pairing numbers** (C.04.2, initial ranking list): the starting numbers of the file,
+  as the event was paired with them (a TRF's starting ranks, a crosstable's ``#``; the
+  arbiter may have seeded unrated players by estimate, and C.04.2 freezes the numbers).
+  Only a source without pairing numbers (a Discord event, whose numbers are the order of
+  registration) gets C.04.2's initial order: rating, highest first (unrated last), then
+  FIDE title, then name; late entries take their place in it while pairing numbers may
+  still change (rounds 1 to 3), and after that follow everyone, in the order they entered.
 - **Players to keep apart** (team-mates, family): groups the TD names, and the prohibited
   pairings (TRF record 260) of the file for this round; the engine is told (as record 260)
   and core's check refuses any pairing that breaks them.
@@ -25,22 +31,51 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from enum import Enum
 
 from core.model import Colour, EntryKind, Player, RoundEntry, Tournament
+from core.names import name_key
 from core.pairing.model import NOT_PAIRED
 from core.problems import HarknessError, Problem
 
 __all__ = [
+    "ColourSource",
+    "Numbering",
     "PairingRequest",
     "initial_colour",
     "next_round",
-    "pairing_order",
+    "initial_order",
+    "pairing_numbers",
     "prepare",
     "prohibited_pairings",
 ]
 
 #: FIDE titles in the order C.04.2's initial ranking list takes them.
 TITLE_ORDER = ("GM", "IM", "WGM", "FM", "WIM", "CM", "WFM", "WCM")
+
+#: The last round whose pairing may still change pairing numbers (late entries, corrected
+#: ratings): from the fourth round on, C.04.2 keeps them as they are.
+LAST_RENUMBERED_ROUND = 3
+
+
+class Numbering(Enum):
+    """Where the pairing numbers come from."""
+
+    #: The starting numbers are the pairing numbers (a TRF's starting ranks, a crosstable's
+    #: ``#``): the order the event was paired with.
+    STARTING = "starting numbers"
+    #: C.04.2's initial ranking list (rating, title, name), for a source without pairing
+    #: numbers (players numbered in the order they registered).
+    INITIAL_ORDER = "initial order"
+
+
+class ColourSource(Enum):
+    """Where round 1's colour for the top player (the initial colour) came from."""
+
+    ROUND_ONE = "round 1"
+    OPTION = "option"
+    RECORD = "file record"
+    DEFAULT = "default"
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +94,20 @@ class PairingRequest:
     not_paired: Mapping[int, EntryKind] = field(default_factory=dict)
     #: Groups of players none of whom may meet this round (team-mates, family), by the TD.
     avoid: tuple[frozenset[int], ...] = ()
+    #: Starting numbers in pairing-number order (pairing number 1 first); empty: the
+    #: starting numbers' own order.
+    order: tuple[int, ...] = ()
+    #: Where :attr:`initial_colour` came from.
+    colour_source: ColourSource = ColourSource.DEFAULT
+
+    @property
+    def pairing_order(self) -> tuple[int, ...]:
+        """Starting numbers, pairing number 1 first."""
+        return self.order or tuple(sorted(p.id for p in self.history.players))
+
+    def pairing_numbers(self) -> dict[int, int]:
+        """Each player's pairing number, by starting number."""
+        return {pid: n for n, pid in enumerate(self.pairing_order, start=1)}
 
     @property
     def to_pair(self) -> list[Player]:
@@ -107,15 +156,81 @@ def initial_colour(tournament: Tournament) -> Colour | None:
     return None
 
 
-def pairing_order(players: list[Player]) -> list[Player]:
-    """The initial ranking list of C.04.2: rating (unrated last), title, starting number."""
+def round_one_colour(tournament: Tournament, order: tuple[int, ...]) -> Colour | None:
+    """The initial colour as round 1 of the file shows it: the colour of the
+    highest-ranked player who played a game in round 1 (board 1's top seed, who had the
+    initial colour, C.04.3 E.5), or None when nobody played in round 1 with a colour.
 
-    def key(p: Player) -> tuple[int, int, int]:
+    >>> from core.formats.crosstable import read_crosstable
+    >>> t = read_crosstable('''#  Name  Rd 1
+    ... 1  Ann  H
+    ... 2  Bob  L4 (w)
+    ... 3  Cy   B
+    ... 4  Dee  W2 (b)''')
+    >>> round_one_colour(t, (1, 2, 3, 4)), round_one_colour(t, (4, 3, 2, 1))
+    (<Colour.WHITE: 'w'>, <Colour.BLACK: 'b'>)
+    """
+    for pid in order:
+        entries = tournament.player(pid).entries
+        if entries and entries[0].kind.played and entries[0].colour is not None:
+            return entries[0].colour
+    return None
+
+
+def initial_order(players: list[Player]) -> list[Player]:
+    """C.04.2's initial ranking list: rating (unrated last), FIDE title, then name
+    (alphabetically; the starting number last, so that equal names keep one order).
+
+    >>> order = initial_order([Player(1, "Zed", rating=1800), Player(2, "Amy", rating=1800),
+    ...                        Player(3, "Bo"), Player(4, "Cy", rating=1800, title="FM")])
+    >>> [p.id for p in order]
+    [4, 2, 1, 3]
+    """
+
+    def key(p: Player) -> tuple[int, int, str, int]:
         title = p.title.upper()
         rank = TITLE_ORDER.index(title) if title in TITLE_ORDER else len(TITLE_ORDER)
-        return (-(p.rating or 0), rank, p.id)
+        return (-(p.rating or 0), rank, name_key(p.name), p.id)
 
     return sorted(players, key=key)
+
+
+def _entered(p: Player, played: int) -> int:
+    """The first round a player took part in, of the first ``played`` (a game, a forfeit or
+    a bye other than a zero-point one: a late entry's rounds before are zero-point byes or
+    nothing); ``played + 1`` when none."""
+    for r, e in enumerate(p.entries[:played], start=1):
+        if e.kind not in (EntryKind.ZERO_BYE, EntryKind.ABSENT):
+            return r
+    return played + 1
+
+
+def pairing_numbers(tournament: Tournament, round: int, numbering: Numbering) -> tuple[int, ...]:
+    """Starting numbers in pairing-number order for pairing ``round``.
+
+    :attr:`Numbering.STARTING` keeps the starting numbers' order. :attr:`Numbering.INITIAL_ORDER`
+    ranks by C.04.2's initial order; while pairing numbers may still change (rounds 1 to 3)
+    late entries take their place in it, and from round 4 on the players who entered after
+    round 3 follow the others, in the order they entered (then by the initial order).
+
+    >>> zero, half = RoundEntry(EntryKind.ZERO_BYE), RoundEntry(EntryKind.HALF_BYE)
+    >>> t = Tournament((Player(1, "Ann", (zero,) * 4, 1500), Player(2, "Bob", (half,) * 4, 1400)), 4)
+    >>> [pairing_numbers(t, r, Numbering.INITIAL_ORDER) for r in (3, 4)]
+    [(1, 2), (2, 1)]
+    >>> pairing_numbers(t, 4, Numbering.STARTING)
+    (1, 2)
+    """  # noqa: E501
+    players = list(tournament.players)
+    if numbering is Numbering.STARTING:
+        return tuple(sorted(p.id for p in players))
+    ranked = initial_order(players)
+    if round <= LAST_RENUMBERED_ROUND:
+        return tuple(p.id for p in ranked)
+    frozen = LAST_RENUMBERED_ROUND
+    return tuple(
+        p.id
+        for p in sorted(ranked, key=lambda p: max(_entered(p, round - 1), frozen))
+    )
 
 
 def prepare(
@@ -126,17 +241,22 @@ def prepare(
     colour: Colour | None = None,
     requests: Mapping[int, EntryKind] | None = None,
     avoid: Iterable[Iterable[int]] = (),
+    numbering: Numbering = Numbering.STARTING,
 ) -> PairingRequest:
     """The request to pair ``round`` (default: :func:`next_round`) of ``tournament``.
 
     ``rounds`` declares the planned number of rounds (default: the file's); ``colour`` the
-    initial colour (default: the file's, else white); ``requests`` adds byes and
-    withdrawals for the round to those recorded in the file (a player's request here wins);
-    ``avoid`` lists groups of players (two or more) who must not meet this round.
+    initial colour before round 1 is played (default: the file's record, else white);
+    ``requests`` adds byes and withdrawals for the round to those recorded in the file (a
+    player's request here wins); ``avoid`` lists groups of players (two or more, by
+    starting number) who must not meet this round; ``numbering`` says whether the starting
+    numbers are the pairing numbers (a file's) or C.04.2's initial order gives them (a
+    source without pairing numbers).
 
     Raises :class:`HarknessError` naming the option or the game that is wrong: a round
     out of range, more rounds than planned, a request for a player who does not exist or
-    of a kind that is not a bye or withdrawal, a game played without a recorded colour.
+    of a kind that is not a bye or withdrawal, a game played without a recorded colour,
+    an initial colour other than the one round 1 was played with.
     """
     problems: list[Problem] = []
     latest = next_round(tournament)
@@ -231,16 +351,48 @@ def prepare(
             )
     history = _history(tournament, number - 1)
     problems += _missing_colours(history)
+    order = pairing_numbers(history, number, numbering)
+    initial, source = _initial_colour(history, order, colour)
+    if colour is not None and initial is not colour:
+        problems.append(
+            Problem(
+                f"--initial-colour {colour.name.lower()}: round 1 was played with "
+                f"{initial.name.lower()} for the top player, so the initial colour is "
+                f"{initial.name.lower()}",
+                code="initial-colour-conflict",
+                field="initial-colour",
+                value=colour.name.lower(),
+                detail=f"round 1 was played with {initial.name.lower()} for the top player",
+            )
+        )
     if problems:
         raise HarknessError(problems)
     return PairingRequest(
         history,
         number,
         planned,
-        colour or initial_colour(tournament) or Colour.WHITE,
+        initial,
         dict(sorted(wanted.items())),
         groups,
+        order,
+        source,
     )
+
+
+def _initial_colour(
+    history: Tournament, order: tuple[int, ...], option: Colour | None
+) -> tuple[Colour, ColourSource]:
+    """Round 1's colour for the top player, and where it came from: round 1 when it is in
+    the history, else the option, else the file's record, else white."""
+    played = round_one_colour(history, order) if history.rounds >= 1 else None
+    if played is not None:
+        return played, ColourSource.ROUND_ONE
+    if option is not None:
+        return option, ColourSource.OPTION
+    recorded = initial_colour(history)
+    if recorded is not None:
+        return recorded, ColourSource.RECORD
+    return Colour.WHITE, ColourSource.DEFAULT
 
 
 def prohibited_pairings(

@@ -1,7 +1,7 @@
 """TRF-16 files of a pairing: the one handed to the engine, and the one handed back to the TD.
 
-The engine's file (:func:`engine_trf`) numbers the players in the initial order of
-C.04.2 (see :mod:`core.pairing.prepare`), writes ``0000`` where a round has no opponent
+The engine's file (:func:`engine_trf`) numbers the players by their pairing numbers
+(see :mod:`core.pairing.prepare`), writes ``0000`` where a round has no opponent
 (the engines accept nothing else), records the planned rounds (``XXR``) and the initial
 colour (``152``), the players to keep apart (``260``, prohibited pairings, which gacrux
 reads), gives a colour to both sides of a forfeit (TRF-16 needs one to join the
@@ -21,7 +21,7 @@ from dataclasses import replace
 from core.formats.trf import FIRST_ROUND, ROUND_WIDTH, write_trf
 from core.model import Colour, EntryKind, Player, RoundEntry, Tournament
 from core.pairing.model import RoundPairing
-from core.pairing.prepare import PairingRequest, pairing_order
+from core.pairing.prepare import PairingRequest
 
 __all__ = ["engine_trf", "pairing_trf"]
 
@@ -31,7 +31,8 @@ _ABSENT = RoundEntry(EntryKind.ABSENT)
 def engine_trf(request: PairingRequest) -> tuple[str, list[int]]:
     """The engine's input, and the starting number of each pairing number (index 0 is
     pairing number 1)."""
-    order = pairing_order(list(request.history.players))
+    history = request.history
+    order = [history.player(pid) for pid in request.pairing_order]
     number = {p.id: n for n, p in enumerate(order, start=1)}
     later = (_ABSENT,) * (request.rounds - request.round)
     players = []

@@ -16,7 +16,7 @@ import pytest
 
 from core.formats import read_tournament
 from core.model import Colour, Player, Tournament
-from core.pairing import pair_round, prepare
+from core.pairing import Numbering, pair_round, prepare
 
 CORPUS = Path(__file__).parent.parent / "corpus" / "pairing"
 
@@ -73,13 +73,24 @@ def test_round_one_follows_the_dutch_rules(players, colour, boards, bye):
     assert pairing.bye == bye
 
 
-def test_round_one_ranks_by_rating_not_by_starting_number():
-    """C.04.2's initial order: rating first, whatever order the players were entered in."""
+def test_without_pairing_numbers_round_one_ranks_by_rating():
+    """C.04.2's initial order, for a source numbered in the order players registered:
+    rating first, whatever order the players were entered in."""
     ratings = [1500, 2100, None, 1800]  # starting numbers 1-4
     players = tuple(Player(i, f"P{i}", (), r) for i, r in enumerate(ratings, start=1))
-    pairing = pair_round(prepare(Tournament(players, 0), 1, rounds=3))
+    request = prepare(Tournament(players, 0), 1, rounds=3, numbering=Numbering.INITIAL_ORDER)
+    pairing = pair_round(request)
     # Order by rating: 2 (2100), 4 (1800), 1 (1500), 3 (unrated).
     assert [(b.white, b.black) for b in pairing.boards] == [(2, 1), (3, 4)]
+
+
+def test_a_files_starting_numbers_are_its_pairing_numbers():
+    """An arbiter's numbering stands (unrated seeds placed by estimate, C.04.2): the same
+    players, numbered by the file, pair by the file's numbers."""
+    ratings = [1500, 2100, None, 1800]
+    players = tuple(Player(i, f"P{i}", (), r) for i, r in enumerate(ratings, start=1))
+    pairing = pair_round(prepare(Tournament(players, 0), 1, rounds=3))
+    assert [(b.white, b.black) for b in pairing.boards] == [(1, 3), (4, 2)]
 
 
 def test_the_engine_keeps_apart_the_players_the_td_names():

@@ -12,7 +12,7 @@ from core.examples import example_path
 from core.formats import read_tournament
 from core.formats.trf import read_trf
 from core.model import Colour, EntryKind, Player, RoundEntry, Tournament
-from core.pairing import next_round, pair_round, prepare
+from core.pairing import ColourSource, Numbering, next_round, pair_round, prepare
 from core.pairing.trf import engine_trf, pairing_trf
 from core.problems import HarknessError
 from core.standings import standings_after
@@ -116,18 +116,36 @@ def test_the_initial_colour_comes_from_the_file_else_white(record, colour):
     assert (first.white, first.black) == ((1, 3) if colour is Colour.WHITE else (3, 1))
 
 
+LATE_STRONG = (
+    Player(1, "Late Strong", (RoundEntry(EntryKind.ZERO_BYE),), 2300),
+    Player(2, "Bob", (RoundEntry.win(3, Colour.WHITE),), 1800),
+    Player(3, "Cy", (RoundEntry.loss(2, Colour.BLACK),), 1900),
+    Player(4, "Di", (RoundEntry(EntryKind.HALF_BYE),), None),
+)
+
+
+def test_the_engine_file_numbers_a_file_by_its_starting_numbers():
+    request = prepare(Tournament(LATE_STRONG, 1), 2, rounds=4)
+    text, starting = engine_trf(request)
+    assert starting == [1, 2, 3, 4]
+    # Round 1's top seed who played (2) had white: the initial colour is white.
+    assert (request.initial_colour, request.colour_source) == (Colour.WHITE, ColourSource.ROUND_ONE)
+    assert text.splitlines()[0] == "152 W"
+
+
 def test_the_engine_file_numbers_by_rating_and_writes_what_engines_need():
-    players = (
-        Player(1, "Late Strong", (RoundEntry(EntryKind.ZERO_BYE),), 2300),
-        Player(2, "Bob", (RoundEntry.win(3, Colour.WHITE),), 1800),
-        Player(3, "Cy", (RoundEntry.loss(2, Colour.BLACK),), 1900),
-        Player(4, "Di", (RoundEntry(EntryKind.HALF_BYE),), None),
+    request = prepare(
+        Tournament(LATE_STRONG, 1),
+        2,
+        rounds=4,
+        requests={4: EntryKind.HALF_BYE},
+        numbering=Numbering.INITIAL_ORDER,
     )
-    request = prepare(Tournament(players, 1), 2, rounds=4, requests={4: EntryKind.HALF_BYE})
     text, starting = engine_trf(request)
     assert starting == [1, 3, 2, 4]  # rating order; the unrated player last
     lines = text.splitlines()
-    assert lines[:2] == ["152 W", "XXR 4"]
+    # In that order, round 1's top seed who played (3) had black.
+    assert lines[:2] == ["152 B", "XXR 4"]
     # 0000 for no opponent; this round's half-point bye in its column and its points.
     assert lines[-1].endswith("1.0    4  0000 - H  0000 - H")
     assert lines[2].endswith("  0000 - Z")
