@@ -61,9 +61,7 @@ def pair_round(request: PairingRequest, engine: Engine = pair_trf) -> RoundPairi
     return pairing
 
 
-def board_order(
-    request: PairingRequest, pairs: list[tuple[int, int]]
-) -> list[tuple[int, int]]:
+def board_order(request: PairingRequest, pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """The games of a round in FIDE's board order (C.04.2): by the score of the higher
     player of the pair, then the sum of the two scores, then the pairing number of the
     higher player (the higher player: the higher score, on equal scores the lower pairing

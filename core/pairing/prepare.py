@@ -43,8 +43,8 @@ __all__ = [
     "Numbering",
     "PairingRequest",
     "initial_colour",
-    "next_round",
     "initial_order",
+    "next_round",
     "pairing_numbers",
     "prepare",
     "prohibited_pairings",
@@ -227,10 +227,7 @@ def pairing_numbers(tournament: Tournament, round: int, numbering: Numbering) ->
     if round <= LAST_RENUMBERED_ROUND:
         return tuple(p.id for p in ranked)
     frozen = LAST_RENUMBERED_ROUND
-    return tuple(
-        p.id
-        for p in sorted(ranked, key=lambda p: max(_entered(p, round - 1), frozen))
-    )
+    return tuple(p.id for p in sorted(ranked, key=lambda p: max(_entered(p, round - 1), frozen)))
 
 
 def prepare(
