@@ -47,6 +47,7 @@ from bot.settings import HOW_TO_GET_A_TOKEN, BotSettings, settings_problem
 from bot.sheetlink import SheetLinks
 from bot.sole import SharedSQLite, sole_bot
 from bot.store import Store
+from core.pairing.isolated import stop_all as stop_all_pairings
 from sheets import metrics
 from sheets.database.engine import database_url, is_sqlite
 from sheets.database.errors import DatabaseError
@@ -171,7 +172,9 @@ class HarknessBot(commands.Bot):
         )
 
     async def close(self) -> None:
-        """Leave the gateway, then close the database (when the bot opened it)."""
+        """Stop any pairing engine at once, leave the gateway, then close the database
+        (when the bot opened it)."""
+        stop_all_pairings()
         if self._heartbeat is not None:
             self._heartbeat.cancel()
         if self.sheets is not None:

@@ -164,7 +164,8 @@ def _parser() -> argparse.ArgumentParser:
     pair.add_argument(
         "--initial-colour",
         choices=("white", "black"),
-        help="round 1's colour for the top player (default: TRF 152/XXC, else white)",
+        help="round 1's colour for the top player, before round 1 is played (default: TRF "
+        "152/XXC, else white; once round 1 is in the file, the colour it was played with)",
     )
     for option, kind in _REQUESTS.items():
         pair.add_argument(
@@ -524,7 +525,8 @@ def _requests(args: argparse.Namespace) -> dict[int, EntryKind]:
 
 
 def _pair(args: argparse.Namespace) -> str:
-    from core.pairing import pair_round, prepare
+    from core.pairing import prepare
+    from core.pairing.isolated import pair_isolated
     from core.pairing.render import pairing_json, pairing_text
     from core.pairing.trf import pairing_trf
 
@@ -538,14 +540,14 @@ def _pair(args: argparse.Namespace) -> str:
         requests=_requests(args),
         avoid=[_numbers("--avoid", group) for group in args.avoid],
     )
-    pairing = pair_round(request)
+    pairing = pair_isolated(request)
     trf = pairing_trf(request, pairing) if args.trf or args.format == "trf" else ""
     if args.trf:
         _write(Path(args.trf), trf)
     if args.format == "trf":
         return trf
     if args.format == "json":
-        return pairing_json(pairing)
+        return pairing_json(request, pairing)
     return pairing_text(request, pairing)
 
 

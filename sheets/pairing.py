@@ -35,8 +35,9 @@ from datetime import datetime
 
 from gspread.http_client import ParamsType
 
-from core.pairing import PairingRequest, RoundPairing, pair_round, prepare
+from core.pairing import PairingRequest, RoundPairing, prepare
 from core.pairing.engine import engine_version
+from core.pairing.isolated import pair_isolated
 from core.pairing.render import SYSTEM, board_rows
 from core.players import Roster
 from core.problems import HarknessError, Problem
@@ -208,7 +209,8 @@ def decide_pairing(
         return PairDecision(None, None, None, [problem], str(problem))
     try:
         request = prepare(found.tournament, rounds=rounds)
-        pairing = pair_round(request)
+        # Within the pairing ceiling, in a child process, one at a time per spreadsheet.
+        pairing = pair_isolated(request, key=("sheet", snapshot.spreadsheet_id))
     except HarknessError as error:
         problems = [_sheet_problem(p, found) for p in error.problems]
         return PairDecision(None, None, None, problems, "; ".join(str(p) for p in problems))

@@ -43,6 +43,7 @@ from typing import Any, Protocol
 from aiohttp import hdrs, web
 from aiohttp.typedefs import Handler, Middleware
 
+from core.pairing.isolated import stop_all as stop_all_pairings
 from sheets.client import is_spreadsheet_id
 from sheets.forwarded import DEFAULT_PROXIES, Network, client_address
 from sheets.metrics import SYNC_JOBS
@@ -422,6 +423,7 @@ def make_app(
         await app[QUEUE_KEY].start()
 
     async def on_cleanup(app: web.Application) -> None:
+        stop_all_pairings()  # a pairing engine still running is killed, not waited for
         await app[QUEUE_KEY].stop()
 
     app = web.Application(

@@ -9,8 +9,6 @@ they are kept as events of the results log (see :mod:`bot.store.pairings`).
 
 from __future__ import annotations
 
-import asyncio
-
 from discord import app_commands
 
 from bot import pictures
@@ -24,7 +22,8 @@ from bot.respond import Interaction, public, reply
 from bot.store import Store, TournamentInfo
 from bot.store.errors import problems_words
 from bot.store.pairings import RoundDraft
-from core.pairing import PairingRequest, RoundPairing, pair_round
+from core.pairing import PairingRequest, RoundPairing
+from core.pairing.isolated import pair_in_background
 from core.problems import HarknessError
 
 REQUEST_CHOICES = [
@@ -40,8 +39,9 @@ async def _computed(
 ) -> tuple[PairingRequest, RoundPairing]:
     request = await store.pairing_request(info.guild, info.name, round)
     try:
-        # The engine takes up to seconds on a large section: never on the event loop.
-        pairing = await asyncio.to_thread(pair_round, request)
+        # The engine takes up to seconds on a large section: in a child process within the
+        # pairing ceiling, one per tournament, killed if the command is cancelled.
+        pairing = await pair_in_background(request, key=("discord", info.guild, info.name))
     except HarknessError as error:
         raise UserError(problems_words(error)) from None
     return request, pairing

@@ -31,6 +31,7 @@ from bot.store.results import Change
 from core.model import Colour, EntryKind, rounds_played
 from core.pairing import (
     Board,
+    Numbering,
     PairingRequest,
     RoundPairing,
     check_pairing,
@@ -156,7 +157,15 @@ def request_for(loaded: Loaded, round: int | None = None) -> PairingRequest:
     tournament = loaded.folded.tournament
     # A tournament with no results yet has no rounds: round 1 still needs its players.
     try:
-        return prepare(tournament, number, rounds=info.rounds, requests=requests)
+        # A Discord event's numbers are the order players joined, not pairing numbers:
+        # C.04.2's initial order gives those.
+        return prepare(
+            tournament,
+            number,
+            rounds=info.rounds,
+            requests=requests,
+            numbering=Numbering.INITIAL_ORDER,
+        )
     except HarknessError as error:
         raise StoreError(problems_words(error), "cannot-pair") from None
 

@@ -104,6 +104,8 @@ def pair_trf(text: str, round: int) -> list[tuple[int, int]]:
                 checker.prepare_tournament()
                 checker.do_checker()
                 checker.apply_result()
+        except MemoryError:  # the ceiling's to report (core.pairing.isolated), not a refusal
+            raise
         except Exception as error:  # the engine's own exceptions have no common base
             raise HarknessError(
                 [

@@ -11,9 +11,9 @@ from typing import Any
 from core.model import EntryKind, Player
 from core.numbers import half_points
 from core.pairing.model import RoundPairing
-from core.pairing.prepare import PairingRequest
+from core.pairing.prepare import ColourSource, PairingRequest
 
-__all__ = ["SYSTEM", "board_rows", "pairing_json", "pairing_text"]
+__all__ = ["SYSTEM", "board_rows", "colour_note", "pairing_json", "pairing_text"]
 
 #: How Harkness names what it pairs by, wherever a pairing is shown.
 SYSTEM = "FIDE Dutch system (C.04.3)"
@@ -37,13 +37,29 @@ def board_rows(request: PairingRequest, pairing: RoundPairing) -> list[tuple[str
     return rows
 
 
+#: Where the initial colour came from, as a sentence ends.
+_COLOUR_FROM = {
+    ColourSource.ROUND_ONE: "as round 1 of the file was played",
+    ColourSource.OPTION: "as the option says",
+    ColourSource.RECORD: "as the file's record says (TRF 152 or XXC)",
+    ColourSource.DEFAULT: "by default (no round 1, option or record says otherwise)",
+}
+
+
+def colour_note(request: PairingRequest) -> str:
+    """Round 1's colour for the top player and where it came from: ``"Initial colour:
+    white, as round 1 of the file was played."``"""
+    colour = request.initial_colour.name.lower()
+    return f"Initial colour: {colour}, {_COLOUR_FROM[request.colour_source]}."
+
+
 def pairing_text(request: PairingRequest, pairing: RoundPairing) -> str:
-    """The board list, aligned plain text."""
+    """The board list, aligned plain text, after a line saying the initial colour."""
     name = request.history.name
     heading = f"{name + ': ' if name else ''}round {pairing.round} of {pairing.rounds}, {SYSTEM}"
     rows = [("Board", "White", "Black"), *board_rows(request, pairing)]
     widths = [max(len(row[j]) for row in rows) for j in range(3)]
-    lines = [heading, ""]
+    lines = [heading, colour_note(request), ""]
     for n, (board, white, black) in enumerate(rows):
         lines.append(f"{board:>{widths[0]}}  {white:<{widths[1]}}  {black}".rstrip())
         if n == 0:
@@ -51,13 +67,17 @@ def pairing_text(request: PairingRequest, pairing: RoundPairing) -> str:
     return "\n".join(lines) + "\n"
 
 
-def pairing_json(pairing: RoundPairing) -> str:
-    """``{"round", "rounds", "system", "boards": [{"board", "white", "black"}], "bye",
-    "not_paired": [{"id", "entry"}]}``, players by starting number."""
+def pairing_json(request: PairingRequest, pairing: RoundPairing) -> str:
+    """``{"round", "rounds", "system", "initial_colour", "initial_colour_from", "boards":
+    [{"board", "white", "black"}], "bye", "not_paired": [{"id", "entry"}]}``, players by
+    starting number; ``initial_colour_from`` is ``"round 1"``, ``"option"``, ``"file
+    record"`` or ``"default"``."""
     data: dict[str, Any] = {
         "round": pairing.round,
         "rounds": pairing.rounds,
         "system": SYSTEM,
+        "initial_colour": request.initial_colour.name.lower(),
+        "initial_colour_from": request.colour_source.value,
         "boards": [{"board": b.number, "white": b.white, "black": b.black} for b in pairing.boards],
         "bye": pairing.bye,
         "not_paired": [{"id": pid, "entry": kind.value} for pid, kind in pairing.not_paired],

@@ -25,7 +25,8 @@ def test_the_board_list_names_the_system_and_every_player(capsys):
     assert status == 0
     lines = out.splitlines()
     assert lines[0] == "Riverside Chess Club Autumn Swiss: round 3 of 5, FIDE Dutch system (C.04.3)"
-    assert lines[4].split() == [
+    assert lines[1] == "Initial colour: white, as round 1 of the file was played."
+    assert lines[5].split() == [
         "1",
         "1",
         "Alvarez,",
@@ -48,7 +49,17 @@ def test_json_and_trf_out(capsys, tmp_path: Path):
     )
     assert status == 0
     data = json.loads(out)
-    assert list(data) == ["round", "rounds", "system", "boards", "bye", "not_paired"]
+    assert list(data) == [
+        "round",
+        "rounds",
+        "system",
+        "initial_colour",
+        "initial_colour_from",
+        "boards",
+        "bye",
+        "not_paired",
+    ]
+    assert (data["initial_colour"], data["initial_colour_from"]) == ("white", "round 1")
     assert data["boards"][0] == {"board": 1, "white": 1, "black": 7}
     assert data["not_paired"] == [{"id": 4, "entry": "half-point bye"}]
     first = next(line for line in out_file.read_text().splitlines() if line.startswith("001    1"))
@@ -63,6 +74,16 @@ def test_the_initial_colour_option_decides_round_one(capsys):
     first_white, first_black = json.loads(white)["boards"][0], json.loads(black)["boards"][0]
     assert (first_white["white"], first_white["black"]) == (1, 6)
     assert (first_black["white"], first_black["black"]) == (6, 1)
+    assert json.loads(white)["initial_colour_from"] == "default"
+    assert json.loads(black)["initial_colour_from"] == "option"
+
+
+def test_once_round_one_is_played_the_initial_colour_is_the_files(capsys):
+    """Round 1 of the club file was played with white for the top seed: asking for black
+    afterwards is an error naming the option, not a silent change of colours."""
+    status, _, err = run(capsys, "pair", CLUB, "--round", "3", "--initial-colour", "black")
+    assert status == 2
+    assert "--initial-colour black: round 1 was played with white for the top player" in err
 
 
 def test_errors_exit_2_and_name_the_option(capsys):

@@ -1,0 +1,68 @@
+"""The pairing engine as a child process (``python -m core.pairing.child``), for
+:mod:`core.pairing.isolated`.
+
+Reads one JSON order on standard input (``trf``: the engine's TRF-16 text, ``round``,
+``memory``: the most bytes of address space it may use, ``parent``: the process that
+waits for it), limits its own address space (``RLIMIT_AS``), asks the engine, and writes
+one JSON answer on standard output: ``{"pairs": [[white, black], …]}`` in pairing numbers,
+or ``{"problem": {"message", "code", "round"}}``. On Linux it also asks to be killed when
+its parent dies, so an engine is never left running for nobody.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import signal
+import sys
+from typing import Any
+
+from core.pairing.engine import pair_trf
+from core.problems import HarknessError
+
+__all__ = ["main"]
+
+_PR_SET_PDEATHSIG = 1  # prctl(2)
+
+
+def _die_with_parent(parent: int) -> None:
+    """Be killed when the parent dies (Linux's PR_SET_PDEATHSIG), and leave now if it is
+    already gone."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        except (OSError, AttributeError):  # no prctl: the parent's kill still works
+            pass
+    if parent and os.getppid() != parent:
+        sys.exit(1)
+
+
+def answer(order: dict[str, Any]) -> dict[str, Any]:
+    """The engine's answer to one order, as the parent reads it."""
+    round = int(order["round"])
+    try:
+        return {"pairs": pair_trf(str(order["trf"]), round)}
+    except HarknessError as error:
+        first = error.problems[0]
+        return {"problem": {"message": first.message, "code": first.code, "round": first.round}}
+    except MemoryError:
+        return {"problem": {"message": "", "code": "pairing-out-of-memory", "round": round}}
+
+
+def main() -> None:
+    order = json.loads(sys.stdin.buffer.read())
+    _die_with_parent(int(order.get("parent") or 0))
+    memory = int(order.get("memory") or 0)
+    if memory:
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    result = answer(order)
+    sys.stdout.write(json.dumps(result))
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
