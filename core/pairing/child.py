@@ -4,9 +4,10 @@
 Reads one JSON order on standard input (``trf``: the engine's TRF-16 text, ``round``,
 ``memory``: the most bytes of address space it may use, ``parent``: the process that
 waits for it), limits its own address space (``RLIMIT_AS``), asks the engine, and writes
-one JSON answer on standard output: ``{"pairs": [[white, black], …]}`` in pairing numbers,
-or ``{"problem": {"message", "code", "round"}}``. On Linux it also asks to be killed when
-its parent dies, so an engine is never left running for nobody.
+one JSON answer on standard output: ``{"pairs": [[white, black], …], "cpu", "peak"}`` in
+pairing numbers (with the engine's CPU seconds and peak resident memory in KiB), or
+``{"problem": {"message", "code", "round"}}``. On Linux it also asks to be killed when its
+parent dies, so an engine is never left running for nobody.
 """
 
 from __future__ import annotations
@@ -45,7 +46,10 @@ def answer(order: dict[str, Any]) -> dict[str, Any]:
     """The engine's answer to one order, as the parent reads it."""
     round = int(order["round"])
     try:
-        return {"pairs": pair_trf(str(order["trf"]), round)}
+        pairs = pair_trf(str(order["trf"]), round)
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        # CPU seconds and peak resident memory (Linux: KiB) of the engine, for benchmarks.
+        return {"pairs": pairs, "cpu": usage.ru_utime + usage.ru_stime, "peak": usage.ru_maxrss}
     except HarknessError as error:
         first = error.problems[0]
         return {"problem": {"message": first.message, "code": first.code, "round": first.round}}

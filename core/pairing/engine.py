@@ -20,7 +20,7 @@ from typing import Any
 
 from core.problems import HarknessError, Problem
 
-__all__ = ["ENGINE", "engine_version", "pair_trf"]
+__all__ = ["ENGINE", "engine_version", "pair_trf", "require_engine"]
 
 #: The engine's name as shown to TDs.
 ENGINE = "gacrux"
@@ -28,19 +28,36 @@ ENGINE = "gacrux"
 INSTALL = "pip install 'harkness[pairing]'"
 
 
+def _missing() -> HarknessError:
+    return HarknessError(
+        [
+            Problem(
+                f"pairing needs the {ENGINE} engine, which is not installed: {INSTALL}",
+                code="engine-missing",
+            )
+        ]
+    )
+
+
+def require_engine() -> None:
+    """Raise ``engine-missing`` when the engine is not installed, without importing it (a
+    process that runs the engine in a child process says so before starting one)."""
+    from importlib.util import find_spec
+
+    try:
+        found = find_spec(ENGINE) is not None
+    except (ImportError, ValueError):
+        found = False
+    if not found:
+        raise _missing()
+
+
 def _gacrux() -> tuple[Any, Any]:
     try:
         from gacrux.pairingchecker import pairingchecker
         from gacrux.trf2json import trf2json
     except ImportError:
-        raise HarknessError(
-            [
-                Problem(
-                    f"pairing needs the {ENGINE} engine, which is not installed: {INSTALL}",
-                    code="engine-missing",
-                )
-            ]
-        ) from None
+        raise _missing() from None
     return pairingchecker, trf2json
 
 

@@ -33,7 +33,9 @@ import threading
 from collections.abc import Hashable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from core.pairing.engine import require_engine
 from core.pairing.model import RoundPairing
 from core.pairing.pair import pair_round
 from core.pairing.prepare import PairingRequest
@@ -53,11 +55,16 @@ __all__ = [
 @dataclass(frozen=True, slots=True)
 class Ceiling:
     """What one pairing may take: players to pair, seconds of the engine, bytes of the
-    engine's address space."""
+    engine's address space.
 
-    players: int = 1_500
-    seconds: float = 60.0
-    memory: int = 3 * 1024**3
+    The defaults are measured (``tests/bench/pairing.py``): the engine's hardest round of a
+    1,000-player Swiss (round 2 when results follow the ratings) took about 50 s of CPU
+    and 1 GB on a loaded two-core machine; 1,500 players take 0.7 GB in round 1 already,
+    and the memory grows with the square of the players."""
+
+    players: int = 1_000
+    seconds: float = 120.0
+    memory: int = 2 * 1024**3
 
 
 #: The ceiling every front door pairs within (README, "Limits").
@@ -107,11 +114,15 @@ class PairingJob:
         self.key = key
         self._child: subprocess.Popen[bytes] | None = None
         self._stopped = False
+        #: The engine's CPU seconds and peak resident memory in bytes, once it answered.
+        self.cpu_seconds = 0.0
+        self.peak_memory = 0
 
     def run(self) -> RoundPairing:
         """The round's pairing (see :func:`~core.pairing.pair_round`), the engine in a child
         process; raises :class:`HarknessError` with the pairing's problem or the ceiling's."""
         check_size(self.request, self.ceiling)
+        require_engine()
         with _lock:
             if self.key is not None:
                 if self.key in _running:
@@ -167,17 +178,20 @@ class PairingJob:
             ) from None
         if self._stopped:
             raise _problem("the pairing was stopped", "pairing-stopped", round)
-        return _answer(out, child.returncode, round, self.ceiling)
+        data = _answer(out, child.returncode, round, self.ceiling)
+        self.cpu_seconds = float(data.get("cpu", 0.0))
+        self.peak_memory = int(data.get("peak", 0)) * 1024
+        return [(int(w), int(b)) for w, b in data["pairs"]]
 
 
-def _answer(out: bytes, status: int, round: int, ceiling: Ceiling) -> list[tuple[int, int]]:
-    """The child's answer: its pairs, or the problem it reported, or why it died."""
+def _answer(out: bytes, status: int, round: int, ceiling: Ceiling) -> dict[str, Any]:
+    """The child's answer with its pairs, or the problem it reported, or why it died."""
     try:
         data = json.loads(out.decode() or "null")
     except ValueError:
         data = None
     if isinstance(data, dict) and "pairs" in data:
-        return [(int(w), int(b)) for w, b in data["pairs"]]
+        return data
     if isinstance(data, dict) and "problem" in data:
         found = data["problem"]
         if found.get("code") == "pairing-out-of-memory":

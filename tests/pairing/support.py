@@ -23,6 +23,9 @@ class Event:
     entries: dict[int, list[RoundEntry]] = field(default_factory=dict)
     ratings: dict[int, int | None] = field(default_factory=dict)
     withdrawn: set[int] = field(default_factory=set)
+    #: Results follow the ratings (the Elo expectation, a fifth of games drawn) instead of
+    #: being drawn at random: the top half wins round 1, as in a real open.
+    by_rating: bool = False
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
@@ -77,8 +80,13 @@ class Event:
                 self.entries[w].append(RoundEntry.forfeit_win(b))
                 self.entries[b].append(RoundEntry.forfeit_loss(w))
                 continue
+            win, draw = 0.45, 0.7
+            rw, rb = self.ratings[w], self.ratings[b]
+            if self.by_rating and rw is not None and rb is not None:
+                expected = 1 / (1 + 10 ** ((rb - rw) / 400))
+                win, draw = expected - 0.1, expected + 0.1
             kind = (
-                EntryKind.WIN if roll < 0.45 else EntryKind.DRAW if roll < 0.7 else EntryKind.LOSS
+                EntryKind.WIN if roll < win else EntryKind.DRAW if roll < draw else EntryKind.LOSS
             )
             mirror = {EntryKind.WIN: EntryKind.LOSS, EntryKind.LOSS: EntryKind.WIN}.get(kind, kind)
             self.entries[w].append(RoundEntry(kind, b, Colour.WHITE))

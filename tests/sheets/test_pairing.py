@@ -52,8 +52,8 @@ def test_a_four_round_swiss_is_paired_from_the_sheet(
         boards = [row for row in rows[1:] if row and row[0].isdigit()]
         bye_rows = [row for row in rows[1:] if row and row[0] == "bye"]
         assert len(boards) == 2 and len(bye_rows) == 1
-        if r == 1:  # by rating: Ben 2100, Cy 1950, Ada 1800, Di 1700; Eve has the bye
-            assert [(_number(w), _number(b)) for _, w, b in boards] == [(2, 1), (4, 3)]
+        if r == 1:  # the sheet's # are the pairing numbers (C.04.2): 1–3, 4–2, bye 5
+            assert [(_number(w), _number(b)) for _, w, b in boards] == [(1, 3), (4, 2)]
         for board, white, black in boards:
             pair = frozenset({_number(white), _number(black)})
             assert pair not in met  # no rematch
