@@ -182,6 +182,12 @@ def _parser() -> argparse.ArgumentParser:
         help="starting numbers (comma-separated) of players who must not meet, e.g. "
         "team-mates or family; repeat for each group",
     )
+    pair.add_argument(
+        "--accelerate",
+        choices=("baku",),
+        help="an accelerated method announced before the event: baku, FIDE's Baku "
+        "Acceleration (C.04.5.1); a file's own virtual points (TRF 250, XXA) apply without it",
+    )
     pair.add_argument("--format", choices=("text", "json", "trf"), default="text")
     pair.add_argument("--trf", metavar="OUT", help="also write the paired round as TRF-16")
     return parser
@@ -526,6 +532,7 @@ def _requests(args: argparse.Namespace) -> dict[int, EntryKind]:
 
 def _pair(args: argparse.Namespace) -> str:
     from core.pairing import prepare
+    from core.pairing.acceleration import Acceleration
     from core.pairing.isolated import pair_isolated
     from core.pairing.render import pairing_json, pairing_text
     from core.pairing.trf import pairing_trf
@@ -539,6 +546,7 @@ def _pair(args: argparse.Namespace) -> str:
         colour=colour,
         requests=_requests(args),
         avoid=[_numbers("--avoid", group) for group in args.avoid],
+        acceleration=Acceleration(args.accelerate) if args.accelerate else None,
     )
     pairing = pair_isolated(request)
     trf = pairing_trf(request, pairing) if args.trf or args.format == "trf" else ""

@@ -178,6 +178,8 @@ CODES: Mapping[str, str] = MappingProxyType(
         "no-colour": "a game without a colour, which pairing needs",
         "initial-colour-conflict": "an initial colour other than the one round 1 was played "
         "with (``field`` initial-colour, ``value``)",
+        "bad-acceleration": "virtual points that cannot be read, or an accelerated method "
+        "announced for a file that has its own (``field`` accelerate, 250 or XXA)",
         "pairing-too-big": "more players to pair than the pairing ceiling (``value``)",
         "pairing-too-slow": "the engine did not finish within the pairing time limit",
         "pairing-out-of-memory": "the engine needed more memory than the pairing limit",

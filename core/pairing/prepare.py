@@ -35,6 +35,7 @@ from enum import Enum
 
 from core.model import Colour, EntryKind, Player, RoundEntry, Tournament
 from core.names import name_key
+from core.pairing.acceleration import Acceleration, virtual_points
 from core.pairing.model import NOT_PAIRED
 from core.problems import HarknessError, Problem
 
@@ -99,6 +100,12 @@ class PairingRequest:
     order: tuple[int, ...] = ()
     #: Where :attr:`initial_colour` came from.
     colour_source: ColourSource = ColourSource.DEFAULT
+    #: Virtual points of an accelerated method (round → starting number → half-points) for
+    #: rounds 1 to :attr:`round`, added to the scores for pairing only
+    #: (:mod:`core.pairing.acceleration`).
+    virtual_points: Mapping[int, Mapping[int, int]] = field(default_factory=dict)
+    #: The accelerated method announced, or None (then any virtual points are the file's).
+    acceleration: Acceleration | None = None
 
     @property
     def pairing_order(self) -> tuple[int, ...]:
@@ -239,6 +246,7 @@ def prepare(
     requests: Mapping[int, EntryKind] | None = None,
     avoid: Iterable[Iterable[int]] = (),
     numbering: Numbering = Numbering.STARTING,
+    acceleration: Acceleration | None = None,
 ) -> PairingRequest:
     """The request to pair ``round`` (default: :func:`next_round`) of ``tournament``.
 
@@ -248,7 +256,8 @@ def prepare(
     player's request here wins); ``avoid`` lists groups of players (two or more, by
     starting number) who must not meet this round; ``numbering`` says whether the starting
     numbers are the pairing numbers (a file's) or C.04.2's initial order gives them (a
-    source without pairing numbers).
+    source without pairing numbers); ``acceleration`` an accelerated method the TD
+    announced (else the file's own virtual points, TRF record 250 or ``XXA``, if any).
 
     Raises :class:`HarknessError` naming the option or the game that is wrong: a round
     out of range, more rounds than planned, a request for a player who does not exist or
@@ -362,6 +371,11 @@ def prepare(
                 detail=f"round 1 was played with {initial.name.lower()} for the top player",
             )
         )
+    to_pair = {p.id for p in tournament.players if p.id not in wanted}
+    virtual, found = virtual_points(
+        tournament, history, number, planned, order, to_pair, acceleration
+    )
+    problems += found
     if problems:
         raise HarknessError(problems)
     return PairingRequest(
@@ -373,6 +387,8 @@ def prepare(
         groups,
         order,
         source,
+        virtual,
+        acceleration,
     )
 
 

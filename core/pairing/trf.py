@@ -3,7 +3,8 @@
 The engine's file (:func:`engine_trf`) numbers the players by their pairing numbers
 (see :mod:`core.pairing.prepare`), writes ``0000`` where a round has no opponent
 (the engines accept nothing else), records the planned rounds (``XXR``) and the initial
-colour (``152``), the players to keep apart (``260``, prohibited pairings, which gacrux
+colour (``152``), this round's virtual points of an accelerated method (``250``, which
+gacrux adds to the scores), the players to keep apart (``260``, prohibited pairings, which gacrux
 reads), gives a colour to both sides of a forfeit (TRF-16 needs one to join the
 two sides; forfeited games do not count for colours, C.04.1), and puts this round's
 byes and withdrawals in the round's column with their points in the points column.
@@ -44,6 +45,12 @@ def engine_trf(request: PairingRequest) -> tuple[str, list[int]]:
     colour = "W" if request.initial_colour is Colour.WHITE else "B"
     records = [("152", colour)]
     r = request.round
+    for k, points in request.virtual_points.items():  # TRF-2026 record 250: virtual points
+        for pid, half in points.items():
+            value = f"{half / 2:4.1f}"
+            records.append(
+                ("250", f"{value} {value} {k:>3} {k:>3} {number[pid]:>4} {number[pid]:>4}")
+            )
     for group in request.avoid:  # prohibited pairings: these players do not meet in round r
         records.append(
             (

@@ -9,6 +9,8 @@ The events (``tests/corpus/pairing/``, names and identities removed, results kep
   1–7. Rounds 2–6 are the event's boards exactly (pairs, colours and the bye).
 - ``british-2026-108.trf``: a 108-player championship, rounds 1–8 of 9, whose round 1
   shows Black for the top seed on board 1. Rounds 3–8 are the event's boards exactly.
+- ``javafo-accelerated-84.trf``: an 84-player open paired by JaVaFo with virtual points
+  (``XXA`` records), rounds 1–9. Rounds 2–5, 7 and 8 are the event's boards exactly.
 """
 
 from __future__ import annotations
@@ -105,3 +107,16 @@ def test_boards_are_in_fides_board_order():
 
     keys = [key(b.white, b.black) for b in pairing.boards]
     assert keys == sorted(keys)
+
+
+ACCELERATED = read_tournament(CORPUS / "javafo-accelerated-84.trf")
+
+
+@pytest.mark.parametrize("k", [2, 3, 4, 5, 7, 8])
+def test_an_accelerated_open_gets_the_boards_it_played(k):
+    """An 84-player open paired by JaVaFo with virtual points (its XXA records): given
+    every round's virtual points up to the one paired, the engine pairs rounds 2–5, 7 and
+    8 as the event did (rounds 6 and 9: 36 and 37 of 40 boards)."""
+    assert prepare(ACCELERATED, k).virtual_points[1]
+    pairing = _paired(ACCELERATED, k)
+    assert ({(b.white, b.black) for b in pairing.boards}, pairing.bye) == _played(ACCELERATED, k)

@@ -55,6 +55,8 @@ def test_json_and_trf_out(capsys, tmp_path: Path):
         "system",
         "initial_colour",
         "initial_colour_from",
+        "acceleration",
+        "virtual_points",
         "boards",
         "bye",
         "not_paired",
@@ -163,3 +165,16 @@ def test_byes_typed_ahead_in_a_crosstable_leave_the_others_paired(capsys, tmp_pa
         {"id": 1, "entry": "half-point bye"},
         {"id": 3, "entry": "zero-point bye"},
     ]
+
+
+def test_baku_acceleration_is_announced_in_the_answer(capsys):
+    status, out, _ = run(capsys, "pair", CLUB, "--round", "1", "--accelerate", "baku")
+    assert status == 0
+    # Ten players, five rounds: GA is 2 × ⌈10 / 4⌉ = 6 players, one virtual point each.
+    assert "Baku Acceleration (C.04.5.1): 1 virtual point for 6 players." in out.splitlines()
+    _, data, _ = run(
+        capsys, "pair", CLUB, "--round", "1", "--accelerate", "baku", "--format", "json"
+    )
+    parsed = json.loads(data)
+    assert parsed["acceleration"] == "baku"
+    assert [v["id"] for v in parsed["virtual_points"]] == [1, 2, 3, 4, 5, 6]
