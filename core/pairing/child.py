@@ -2,8 +2,9 @@
 :mod:`core.pairing.isolated`.
 
 Reads one JSON order on standard input (``trf``: the engine's TRF-16 text, ``round``,
-``memory``: the most bytes of address space it may use, ``parent``: the process that
-waits for it), limits its own address space (``RLIMIT_AS``), asks the engine, and writes
+``memory``: the most bytes of address space it may use, ``cpu``: the most CPU seconds,
+``parent``: the process that waits for it), limits its own address space (``RLIMIT_AS``)
+and CPU time (``RLIMIT_CPU``), asks the engine, and writes
 one JSON answer on standard output: ``{"pairs": [[white, black], …], "cpu", "peak"}`` in
 pairing numbers (with the engine's CPU seconds and peak resident memory in KiB), or
 ``{"problem": {"message", "code", "round"}}``. On Linux it also asks to be killed when its
@@ -63,6 +64,9 @@ def main() -> None:
     memory = int(order.get("memory") or 0)
     if memory:
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    cpu = int(order.get("cpu") or 0)
+    if cpu:  # past the soft limit the kernel sends SIGXCPU, which ends the process
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
     result = answer(order)
     sys.stdout.write(json.dumps(result))
     sys.stdout.flush()

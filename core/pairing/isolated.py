@@ -9,7 +9,9 @@ nothing inside it can be interrupted. So every front door (the command line, the
   :attr:`Ceiling.players` is the problem ``pairing-too-big``, before anything runs.
 - **The engine runs in a child process** (``python -m core.pairing.child``) whose address
   space is limited (``RLIMIT_AS``, :attr:`Ceiling.memory`) and which is killed when it
-  runs past :attr:`Ceiling.seconds` (``pairing-too-slow``) or runs out of memory
+  uses more than :attr:`Ceiling.seconds` of CPU (``RLIMIT_CPU``: what it costs, whatever
+  else the machine is doing) or :attr:`Ceiling.wall` seconds of waiting (a backstop), both
+  ``pairing-too-slow``, or runs out of memory
   (``pairing-out-of-memory``). Preparing the request and checking the answer stay here.
 - **Stopping never waits for the engine**: :meth:`PairingJob.stop` (a cancelled command)
   and :func:`stop_all` (a process shutting down) kill the child; the pairing then fails
@@ -27,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -54,8 +57,8 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class Ceiling:
-    """What one pairing may take: players to pair, seconds of the engine, bytes of the
-    engine's address space.
+    """What one pairing may take: players to pair, CPU seconds of the engine, seconds of
+    waiting for it, bytes of the engine's address space.
 
     The defaults are measured (``tests/bench/pairing.py``): the engine's hardest round of a
     1,000-player Swiss (round 2 when results follow the ratings) took about 50 s of CPU
@@ -63,7 +66,8 @@ class Ceiling:
     and the memory grows with the square of the players."""
 
     players: int = 1_000
-    seconds: float = 120.0
+    seconds: int = 120
+    wall: float = 600.0
     memory: int = 2 * 1024**3
 
 
@@ -165,17 +169,30 @@ class PairingJob:
                 env=env,
             )
             self._child = child
-        order = {"trf": text, "round": round, "memory": self.ceiling.memory, "parent": os.getpid()}
+        order = {
+            "trf": text,
+            "round": round,
+            "memory": self.ceiling.memory,
+            "cpu": self.ceiling.seconds,
+            "parent": os.getpid(),
+        }
         try:
-            out, _ = child.communicate(json.dumps(order).encode(), timeout=self.ceiling.seconds)
+            out, _ = child.communicate(json.dumps(order).encode(), timeout=self.ceiling.wall)
         except subprocess.TimeoutExpired:
             _kill(child)
             raise _problem(
-                f"the pairing engine did not finish within {self.ceiling.seconds:g} s, the "
+                f"the pairing engine did not finish within {self.ceiling.wall:g} s, the "
                 "pairing time limit, and was stopped",
                 "pairing-too-slow",
                 round,
             ) from None
+        if child.returncode == -signal.SIGXCPU:
+            raise _problem(
+                f"the pairing engine needed more than {self.ceiling.seconds} s of CPU, the "
+                "pairing time limit, and was stopped",
+                "pairing-too-slow",
+                round,
+            )
         if self._stopped:
             raise _problem("the pairing was stopped", "pairing-stopped", round)
         data = _answer(out, child.returncode, round, self.ceiling)

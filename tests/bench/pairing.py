@@ -66,8 +66,9 @@ def main() -> None:
     sizes = [int(a) for a in sys.argv[1:]] or [500, 1_000, 3_000]
     print(f"python {sys.version.split()[0]}, {engine_version()}")
     print(
-        f"ceiling: {CEILING.players} players to pair, {CEILING.seconds:g} s, "
-        f"{CEILING.memory / 1024**3:g} GB of address space; goal for rounds "
+        f"ceiling: {CEILING.players} players to pair, {CEILING.seconds} s of CPU "
+        f"({CEILING.wall:g} s waiting), {CEILING.memory / 1024**3:g} GB of address space; "
+        "goal for rounds "
         f"{', '.join(map(str, MEASURED))}: ≤ {GOAL_SECONDS:g} s and ≤ "
         f"{GOAL_MEMORY / 1024**3:g} GB"
     )

@@ -47,9 +47,13 @@ def test_too_many_players_are_refused_before_anything_runs():
 
 
 def test_an_engine_past_the_time_limit_is_stopped():
-    with pytest.raises(HarknessError) as error:
-        pair_isolated(prepare(CLUB, 3), Ceiling(seconds=0.001))
+    with pytest.raises(HarknessError) as error:  # waiting
+        pair_isolated(prepare(CLUB, 3), Ceiling(wall=0.001))
     assert _code(error) == "pairing-too-slow"
+    with pytest.raises(HarknessError) as error:  # its own CPU time, whatever the load
+        pair_isolated(prepare(_field(700), 1, rounds=5), Ceiling(seconds=1))
+    assert _code(error) == "pairing-too-slow"
+    assert "more than 1 s of CPU" in str(error.value)
 
 
 def test_an_engine_past_the_memory_limit_is_stopped():
