@@ -180,6 +180,7 @@ class PairingJob:
             out, _ = child.communicate(json.dumps(order).encode(), timeout=self.ceiling.wall)
         except subprocess.TimeoutExpired:
             _kill(child)
+            child.communicate()  # reaped at once: it was killed
             raise _problem(
                 f"the pairing engine did not finish within {self.ceiling.wall:g} s, the "
                 "pairing time limit, and was stopped",
