@@ -60,10 +60,12 @@ class Ceiling:
     """What one pairing may take: players to pair, CPU seconds of the engine, seconds of
     waiting for it, bytes of the engine's address space.
 
-    The defaults are measured (``tests/bench/pairing.py``): the engine's hardest round of a
-    1,000-player Swiss (round 2 when results follow the ratings) took about 50 s of CPU
-    and 1 GB on a loaded two-core machine; 1,500 players take 0.7 GB in round 1 already,
-    and the memory grows with the square of the players."""
+    The defaults are measured (``tests/bench/pairing.py``): the engine's hardest rounds of
+    1,000-player Swisses took 24–50 s of CPU and up to 1 GB (an early round where it weighs
+    a whole lower part of the field at once); 1,500 players take 0.7 GB in round 1 already,
+    and the memory grows with the square of the players. The CPU limit leaves room for a
+    harder 1,000-player round; the wait limit is a backstop (a machine too loaded to run it).
+    """
 
     players: int = 1_000
     seconds: int = 120
