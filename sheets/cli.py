@@ -6,10 +6,11 @@
     harkness-sheets watch --config sheets.toml            # poll the listed sheets
     harkness-sheets serve --config sheets.toml            # the Apps Script add-on's endpoint
     harkness-sheets pair SPREADSHEET                      # pair the next round (Pairings Rd N)
+    harkness-sheets revoke SPREADSHEET                    # withdraw the add-on's key of a sheet
 
 Settings come from the environment (``sheets.settings``): ``GOOGLE_APPLICATION_CREDENTIALS``
 names the service account's key file, ``HARKNESS_SHEETS_API_BASE`` the API (for a proxy),
-``HARKNESS_SHEETS_WEBHOOK_SECRET`` the add-on's shared secret, and so on.
+and so on.
 
 Exit status of ``sync``: 0 when every sheet synced without problems, 2 when a sheet has
 problems (each is on its Errors tab and printed here) or an option is wrong, 1 when a sheet
@@ -22,6 +23,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 import sys
 import threading
@@ -30,7 +32,7 @@ from collections.abc import Sequence
 from pydantic import ValidationError
 
 from sheets import metrics
-from sheets.client import SheetsClient, SheetsError, open_client
+from sheets.client import SheetsClient, SheetsError, open_client, spreadsheet_id
 from sheets.settings import SheetsSettings
 from sheets.sync import sync
 from sheets.watch import WatchConfig, WatchConfigError, Watcher, load_config
@@ -57,6 +59,12 @@ def _parser() -> argparse.ArgumentParser:
         "(needs harkness[pairing])",
     )
     pair.add_argument("spreadsheet", metavar="SPREADSHEET", help="spreadsheet ID or URL")
+    revoke = commands.add_parser(
+        "revoke",
+        help="withdraw the add-on's key of a spreadsheet: removed from the sheet and from "
+        "the database (its editors connect it again with a new key)",
+    )
+    revoke.add_argument("spreadsheet", metavar="SPREADSHEET", help="spreadsheet ID or URL")
     watch = commands.add_parser("watch", help="poll the spreadsheets of a config file")
     _config_argument(
         watch,
@@ -139,6 +147,31 @@ def _run_pair(client: SheetsClient, key: str) -> int:
     return EXIT_INPUT if result.problems else EXIT_OK
 
 
+def _run_revoke(client: SheetsClient, settings: SheetsSettings, key: str) -> int:
+    """Withdraw a sheet's add-on key: its hash leaves the sheet (so the key cannot connect
+    again) and the database (so no ``serve`` process accepts it any more)."""
+    from sheets.addon_keys import remove_commitment
+
+    try:
+        removed = remove_commitment(client, key)
+    except SheetsError as error:
+        print(f"{key}: {error}", file=sys.stderr)
+        return EXIT_FAILED
+    print(
+        f"{key}: the add-on's key was removed from the sheet"
+        if removed
+        else f"{key}: the sheet held no add-on key"
+    )
+    url = settings.database_url
+    if url is None or url.strip().startswith("sqlite"):
+        print(
+            f"{key}: without a database each serve process keeps its keys in memory: restart "
+            "serve so that it forgets this one"
+        )
+    print(f"{key}: its editors connect it again with Harkness → Connect this sheet")
+    return EXIT_OK
+
+
 def _stop_on_signals() -> asyncio.Event:
     """An event set by SIGINT or SIGTERM (on the running event loop)."""
     stop = asyncio.Event()
@@ -181,22 +214,18 @@ def _run_serve(
     args: argparse.Namespace,
     config: WatchConfig | None,
 ) -> int:
+    from sheets.addon_keys import MemoryKeys, read_commitment
+    from sheets.gate import Gate
     from sheets.jobs import DatabaseUnavailable, DurableSyncQueue, durable_fleet
     from sheets.pairing import pair_answer
-    from sheets.serve import Queue, SyncQueue, make_app, secret_problem, serve
+    from sheets.serve import Queue, SyncQueue, make_app, serve
 
-    if settings.webhook_secret is None or not settings.webhook_secret.get_secret_value():
+    if os.environ.get("HARKNESS_SHEETS_WEBHOOK_SECRET"):
         print(
-            "harkness-sheets serve: set HARKNESS_SHEETS_WEBHOOK_SECRET to the secret the "
-            "add-on sends",
+            "harkness-sheets serve: HARKNESS_SHEETS_WEBHOOK_SECRET is no longer used (each "
+            "sheet connects with its own key: see the README's add-on setup); remove it",
             file=sys.stderr,
         )
-        return EXIT_INPUT
-    weak = secret_problem(settings.webhook_secret.get_secret_value())
-    if weak is not None:
-        print(f"harkness-sheets serve: HARKNESS_SHEETS_WEBHOOK_SECRET is {weak}", file=sys.stderr)
-        return EXIT_INPUT
-    secret = settings.webhook_secret.get_secret_value()
     debounce = settings.debounce if args.debounce is None else args.debounce
     max_wait = settings.max_wait if args.max_wait is None else args.max_wait
     pace = config.syncs_per_minute if config else 50.0
@@ -228,11 +257,16 @@ def _run_serve(
                     quota_window=quota.window,
                     quota_hold=quota.hold,
                 )
+            gate = Gate(
+                MemoryKeys(),
+                lambda key: read_commitment(client, key),
+                allowed,
+                share_with=client.service_account_email,
+            )
             app = make_app(
                 queue,
-                secret,
-                allowed,
-                pair=lambda key: pair_answer(client, key),
+                gate,
+                pair=lambda key, vouched: pair_answer(client, key, vouched),
                 trusted_proxies=settings.proxies,
             )
             await serve(
@@ -253,7 +287,7 @@ def _run_serve(
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``harkness-sheets``; answers the exit status."""
     args = _parser().parse_args(argv)
-    quiet = args.command in ("sync", "pair")
+    quiet = args.command in ("sync", "pair", "revoke")
     level = logging.WARNING if args.verbose == 0 and quiet else logging.INFO
     if args.verbose >= 2:
         level = logging.DEBUG
@@ -275,7 +309,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         config = (
             load_config(config_path)
-            if config_path and args.command not in ("sync", "pair")
+            if config_path and args.command not in ("sync", "pair", "revoke")
             else None
         )
     except WatchConfigError as error:
@@ -292,6 +326,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             report.setLevel(level)
     if args.command == "pair":
         return _run_pair(client, args.spreadsheet)
+    if args.command == "revoke":
+        return _run_revoke(client, settings, spreadsheet_id(args.spreadsheet))
     try:
         metrics.expose()
     except ValueError as error:

@@ -9,9 +9,9 @@ proxies wrote: the caller is the right-most address that is not a trusted proxy.
 stands to its left was written by the caller and is ignored, so sending the header yourself,
 directly or through the proxy, changes nothing.
 
-The default trusts loopback only (``127.0.0.1`` and ``::1``): ``serve`` listens on
-127.0.0.1 so that a TLS proxy on the same host fronts it, and what connects over loopback
-already runs on that host. Anything else is trusted only when named.
+No proxy is trusted unless named: any process on the host can connect over loopback, so
+even ``127.0.0.1`` is believed only when the setting names it (the systemd recipe does, for
+a Caddy on the same host; compose names Caddy's fixed address on its own network).
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from ipaddress import IPv4Address, IPv4Network, IPv6Address, IPv6Network, ip_add
 
 Network = IPv4Network | IPv6Network
 
-#: The proxies trusted unless ``HARKNESS_SHEETS_TRUSTED_PROXIES`` says otherwise.
-DEFAULT_TRUSTED_PROXIES = "127.0.0.1,::1"
+#: The proxies trusted unless ``HARKNESS_SHEETS_TRUSTED_PROXIES`` says otherwise: none.
+DEFAULT_TRUSTED_PROXIES = ""
 
 
 def trusted_networks(text: str) -> tuple[Network, ...]:
@@ -49,10 +49,6 @@ def trusted_networks(text: str) -> tuple[Network, ...]:
             )
             raise ValueError(f"{item[:60]!r} {problem}") from None
     return tuple(networks)
-
-
-#: :data:`DEFAULT_TRUSTED_PROXIES`, read.
-DEFAULT_PROXIES = trusted_networks(DEFAULT_TRUSTED_PROXIES)
 
 
 def _address(text: str) -> IPv4Address | IPv6Address | None:

@@ -47,6 +47,11 @@ CHECKED_METADATA_KEY = "harkness.checkedAt"
 """Spreadsheet-level developer metadata key holding when the worker last showed a check on
 the sheet (ISO 8601, UTC); see :data:`sheets.sync.CHECK_STAMP_EVERY`."""
 
+ADDON_KEY_METADATA_KEY = "harkness.addonKey"
+"""Spreadsheet-level developer metadata key holding the SHA-256 of the sheet's add-on key,
+written by the add-on for an editor (:mod:`sheets.addon_keys`); the worker never writes it,
+and removes it only when the operator revokes the key."""
+
 PROTECTION_DESCRIPTION = (
     "Written by Harkness: edits here are replaced at the next sync. Edit the results tab instead."
 )

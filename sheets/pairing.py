@@ -41,6 +41,7 @@ from core.pairing.isolated import pair_isolated
 from core.pairing.render import SYSTEM, board_rows
 from core.players import Roster
 from core.problems import HarknessError, Problem
+from sheets.addon_keys import KeyWithdrawn
 from sheets.client import SheetsClient, spreadsheet_id
 from sheets.layout import (
     BYE_OPPONENT_WORDS,
@@ -244,14 +245,20 @@ def pair_sheet(
     *,
     now: datetime | None = None,
     rng: random.Random | None = None,
+    vouched: str | None = None,
 ) -> PairResult:
     """Pair the next round of a spreadsheet and write its ``Pairings Rd N`` tab.
 
-    Raises :class:`~sheets.client.SheetsError` when Google cannot be reached or refuses;
-    problems in the sheet are in :attr:`PairResult.problems` (nothing is written then).
+    ``vouched`` (the add-on's call) is the key hash the caller was let in with: unless the
+    sheet, as read, still holds it (:mod:`sheets.addon_keys`), nothing is written and
+    :class:`~sheets.addon_keys.KeyWithdrawn` is raised. Raises
+    :class:`~sheets.client.SheetsError` when Google cannot be reached or refuses; problems
+    in the sheet are in :attr:`PairResult.problems` (nothing is written then).
     """
     key = spreadsheet_id(key_or_url)
     snapshot = read_snapshot(client, key)
+    if vouched is not None and snapshot.addon_key != vouched:
+        raise KeyWithdrawn(key)
     label = f"{snapshot.title!r} ({key})"
     decision = decide_pairing(snapshot, now=now, rng=rng)
     added = 0
@@ -277,10 +284,10 @@ def pair_sheet(
     )
 
 
-def pair_answer(client: SheetsClient, key: str) -> tuple[bool, str]:
-    """Pair a spreadsheet's next round for the add-on's menu: whether it was paired, and
-    what to tell the TD."""
-    result = pair_sheet(client, key)
+def pair_answer(client: SheetsClient, key: str, vouched: str | None = None) -> tuple[bool, str]:
+    """Pair a spreadsheet's next round for the add-on's menu (``vouched``: see
+    :func:`pair_sheet`): whether it was paired, and what to tell the TD."""
+    result = pair_sheet(client, key, vouched=vouched)
     if result.problems:
         more = f" (and {len(result.problems) - 3} more)" if len(result.problems) > 3 else ""
         return False, "Not paired: " + "; ".join(str(p) for p in result.problems[:3]) + more

@@ -1,139 +1,50 @@
 """``harkness-sheets serve``: the endpoint the Apps Script add-on calls when a TD edits.
 
-``POST /sync`` with the header ``X-Harkness-Secret: <shared secret>`` and the body
-``{"spreadsheetId": "1AbC…"}`` asks for a sync of that spreadsheet. The answer comes at once
-(``202 Accepted``); the sync runs later:
+Every ``POST`` names one spreadsheet (``{"spreadsheetId": "1AbC…"}``) and carries that
+sheet's own key in ``X-Harkness-Key``, checked by the gate (:mod:`sheets.gate`; the key is
+:mod:`sheets.addon_keys`'s): a key opens its sheet and no other.
 
-- **debounced**: a TD typing a round's results sends an edit a cell. The sync starts
-  ``debounce`` seconds after the last request for that sheet (but no later than ``max_wait``
-  after the first), so a burst of edits costs one sync. A request that arrives while the
-  sheet's sync is running schedules one more after it.
-- **queued**: syncs run one at a time, in the order they fell due, in a worker thread
-  (gspread is synchronous), and no more than ``syncs_per_minute`` start in any minute, so a
-  busy evening stays within Google's per-minute quotas.
+- ``POST /connect``: the add-on connects its sheet (the worker reads the key's hash from
+  the sheet's developer metadata, where only an editor can have written it, and keeps it).
+- ``POST /sync``: asks for a sync of the sheet. The answer comes at once (``202
+  Accepted``); the sync runs later, **debounced** (``debounce`` seconds after the last
+  request for that sheet, but no later than ``max_wait`` after the first, so a burst of
+  edits costs one sync; a request while the sheet's sync runs schedules one more after it)
+  and **queued** (one at a time, in the order they fell due, in a worker thread, no more
+  than ``syncs_per_minute`` starting in any minute).
+- ``POST /pair``: pairs the sheet's next round (:mod:`sheets.pairing`) and says what it did.
+- ``POST /disconnect``: the worker forgets the sheet's key.
+- ``GET /healthz`` answers ``{"ok": true, "pending": n, "set_aside": m}`` (``m``: syncs no
+  running worker's service account can open, :mod:`sheets.jobs`).
 
-A wrong or missing secret is answered ``401`` and nothing is queued; the secret is compared in
-constant time and never logged. After :data:`FAILURES_ALLOWED` wrong secrets from one caller
-within :data:`FAILURE_WINDOW` seconds, that caller's wrong secrets are answered ``429`` (with
-``Retry-After``) until the window has passed, without being logged one by one. The right
-secret is still accepted from it (compared in constant time like every other): Apps Script
-calls from addresses Google shares among its users, so whoever shares the add-on's address
-could otherwise lock it out; guessing is stopped by the secret's strength
-(:func:`secret_problem`: ``serve`` refuses to start with a weak one), the limit keeps the log
-and the work small. Behind a trusted reverse proxy the caller is the address the proxy names
-in ``X-Forwarded-For`` (:mod:`sheets.forwarded`), for the limit and the log alike.
-With a watch configuration given, only its spreadsheets are accepted (``403`` for others).
-What a caller sends is logged escaped (``repr``), so it cannot forge a log line.
-``GET /healthz`` answers ``{"ok": true, "pending": n, "set_aside": m}`` (``m``: syncs no
-running worker's service account can open, :mod:`sheets.jobs`).
+Slow callers are cut: a connection that has not sent a whole request's headers within
+:data:`HEADER_SECONDS` is closed, a body not in within :data:`sheets.gate.BODY_SECONDS` is
+answered ``408`` and the connection closed, a body over :data:`BODY_MAX_BYTES` is refused
+(``413``). The ``Server`` header names no versions.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import logging
 import time
 from collections import deque
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
-from aiohttp import hdrs, web
+from aiohttp import hdrs, web, web_response
 from aiohttp.typedefs import Handler, Middleware
 
 from core.pairing.isolated import stop_all as stop_all_pairings
-from sheets.client import is_spreadsheet_id
-from sheets.forwarded import DEFAULT_PROXIES, Network, client_address
+from sheets.addon_keys import KeyWithdrawn, commitment
+from sheets.forwarded import Network, client_address
+from sheets.gate import Gate, loggable
 from sheets.metrics import SYNC_JOBS
 from sheets.sync import SyncResult
 
 logger = logging.getLogger(__name__)
-
-SECRET_HEADER = "X-Harkness-Secret"
-
-#: The shortest shared secret ``serve`` accepts, and how many different characters it needs
-#: (``secrets.token_urlsafe(32)`` gives 43 characters of 64 kinds).
-SECRET_MIN_LENGTH = 32
-SECRET_MIN_KINDS = 12
-#: Wrong secrets one caller may send within :data:`FAILURE_WINDOW` seconds before its wrong
-#: secrets are answered 429 until the window has passed.
-FAILURES_ALLOWED = 5
-FAILURE_WINDOW = 60.0
-#: How many addresses the limiter remembers (the oldest are forgotten first).
-FAILURE_SOURCES_MAX = 10_000
-#: The longest caller-given text that is logged.
-LOGGED_TEXT_MAX = 200
-
-
-def secret_problem(secret: str) -> str | None:
-    """Why ``secret`` is too weak for the webhook, or None: it needs at least
-    :data:`SECRET_MIN_LENGTH` characters of at least :data:`SECRET_MIN_KINDS` kinds.
-
-    >>> secret_problem("correct horse battery staple")
-    'too weak: use at least 32 characters (it has 28) of at least 12 different kinds, e.g. \
-the output of: python -c "import secrets; print(secrets.token_urlsafe(32))"'
-    >>> secret_problem("Yq3v8wVZ0m1nC4pR7sT2uX5yA6bD9eFg") is None
-    True
-    """
-    if len(secret) >= SECRET_MIN_LENGTH and len(set(secret)) >= SECRET_MIN_KINDS:
-        return None
-    return (
-        f"too weak: use at least {SECRET_MIN_LENGTH} characters (it has {len(secret)}) of at "
-        f"least {SECRET_MIN_KINDS} different kinds, e.g. the output of: "
-        'python -c "import secrets; print(secrets.token_urlsafe(32))"'
-    )
-
-
-def loggable(value: object) -> str:
-    """What a caller sent, as a log line may hold it: quoted and escaped (``repr``), so a
-    newline or a terminal control sequence cannot forge or hide a line; at most
-    :data:`LOGGED_TEXT_MAX` characters.
-
-    >>> print(loggable("edit\\nWARNING forged"))
-    'edit\\nWARNING forged'
-    """
-    text = value if isinstance(value, str) else str(type(value).__name__)
-    return repr(text[:LOGGED_TEXT_MAX])
-
-
-@dataclass
-class FailureLimiter:
-    """Counts wrong secrets per source address in a sliding window."""
-
-    allowed: int = FAILURES_ALLOWED
-    window: float = FAILURE_WINDOW
-    clock: Callable[[], float] = time.monotonic
-    _failures: dict[str, deque[float]] = field(default_factory=dict)
-
-    def _recent(self, source: str) -> deque[float]:
-        times = self._failures.get(source)
-        if times is None:
-            return deque()
-        now = self.clock()
-        while times and times[0] <= now - self.window:
-            times.popleft()
-        if not times:
-            del self._failures[source]
-        return times
-
-    def blocked_for(self, source: str) -> float:
-        """Seconds until ``source`` may try again (0 when it may now)."""
-        times = self._recent(source)
-        if len(times) < self.allowed:
-            return 0.0
-        return max(0.0, times[-self.allowed] + self.window - self.clock())
-
-    def failed(self, source: str) -> int:
-        """Count one wrong secret from ``source``; answers how many are in its window."""
-        times = self._recent(source)
-        if source not in self._failures:
-            if len(self._failures) >= FAILURE_SOURCES_MAX:
-                self._failures.pop(next(iter(self._failures)))
-            self._failures[source] = times
-        times.append(self.clock())
-        return len(times)
 
 
 class QueueFull(Exception):
@@ -299,89 +210,72 @@ def caller_middleware(trusted: Sequence[Network]) -> Middleware:
     return caller
 
 
+#: Seconds a connection may stay open without a complete request: from its start until its
+#: request's headers are in, and between requests (aiohttp's ``keepalive_timeout``).
+HEADER_SECONDS = 5.0
+#: Seconds an answered request's unread body is read and dropped before the connection is
+#: closed (aiohttp's ``lingering_time``).
+LINGER_SECONDS = 1.0
+#: The largest request body taken (a request names one spreadsheet).
+BODY_MAX_BYTES = 16 * 1024
+#: What ``serve`` calls itself in its answers' ``Server`` header: no versions.
+SERVER_NAME = "harkness-sheets"
+
+
+async def _no_versions(request: web.Request, response: web.StreamResponse) -> None:
+    """Name the server without the versions aiohttp would send (``Python/3.11 aiohttp/…``)."""
+    response.headers[hdrs.SERVER] = SERVER_NAME
+
+
 def make_app(
     queue: Queue,
-    secret: str,
-    allowed: Collection[str] | None = None,
+    gate: Gate,
     *,
-    pair: Callable[[str], tuple[bool, str]] | None = None,
-    trusted_proxies: Sequence[Network] = DEFAULT_PROXIES,
+    pair: Callable[[str, str], tuple[bool, str]] | None = None,
+    trusted_proxies: Sequence[Network] = (),
 ) -> web.Application:
-    """The aiohttp application: ``POST /sync``, ``POST /pair`` and ``GET /healthz``.
+    """The aiohttp application: ``POST /connect``, ``/sync``, ``/pair``, ``/disconnect`` and
+    ``GET /healthz``; every ``POST`` passes the ``gate`` (:mod:`sheets.gate`).
 
-    ``allowed``, when given, is the set of spreadsheet IDs the endpoint accepts. ``pair``
-    pairs a spreadsheet's next round (in a worker thread: the engine takes seconds on a
-    large section) and answers whether it did and what to tell the TD; ``POST /pair``
-    answers ``200`` with ``{"paired": bool, "message": str}``, or ``501`` without it.
-    ``trusted_proxies`` are the reverse proxies whose ``X-Forwarded-For`` names the caller.
+    ``pair`` pairs a spreadsheet's next round (in a worker thread: the engine takes seconds
+    on a large section), given the key hash the caller connected with (the sheet must
+    still hold it: :class:`~sheets.addon_keys.KeyWithdrawn` otherwise), and answers whether
+    it did and what to tell the TD; ``POST /pair`` answers ``200`` with ``{"paired": bool,
+    "message": str}``, or ``501`` without it. ``trusted_proxies`` are the reverse proxies
+    whose ``X-Forwarded-For`` names the caller (none unless named).
+
+    A connection that has not sent a whole request's headers within :data:`HEADER_SECONDS`
+    (from its start, or from its last answer) is closed, and so is one whose body has not
+    arrived within :data:`~sheets.gate.BODY_SECONDS` (``408``).
     """
-    if not secret:
-        raise ValueError("serve needs a shared secret (HARKNESS_SHEETS_WEBHOOK_SECRET)")
-    weak = secret_problem(secret)
-    if weak is not None:
-        raise ValueError(f"the shared secret is {weak}")
-    expected = secret.encode("utf-8")
-    limiter = FailureLimiter()
 
-    async def checked(request: web.Request) -> tuple[str | None, Any, web.Response | None]:
-        """The spreadsheet ID and body of an authorised request, or the refusal."""
-        source = request.remote or "unknown"
-        given = request.headers.get(SECRET_HEADER, "").encode("utf-8")
-        # Every secret is compared, in constant time: the right one passes even from a
-        # caller whose wrong ones are being answered 429.
-        if not hmac.compare_digest(given, expected):
-            wait = limiter.blocked_for(source)
-            if wait:
-                return (
-                    None,
-                    None,
-                    web.json_response(
-                        {"error": "too many wrong secrets from this address: try again later"},
-                        status=429,
-                        headers={"Retry-After": str(int(wait) + 1)},
-                    ),
-                )
-            failures = limiter.failed(source)
-            if failures < limiter.allowed:
-                logger.warning("refused a sync request from %s: wrong or missing secret", source)
-            else:
-                logger.warning(
-                    "refused a sync request from %s: wrong or missing secret; %d wrong "
-                    "secrets in %.0f s, so it is refused for a while",
-                    source,
-                    failures,
-                    limiter.window,
-                )
-            return None, None, web.json_response({"error": "wrong or missing secret"}, status=401)
-        try:
-            body: Any = await request.json()
-        except ValueError:
-            body = None
-        key = body.get("spreadsheetId") if isinstance(body, dict) else None
-        if not isinstance(key, str) or not is_spreadsheet_id(key):
-            return (
-                None,
-                None,
-                web.json_response(
-                    {"error": 'send {"spreadsheetId": "<the spreadsheet ID>"}'}, status=400
-                ),
-            )
-        if allowed is not None and key not in allowed:
-            return (
-                None,
-                None,
-                web.json_response(
-                    {"error": "this worker does not serve that spreadsheet"}, status=403
-                ),
-            )
-        return key, body, None
+    async def connect_handler(request: web.Request) -> web.Response:
+        asked = await gate.sheet_request(request)
+        if isinstance(asked, web.Response):
+            return asked
+        return await gate.connect(asked)
 
-    async def sync_handler(request: web.Request) -> web.Response:
-        key, body, refused = await checked(request)
+    async def disconnect_handler(request: web.Request) -> web.Response:
+        asked = await gate.sheet_request(request)
+        if isinstance(asked, web.Response):
+            return asked
+        refused = await gate.check(asked, "a disconnect")
         if refused is not None:
             return refused
-        assert key is not None
-        reason = body.get("reason")
+        assert asked.digest is not None
+        await gate.keys.forget(asked.spreadsheet_id, asked.digest)
+        logger.info("disconnected %s (from %s)", asked.spreadsheet_id, asked.source)
+        return web.json_response({"connected": False})
+
+    async def sync_handler(request: web.Request) -> web.Response:
+        asked = await gate.sheet_request(request)
+        if isinstance(asked, web.Response):
+            return asked
+        refused = await gate.check(asked, "a sync")
+        if refused is not None:
+            return refused
+        key = asked.spreadsheet_id
+        reason = asked.body.get("reason")
         try:
             state = await queue.ask(key, reason if isinstance(reason, str) else "")
         except QueueFull as error:
@@ -397,14 +291,25 @@ def make_app(
         return web.json_response({"spreadsheetId": key, "status": state}, status=202)
 
     async def pair_handler(request: web.Request) -> web.Response:
-        key, _, refused = await checked(request)
+        asked = await gate.sheet_request(request)
+        if isinstance(asked, web.Response):
+            return asked
+        refused = await gate.check(asked, "a pairing")
         if refused is not None:
             return refused
-        assert key is not None
+        assert asked.digest is not None
+        key = asked.spreadsheet_id
         if pair is None:
             return web.json_response({"error": "this worker does not pair rounds"}, status=501)
         try:
-            paired, message = await asyncio.to_thread(pair, key)
+            paired, message = await asyncio.to_thread(pair, key, commitment(asked.digest))
+        except KeyWithdrawn:
+            await gate.keys.forget(key, asked.digest)
+            logger.warning("pairing of %s refused: the sheet no longer holds its key", key)
+            return web.json_response(
+                {"error": "this spreadsheet no longer holds this key: connect it again"},
+                status=401,
+            )
         except Exception as error:  # logged; the endpoint goes on serving
             logger.error("pairing %s failed: %s", key, error)
             return web.json_response(
@@ -427,26 +332,47 @@ def make_app(
         await app[QUEUE_KEY].stop()
 
     app = web.Application(
-        client_max_size=16 * 1024, middlewares=[caller_middleware(tuple(trusted_proxies))]
+        client_max_size=BODY_MAX_BYTES,
+        middlewares=[caller_middleware(tuple(trusted_proxies))],
+        handler_args={"keepalive_timeout": HEADER_SECONDS, "lingering_time": LINGER_SECONDS},
     )
     app[QUEUE_KEY] = queue
+    app.router.add_post("/connect", connect_handler)
     app.router.add_post("/sync", sync_handler)
     app.router.add_post("/pair", pair_handler)
+    app.router.add_post("/disconnect", disconnect_handler)
     app.router.add_get("/healthz", health)
+    app.on_response_prepare.append(_no_versions)
     app.on_startup.append(on_startup)
     app.on_cleanup.append(on_cleanup)
     return app
 
 
+def _no_versions_anywhere() -> None:
+    """Name the server without versions in the answers aiohttp makes before any application
+    code runs (``400`` to a request it cannot parse), which no signal reaches: they take
+    ``aiohttp.web_response``'s default ``Server`` value. This process serves nothing else."""
+    setattr(web_response, "SERVER_SOFTWARE", SERVER_NAME)  # noqa: B010 (not re-exported)
+
+
 async def serve(
-    app: web.Application, host: str, port: int, stop: asyncio.Event | None = None
+    app: web.Application,
+    host: str,
+    port: int,
+    stop: asyncio.Event | None = None,
+    listening: Callable[[int], None] | None = None,
 ) -> None:
-    """Run ``app`` on ``host:port`` until ``stop`` is set (or forever)."""
+    """Run ``app`` on ``host:port`` until ``stop`` is set (or forever); ``listening`` is
+    told the port (the one chosen, for port 0)."""
+    _no_versions_anywhere()
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     await site.start()
-    logger.info("listening on http://%s:%d (POST /sync, GET /healthz)", host, port)
+    port = int(runner.addresses[0][1])
+    logger.info("listening on http://%s:%d (POST /connect, /sync, /pair, /disconnect)", host, port)
+    if listening is not None:
+        listening(port)
     try:
         await (stop or asyncio.Event()).wait()
     finally:

@@ -13,15 +13,14 @@
                                     (default 120; the defaults wait at least 63.5 s in all,
                                     outlasting Google's one-minute quota window)
 ``HARKNESS_SHEETS_POLL_INTERVAL``   seconds between polls in ``harkness-sheets watch`` (default 60)
-``HARKNESS_SHEETS_WEBHOOK_SECRET``  shared secret the Apps Script add-on sends to ``serve``
 ``HARKNESS_SHEETS_CONFIG``          TOML file listing the spreadsheets of ``watch`` (and the
                                     only ones ``serve`` accepts, when set)
 ``HARKNESS_SHEETS_HOST``            address ``serve`` listens on (default 127.0.0.1)
 ``HARKNESS_SHEETS_PORT``            port ``serve`` listens on (default 8080)
 ``HARKNESS_SHEETS_TRUSTED_PROXIES`` the reverse proxies in front of ``serve`` (addresses or
-                                    networks, separated by commas; default ``127.0.0.1,::1``;
-                                    empty: none): from them, ``X-Forwarded-For`` names the
-                                    caller (:mod:`sheets.forwarded`)
+                                    networks, separated by commas; default: none): from them,
+                                    ``X-Forwarded-For`` names the caller
+                                    (:mod:`sheets.forwarded`)
 ``HARKNESS_SHEETS_DEBOUNCE``        ``serve`` syncs a sheet this many seconds after its last
                                     edit (default 5) …
 ``HARKNESS_SHEETS_MAX_WAIT``        … but no later than this after the first (default 30)
@@ -44,7 +43,7 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from sheets.budget import Quota
@@ -87,9 +86,6 @@ class SheetsSettings(BaseSettings):
         default=120.0, gt=0, description="Longest total of one request's waits, in seconds."
     )
     poll_interval: float = Field(default=60.0, gt=0, description="Seconds between polls.")
-    webhook_secret: SecretStr | None = Field(
-        default=None, description="Shared secret the Apps Script add-on sends."
-    )
     config: Path | None = Field(
         default=None, description="TOML file listing the spreadsheets to watch or serve."
     )

@@ -241,7 +241,6 @@ async def test_two_shards_and_two_workers_write_every_result_once_within_googles
     worker_env = {
         **sheets_env,
         **quota,
-        "HARKNESS_SHEETS_WEBHOOK_SECRET": "Yq3v8wVZ0m1nC4pR7sT2uX5yA6bD9eFg-test",
         "HARKNESS_SHEETS_PORT": "0",
         "HARKNESS_SHEETS_DEBOUNCE": "0.5",
     }

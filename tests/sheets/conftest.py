@@ -24,13 +24,14 @@ from sheets.client import SheetsClient, open_client
 from sheets.settings import SheetsSettings
 from sheets.settings_tab import default_rows
 from sheets.sync import SyncResult, sync
-from tests.fakes.sheets_api import ServiceAccountKey, SheetsFake
+from tests.fakes.sheets_api import ServiceAccountKey, SheetsFake, generate_service_account
 from tests.fakes.sheets_fixtures import (
     service_account_file,
     sheets_env,
     sheets_fake,
     sheets_settings,
 )
+from tests.sheets.addon import Editor
 
 __all__ = ["service_account_file", "sheets_env", "sheets_fake", "sheets_settings"]
 
@@ -96,3 +97,22 @@ def make_sheet(
 def run_sync(client: SheetsClient) -> Callable[[str], SyncResult]:
     """Sync a spreadsheet with the worker's client."""
     return lambda spreadsheet_id: sync(client, spreadsheet_id)
+
+
+@pytest.fixture
+def make_editor(
+    sheets_fake: SheetsFake, sheets_settings: SheetsSettings, tmp_path: Path
+) -> Callable[..., Editor]:
+    """A person with a Google account of their own (a key the fake knows), given ``role``
+    (``writer``: an editor; ``reader``: a viewer) on the spreadsheets named."""
+
+    def make(name: str, *sheets: str, role: str = "writer") -> Editor:
+        key = generate_service_account(
+            sheets_fake, tmp_path, email=f"{name}@club.example", project_id=f"{name}-project"
+        )
+        for sheet in sheets:
+            sheets_fake.share(sheet, key.email, role)
+        settings = sheets_settings.model_copy(update={"google_application_credentials": key.path})
+        return Editor(key.email, open_client(settings))
+
+    return make

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -15,9 +16,11 @@ from pathlib import Path
 
 import pytest
 
+from sheets.addon_keys import KEY_HEADER
 from sheets.cli import main
 from tests.fakes.sheets_api import ServiceAccountKey, SheetsFake, generate_service_account
 from tests.scrape import free_port, scrape
+from tests.sheets.addon import Editor, new_key
 from tests.sheets.conftest import seed_crosstable
 
 MakeSheet = Callable[..., str]
@@ -99,7 +102,7 @@ def test_a_refused_key_is_reported_without_the_key_or_any_token(
     assert "eyJ" not in everything  # no signed assertion (JWT)
 
 
-def test_watch_needs_a_config_and_serve_needs_a_secret(
+def test_watch_needs_a_config(
     sheets_env: dict[str, str],
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
@@ -112,14 +115,6 @@ def test_watch_needs_a_config_and_serve_needs_a_secret(
     bad.write_text("sheets = []\n", encoding="utf-8")
     assert main(["watch", "--config", str(bad)]) == 2
     assert "'sheets' must list at least one spreadsheet" in capsys.readouterr().err
-    monkeypatch.delenv("HARKNESS_SHEETS_WEBHOOK_SECRET", raising=False)
-    assert main(["serve"]) == 2
-    assert "set HARKNESS_SHEETS_WEBHOOK_SECRET" in capsys.readouterr().err
-    for weak in ("x", "correct horse battery", "a" * 40):
-        monkeypatch.setenv("HARKNESS_SHEETS_WEBHOOK_SECRET", weak)
-        assert main(["serve"]) == 2
-        err = capsys.readouterr().err
-        assert "HARKNESS_SHEETS_WEBHOOK_SECRET is too weak" in err and weak not in err
     # A bad setting stops every command at start-up (sync: a regression fails, never serves).
     monkeypatch.setenv("HARKNESS_SHEETS_TRUSTED_PROXIES", "127.0.0.1, caddy")
     assert main(["sync", "1AbCdEfGhIjKlMnOp"]) == 2
@@ -127,16 +122,13 @@ def test_watch_needs_a_config_and_serve_needs_a_secret(
     assert "trusted_proxies" in err and "'caddy' is not an IP address or network" in err
 
 
-STRONG_SECRET = "Yq3v8wVZ0m1nC4pR7sT2uX5yA6bD9eFg"
-
-
-def _post(url: str, secret: str, forwarded_for: str) -> int:
+def _post(url: str, sheet: str, key: str, forwarded_for: str) -> int:
     request = urllib.request.Request(
         url,
-        data=b'{"spreadsheetId": "1AbCdEfGhIjKlMnOp"}',
+        data=json.dumps({"spreadsheetId": sheet}).encode(),
         headers={
             "Content-Type": "application/json",
-            "X-Harkness-Secret": secret,
+            KEY_HEADER: key,
             "X-Forwarded-For": forwarded_for,
         },
     )
@@ -148,18 +140,20 @@ def _post(url: str, secret: str, forwarded_for: str) -> int:
 
 
 def test_serve_believes_x_forwarded_for_from_the_proxies_in_its_setting(
-    sheets_env: dict[str, str],
+    sheets_env: dict[str, str], make_sheet: MakeSheet, make_editor: Callable[..., Editor]
 ) -> None:
     """The real command, over HTTP on loopback: HARKNESS_SHEETS_TRUSTED_PROXIES names the
-    proxy (here the test, on 127.0.0.1), so wrong secrets are counted, and logged, per
-    caller, and the right secret passes even from a caller answered 429."""
+    proxy (here the test, on 127.0.0.1), so wrong keys are counted, and logged, per caller,
+    and the sheet's key passes even from a caller answered 429."""
+    sheet = make_sheet({"Results": seed_crosstable()})
+    key = new_key()
+    make_editor("td", sheet).vouch(sheet, key)
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     env = {
         **{k: v for k, v in os.environ.items() if k != "HARKNESS_DATABASE_URL"},
         **sheets_env,
-        "HARKNESS_SHEETS_WEBHOOK_SECRET": STRONG_SECRET,
         "HARKNESS_SHEETS_PORT": str(port),
         "HARKNESS_SHEETS_TRUSTED_PROXIES": "10.9.8.7, 127.0.0.0/8",
         "HARKNESS_METRICS_PORT": str(metrics_port := free_port()),
@@ -181,19 +175,21 @@ def test_serve_believes_x_forwarded_for_from_the_proxies_in_its_setting(
             except OSError:
                 assert process.poll() is None and time.monotonic() < deadline, "serve did not start"
                 time.sleep(0.1)
-        attacker = [_post(f"{base}/sync", "guess", "203.0.113.7") for _ in range(6)]
-        other = _post(f"{base}/sync", "typo", "198.51.100.20")
-        right = _post(f"{base}/sync", STRONG_SECRET, "203.0.113.7")
+        connected = _post(f"{base}/connect", sheet, key, "198.51.100.20")
+        attacker = [_post(f"{base}/sync", sheet, new_key(), "203.0.113.7") for _ in range(6)]
+        other = _post(f"{base}/sync", sheet, "typo", "198.51.100.20")
+        right = _post(f"{base}/sync", sheet, key, "203.0.113.7")
         samples = scrape(metrics_port)
     finally:
         process.send_signal(signal.SIGTERM)
         _, log = process.communicate(timeout=15)
+    assert connected == 200
     assert attacker == [401] * 5 + [429]
     assert (other, right) == (401, 202)
     assert samples[("harkness_sync_jobs_total", (("event", "queued"),))] == 1  # the right one
-    assert "refused a sync request from 203.0.113.7:" in log
-    assert "refused a sync request from 198.51.100.20:" in log
-    assert "from 127.0.0.1" not in log and STRONG_SECRET not in log
+    assert f"refused a sync of {sheet} from 203.0.113.7:" in log
+    assert f"refused a sync of {sheet} from 198.51.100.20:" in log
+    assert "from 127.0.0.1" not in log and key not in log
     assert process.returncode == 0
 
 

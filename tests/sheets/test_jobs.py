@@ -19,10 +19,12 @@ from aiohttp import web
 from prometheus_client import REGISTRY
 from sqlalchemy import text
 
+from sheets.addon_keys import KEY_HEADER, MemoryKeys, key_digest
 from sheets.client import SheetsClient, open_client
 from sheets.fleet import Fleet
+from sheets.gate import Gate
 from sheets.jobs import DatabaseUnavailable, DurableSyncQueue, durable_fleet
-from sheets.serve import SECRET_HEADER, make_app
+from sheets.serve import make_app
 from sheets.settings import SheetsSettings
 from sheets.sync import SyncResult, sync
 from tests.fakes.sheets_api import Op, ServiceAccountKey, SheetsFake, generate_service_account
@@ -30,7 +32,8 @@ from tests.sheets.conftest import seed_crosstable
 from tests.store.conftest import fresh_postgres_database, postgres_server
 
 MakeSheet = Callable[..., str]
-SECRET = "a long shared secret for the tests"
+#: The add-on's key every sheet here was connected with (the keys are not what is tested).
+KEY = "k" * 64
 Runs = list[tuple[str, str, float, float]]
 
 
@@ -70,7 +73,8 @@ class Worker:
             worker=self.name,
             **self.options,
         )
-        self.runner = web.AppRunner(make_app(self.queue, SECRET))
+        self.keys = MemoryKeys()
+        self.runner = web.AppRunner(make_app(self.queue, Gate(self.keys, lambda sheet: None)))
         await self.runner.setup()
         site = web.TCPSite(self.runner, "127.0.0.1", 0)
         await site.start()
@@ -85,12 +89,15 @@ class Worker:
             await self.fleet.close()
 
     async def post(self, sheet: str) -> str:
+        digest = key_digest(KEY)
+        assert digest is not None
+        await self.keys.keep(sheet, digest)  # connected by its editors
         async with (
             aiohttp.ClientSession() as session,
             session.post(
                 f"{self.endpoint}/sync",
                 json={"spreadsheetId": sheet, "reason": "edit"},
-                headers={SECRET_HEADER: SECRET},
+                headers={KEY_HEADER: KEY},
             ) as response,
         ):
             assert response.status == 202

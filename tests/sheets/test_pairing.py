@@ -13,6 +13,7 @@ from sheets.client import SheetsClient
 from sheets.pairing import pair_answer, pair_sheet
 from sheets.sync import sync
 from tests.fakes.sheets_api import SheetsFake
+from tests.sheets.addon import Editor, new_key, post
 from tests.sheets.conftest import settings_rows
 
 MakeSheet = Callable[..., str]
@@ -114,40 +115,42 @@ def test_pairing_needs_the_number_of_rounds(
     assert not any(t.startswith("Pairings") for t in sheets_fake.sheet_titles(sheet_id))
 
 
-async def test_the_add_on_endpoint_pairs_with_the_secret_only(
-    sheets_fake: SheetsFake, make_sheet: MakeSheet, client: SheetsClient
+async def test_the_add_on_endpoint_pairs_with_the_sheets_key_only(
+    sheets_fake: SheetsFake,
+    make_sheet: MakeSheet,
+    client: SheetsClient,
+    make_editor: Callable[..., Editor],
 ) -> None:
-    import aiohttp
     from aiohttp import web
 
-    from sheets.serve import SECRET_HEADER, SyncQueue, make_app
+    from sheets.addon_keys import MemoryKeys, read_commitment
+    from sheets.gate import Gate
+    from sheets.serve import SyncQueue, make_app
 
-    secret = "a long shared secret for the tests"
     sheet_id = make_sheet(
         {"Results": [HEADER], "Players": PLAYERS, "Harkness": settings_rows(Rounds="4")}
     )
     queue = SyncQueue(lambda key: sync(client, key))
-    runner = web.AppRunner(make_app(queue, secret, pair=lambda key: pair_answer(client, key)))
+    gate = Gate(MemoryKeys(), lambda key: read_commitment(client, key))
+    app = make_app(queue, gate, pair=lambda key, vouched: pair_answer(client, key, vouched))
+    runner = web.AppRunner(app)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
-    url = f"http://127.0.0.1:{runner.addresses[0][1]}/pair"
+    base = f"http://127.0.0.1:{runner.addresses[0][1]}"
+    key = new_key()
     try:
-        async with aiohttp.ClientSession() as session:
-            for given, status in (("wrong", 401), (secret, 200)):
-                async with session.post(
-                    url, json={"spreadsheetId": sheet_id}, headers={SECRET_HEADER: given}
-                ) as response:
-                    assert response.status == status
-                    answer = await response.json()
-                    if status == 401:
-                        assert "Pairings Rd 1" not in sheets_fake.sheet_titles(sheet_id)
-        assert answer == {
-            "paired": True,
-            "message": "Round 1 is paired: see the Pairings Rd 1 tab.",
-        }
+        make_editor("td", sheet_id).vouch(sheet_id, key)
+        assert (await post(base, "/connect", sheet_id, key))[0] == 200
+        assert (await post(base, "/pair", sheet_id, new_key()))[0] == 401
+        assert "Pairings Rd 1" not in sheets_fake.sheet_titles(sheet_id)
+        answer = await post(base, "/pair", sheet_id, key)
     finally:
         await runner.cleanup()
+    assert answer == (
+        200,
+        {"paired": True, "message": "Round 1 is paired: see the Pairings Rd 1 tab."},
+    )
 
 
 def test_the_games_are_added_to_a_game_list_only_when_the_td_asks(
