@@ -1,17 +1,24 @@
 /**
  * Harkness for Google Sheets: the script a TD binds to a tournament spreadsheet.
  *
- * It adds a "Harkness" menu ("Recompute standings", "Pair next round") and, when the TD asks
- * for it, an installable on-edit trigger. All call the Harkness worker's endpoint
+ * It adds a "Harkness" menu ("Recompute standings", "Pair next round", …) and, when the TD
+ * asks for it, an installable on-edit trigger. All call the Harkness worker's endpoint
  * (`harkness-sheets serve`), which reads the spreadsheet with its service account, ranks it and
  * writes the Standings, Breakdown and Errors tabs, or pairs the next round by the FIDE Dutch
  * system into a "Pairings Rd N" tab. This script never computes anything itself.
  *
- * Configuration lives in the Script Properties (Extensions → Apps Script → Project settings →
- * Script properties), never in this code:
- *   HARKNESS_ENDPOINT  the worker's URL, e.g. https://harkness.example.org/sync (pairing
- *                      asks /pair beside it)
- *   HARKNESS_SECRET    the worker's HARKNESS_SHEETS_WEBHOOK_SECRET
+ * Configuration: one Script Property (Extensions → Apps Script → Project settings → Script
+ * properties), never in this code:
+ *   HARKNESS_ENDPOINT  the worker's address, https only, e.g. https://harkness.example.org
+ *
+ * The sheet's key. "Harkness → Connect this sheet" (an editor, once) makes a random key that
+ * opens this spreadsheet alone, keeps it in this document's properties (which only this
+ * script, run by an editor, reads; the TD never sees or pastes it), writes its SHA-256 into
+ * the spreadsheet's developer metadata (which only an editor can write: that is how the
+ * worker knows an editor connected it), and sends it to the worker's /connect. Every call
+ * then carries the key; "Connect this sheet" again renews it (the old one is refused at once)
+ * and "Disconnect this sheet" withdraws it. If the worker has forgotten the key (a restart
+ * without a database), the script connects again by itself and repeats the call.
  *
  * Edits come one cell at a time. The worker waits until a sheet has been quiet for a few
  * seconds before it syncs (it debounces), so this script may skip calls made within
@@ -24,7 +31,9 @@ var EDIT_HANDLER = 'harknessOnEdit';
 var THROTTLE_SECONDS = 2;
 var THROTTLE_KEY = 'harkness-sync-requested';
 var TAB_METADATA_KEY = 'harkness.tab';
-var SECRET_HEADER = 'X-Harkness-Secret';
+var KEY_METADATA_KEY = 'harkness.addonKey';
+var KEY_PROPERTY = 'HARKNESS_KEY';
+var KEY_HEADER = 'X-Harkness-Key';
 
 /** Adds the Harkness menu when the spreadsheet opens (simple trigger). */
 function onOpen(e) {
@@ -34,6 +43,9 @@ function onOpen(e) {
     .addItem('Pair next round', 'pairNextRound')
     .addItem('Recompute automatically after each edit', 'installEditTrigger')
     .addItem('Stop recomputing automatically', 'removeEditTrigger')
+    .addSeparator()
+    .addItem('Connect this sheet (or renew its key)', 'connectSheet')
+    .addItem('Disconnect this sheet', 'disconnectSheet')
     .addToUi();
 }
 
@@ -42,24 +54,68 @@ function onInstall(e) {
   onOpen(e);
 }
 
-/** The worker's endpoint and secret from the Script Properties, or null if either is missing. */
-function workerSettings_() {
-  var properties = PropertiesService.getScriptProperties();
-  var endpoint = properties.getProperty('HARKNESS_ENDPOINT');
-  var secret = properties.getProperty('HARKNESS_SECRET');
-  if (!endpoint || !secret) {
-    return null;
+var NOT_SET_UP = 'Harkness is not set up: add HARKNESS_ENDPOINT (https://…) to the Script ' +
+  'properties (Extensions → Apps Script → Project settings).';
+var NOT_HTTPS = 'HARKNESS_ENDPOINT must be an https:// address: the sheet\'s key is never sent ' +
+  'over plain http.';
+var NOT_CONNECTED = 'This sheet is not connected to Harkness yet: an editor chooses ' +
+  'Harkness → Connect this sheet.';
+
+/**
+ * The worker's base URL from the Script Properties: {url} (without a trailing /sync, which
+ * older setups wrote), or {problem} when it is missing or not https.
+ */
+function workerUrl_() {
+  var endpoint = PropertiesService.getScriptProperties().getProperty('HARKNESS_ENDPOINT');
+  if (!endpoint) {
+    return { problem: NOT_SET_UP };
   }
-  return { endpoint: endpoint, secret: secret };
+  endpoint = String(endpoint).trim();
+  if (!/^https:\/\/[^\/\s]+/i.test(endpoint)) {
+    return { problem: NOT_HTTPS };
+  }
+  return { url: endpoint.replace(/\/+$/, '').replace(/\/sync$/, '') };
 }
 
-var NOT_SET_UP = 'Harkness is not set up: add HARKNESS_ENDPOINT and HARKNESS_SECRET to the ' +
-  'Script properties (Extensions → Apps Script → Project settings).';
+/** This sheet's key, kept in its document properties (null before it is connected). */
+function sheetKey_() {
+  return PropertiesService.getDocumentProperties().getProperty(KEY_PROPERTY);
+}
 
-/** Posts a JSON payload to the worker with the shared secret; answers the HTTP response. */
-function post_(url, secret, payload) {
+/** A new random key: 64 hex digits from two UUIDs (Java's SecureRandom: 244 random bits). */
+function newKey_() {
+  return (Utilities.getUuid() + Utilities.getUuid()).replace(/-/g, '');
+}
+
+/** The key's SHA-256, as the worker compares it: "sha256:" and 64 hex digits. */
+function keyHash_(key) {
+  var digest = Utilities.computeDigest(Utilities.DigestAlgorithm.SHA_256, key,
+    Utilities.Charset.UTF_8);
+  return 'sha256:' + digest.map(function (b) {
+    return ((b + 256) % 256).toString(16).padStart(2, '0');
+  }).join('');
+}
+
+/** The spreadsheet's key-hash metadata entries. */
+function keyMetadata_(spreadsheet) {
+  return spreadsheet.getDeveloperMetadata().filter(function (metadata) {
+    return metadata.getKey() === KEY_METADATA_KEY;
+  });
+}
+
+/** Replaces the key hash the spreadsheet holds (an edit: only an editor can). */
+function vouchFor_(spreadsheet, key) {
+  keyMetadata_(spreadsheet).forEach(function (metadata) { metadata.remove(); });
+  if (key) {
+    spreadsheet.addDeveloperMetadata(KEY_METADATA_KEY, keyHash_(key),
+      SpreadsheetApp.DeveloperMetadataVisibility.DOCUMENT);
+  }
+}
+
+/** Posts a JSON payload to the worker with the sheet's key; answers the HTTP response. */
+function post_(url, key, payload) {
   var headers = {};
-  headers[SECRET_HEADER] = secret;
+  headers[KEY_HEADER] = key;
   return UrlFetchApp.fetch(url, {
     method: 'post',
     contentType: 'application/json',
@@ -70,15 +126,56 @@ function post_(url, secret, payload) {
   });
 }
 
+/** The worker's JSON answer, or {} when it sent none this script can read. */
+function answer_(response) {
+  try {
+    var answer = JSON.parse(response.getContentText());
+    return answer && typeof answer === 'object' ? answer : {};
+  } catch (error) {
+    return {};
+  }
+}
+
 /** What to tell the TD when the worker refuses a request or fails. */
 function refusal_(code) {
   if (code === 401) {
-    return 'The Harkness worker refused the secret: check HARKNESS_SECRET.';
+    return 'The Harkness worker refused this sheet\'s key: an editor connects it again ' +
+      '(Harkness → Connect this sheet).';
   }
   if (code === 403) {
     return 'The Harkness worker does not serve this spreadsheet: ask its administrator to add it.';
   }
+  if (code === 429) {
+    return 'The Harkness worker is busy with other requests: try again in a minute.';
+  }
   return 'The Harkness worker answered ' + code + ': try again later.';
+}
+
+/**
+ * Calls a route of the worker for this spreadsheet with its key: {response} or {problem}.
+ * When the worker no longer knows the key ("connect": true), connects again with it (the
+ * sheet still holds its hash) and repeats the call once.
+ */
+function call_(spreadsheet, route, payload) {
+  var worker = workerUrl_();
+  if (worker.problem) {
+    return { problem: worker.problem };
+  }
+  var key = sheetKey_();
+  if (!key) {
+    return { problem: NOT_CONNECTED };
+  }
+  var body = { spreadsheetId: spreadsheet.getId() };
+  Object.keys(payload || {}).forEach(function (name) { body[name] = payload[name]; });
+  var response = post_(worker.url + route, key, body);
+  if (response.getResponseCode() === 401 && answer_(response).connect === true) {
+    var again = post_(worker.url + '/connect', key, { spreadsheetId: spreadsheet.getId() });
+    if (again.getResponseCode() !== 200) {
+      return { problem: refusal_(again.getResponseCode()) };
+    }
+    response = post_(worker.url + route, key, body);
+  }
+  return { response: response };
 }
 
 /**
@@ -86,35 +183,33 @@ function refusal_(code) {
  * the worker gives, only when it cannot be reached at all.
  */
 function requestSync_(spreadsheet, reason) {
-  var settings = workerSettings_();
-  if (!settings) {
-    return { ok: false, message: NOT_SET_UP };
+  var called = call_(spreadsheet, '/sync', { reason: reason });
+  if (called.problem) {
+    return { ok: false, message: called.problem };
   }
-  var response = post_(settings.endpoint, settings.secret,
-    { spreadsheetId: spreadsheet.getId(), reason: reason });
-  var code = response.getResponseCode();
+  var code = called.response.getResponseCode();
   if (code === 202) {
     return { ok: true, message: 'The standings will be recomputed in a few seconds.' };
   }
   return { ok: false, message: refusal_(code) };
 }
 
-/** Menu item: ask for a sync now and say what happened. */
-function recomputeStandings() {
+/** Runs a menu action, tells the TD what happened, and answers {ok, message}. */
+function menu_(action, seconds) {
   var spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
   var result;
   try {
-    result = requestSync_(spreadsheet, 'menu');
+    result = action(spreadsheet);
   } catch (error) {
     result = { ok: false, message: 'Could not reach the Harkness worker: ' + error.message };
   }
-  spreadsheet.toast(result.message, MENU_TITLE, 5);
+  spreadsheet.toast(result.message, MENU_TITLE, seconds);
   return result;
 }
 
-/** The worker's URL for pairing: HARKNESS_ENDPOINT ends in /sync, and /pair is beside it. */
-function pairUrl_(endpoint) {
-  return endpoint.replace(/\/+$/, '').replace(/\/sync$/, '') + '/pair';
+/** Menu item: ask for a sync now and say what happened. */
+function recomputeStandings() {
+  return menu_(function (spreadsheet) { return requestSync_(spreadsheet, 'menu'); }, 5);
 }
 
 /**
@@ -122,20 +217,17 @@ function pairUrl_(endpoint) {
  * the worker gives, only when it cannot be reached at all.
  */
 function requestPair_(spreadsheet) {
-  var settings = workerSettings_();
-  if (!settings) {
-    return { ok: false, message: NOT_SET_UP };
+  var called = call_(spreadsheet, '/pair', {});
+  if (called.problem) {
+    return { ok: false, message: called.problem };
   }
-  var response = post_(pairUrl_(settings.endpoint), settings.secret,
-    { spreadsheetId: spreadsheet.getId() });
-  var code = response.getResponseCode();
+  var code = called.response.getResponseCode();
   if (code === 200) {
-    try {
-      var answer = JSON.parse(response.getContentText());
-      return { ok: answer.paired === true, message: String(answer.message) };
-    } catch (error) {
+    var answer = answer_(called.response);
+    if (typeof answer.message !== 'string') {
       return { ok: false, message: 'The Harkness worker gave an answer this script cannot read.' };
     }
+    return { ok: answer.paired === true, message: answer.message };
   }
   if (code === 501) {
     return { ok: false, message: 'This Harkness worker does not pair rounds: ask its ' +
@@ -146,15 +238,50 @@ function requestPair_(spreadsheet) {
 
 /** Menu item: pair the next round into a "Pairings Rd N" tab and say what happened. */
 function pairNextRound() {
-  var spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
-  var result;
-  try {
-    result = requestPair_(spreadsheet);
-  } catch (error) {
-    result = { ok: false, message: 'Could not reach the Harkness worker: ' + error.message };
-  }
-  spreadsheet.toast(result.message, MENU_TITLE, 10);
-  return result;
+  return menu_(requestPair_, 10);
+}
+
+/**
+ * Menu item: connect this sheet to the worker with a new key (renewing it if it had one):
+ * the key's hash goes into the sheet, the key into this document's properties, and the
+ * worker checks the one against the other.
+ */
+function connectSheet() {
+  return menu_(function (spreadsheet) {
+    var worker = workerUrl_();
+    if (worker.problem) {
+      return { ok: false, message: worker.problem };
+    }
+    var key = newKey_();
+    try {
+      vouchFor_(spreadsheet, key);
+    } catch (error) {
+      return { ok: false, message: 'Only an editor of this spreadsheet can connect it (' +
+        error.message + ').' };
+    }
+    PropertiesService.getDocumentProperties().setProperty(KEY_PROPERTY, key);
+    var response = post_(worker.url + '/connect', key, { spreadsheetId: spreadsheet.getId() });
+    var code = response.getResponseCode();
+    if (code === 200) {
+      return { ok: true, message: 'This sheet is connected to Harkness (with a new key).' };
+    }
+    var said = answer_(response).error;
+    return { ok: false, message: typeof said === 'string' ? 'Not connected: ' + said : refusal_(code) };
+  }, 10);
+}
+
+/** Menu item: withdraw this sheet's key, from the worker, the sheet and this document. */
+function disconnectSheet() {
+  return menu_(function (spreadsheet) {
+    var worker = workerUrl_();
+    var key = sheetKey_();
+    if (key && !worker.problem) {
+      post_(worker.url + '/disconnect', key, { spreadsheetId: spreadsheet.getId() });
+    }
+    vouchFor_(spreadsheet, null);
+    PropertiesService.getDocumentProperties().deleteProperty(KEY_PROPERTY);
+    return { ok: true, message: 'This sheet is disconnected: its key no longer opens it.' };
+  }, 5);
 }
 
 /** The installable on-edit triggers of this project for this spreadsheet. */

@@ -1,20 +1,22 @@
 // Tests of the Harkness Apps Script, offline: `node --test deploy/apps-script/`.
 //
 // Code.js runs in a fresh V8 context whose globals are small stand-ins for the Apps Script
-// services it uses (SpreadsheetApp, PropertiesService, UrlFetchApp, ScriptApp, CacheService),
-// each recording what the script asked of it, as Apps Script would run it.
+// services it uses (SpreadsheetApp, PropertiesService, UrlFetchApp, ScriptApp, CacheService,
+// Utilities), each recording what the script asked of it, as Apps Script would run it. The
+// script against the real worker, through Caddy, is tests/sheets/test_addon_through_caddy.py.
 'use strict';
 
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const vm = require('node:vm');
 
 const SOURCE = fs.readFileSync(path.join(__dirname, 'Code.js'), 'utf8');
 const SPREADSHEET_ID = '1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789';
-const ENDPOINT = 'https://harkness.example.org/sync';
-const SECRET = 'correct horse battery staple';
+const ENDPOINT = 'https://harkness.example.org';
+const KEY = 'f'.repeat(64);
 
 /** A sheet (tab) stand-in; worker tabs carry the worker's developer metadata. */
 function makeSheet(name, metadataKeys = []) {
@@ -24,24 +26,50 @@ function makeSheet(name, metadataKeys = []) {
   };
 }
 
+/** The answer the worker gives by route, unless a test says otherwise. */
+function workerAnswer(url) {
+  if (url.endsWith('/connect')) return { status: 200, body: '{"connected": true}' };
+  if (url.endsWith('/pair')) return { status: 200, body: '{"paired": true, "message": "ok"}' };
+  if (url.endsWith('/disconnect')) return { status: 200, body: '{"connected": false}' };
+  return { status: 202, body: '{}' };
+}
+
 /** A fresh Apps Script world: the services, what they recorded, and the loaded script. */
-function world({ properties = { HARKNESS_ENDPOINT: ENDPOINT, HARKNESS_SECRET: SECRET },
-  status = 202, fetchError = null, body = '' } = {}) {
+function world({ script = { HARKNESS_ENDPOINT: ENDPOINT }, document = { HARKNESS_KEY: KEY },
+  answer = workerAnswer, fetchError = null, editor = true } = {}) {
   const recorded = { fetches: [], toasts: [], menus: [], triggers: [], deleted: [], warnings: [] };
+  const metadata = []; // the spreadsheet's developer metadata: {key, value, visibility}
   let now = 0; // seconds, for the cache's expiry
   const cache = new Map();
   const spreadsheet = {
     getId: () => SPREADSHEET_ID,
     toast: (message, title, seconds) => recorded.toasts.push({ message, title, seconds }),
+    getDeveloperMetadata: () => metadata.map((entry) => ({
+      getKey: () => entry.key,
+      getValue: () => entry.value,
+      remove() { metadata.splice(metadata.indexOf(entry), 1); },
+    })),
+    addDeveloperMetadata(key, value, visibility) {
+      if (!editor) throw new Error('You do not have permission to edit this spreadsheet');
+      metadata.push({ key, value, visibility });
+      return spreadsheet;
+    },
   };
+  const store = (values) => ({
+    getProperty: (key) => values[key] ?? null,
+    setProperty: (key, value) => { values[key] = value; },
+    deleteProperty: (key) => { delete values[key]; },
+  });
   const services = {
     SpreadsheetApp: {
+      DeveloperMetadataVisibility: { DOCUMENT: 'DOCUMENT', PROJECT: 'PROJECT' },
       getActiveSpreadsheet: () => spreadsheet,
       getUi: () => ({
         createMenu(title) {
           const menu = { title, items: [] };
           const builder = {
             addItem(caption, handler) { menu.items.push({ caption, handler }); return builder; },
+            addSeparator() { return builder; },
             addToUi() { recorded.menus.push(menu); },
           };
           return builder;
@@ -49,12 +77,26 @@ function world({ properties = { HARKNESS_ENDPOINT: ENDPOINT, HARKNESS_SECRET: SE
       }),
     },
     PropertiesService: {
-      getScriptProperties: () => ({ getProperty: (key) => properties[key] ?? null }),
+      getScriptProperties: () => store(script),
+      getDocumentProperties: () => store(document),
+    },
+    Utilities: {
+      DigestAlgorithm: { SHA_256: 'SHA_256' },
+      Charset: { UTF_8: 'UTF_8' },
+      getUuid: () => crypto.randomUUID(),
+      // As Apps Script answers: Java's signed bytes.
+      computeDigest: (algorithm, value, charset) => {
+        assert.equal(algorithm, 'SHA_256');
+        assert.equal(charset, 'UTF_8');
+        return [...crypto.createHash('sha256').update(value, 'utf8').digest()]
+          .map((b) => (b > 127 ? b - 256 : b));
+      },
     },
     UrlFetchApp: {
       fetch(url, params) {
         recorded.fetches.push({ url, params });
         if (fetchError) throw new Error(fetchError);
+        const { status, body } = answer(url, params, recorded.fetches.length);
         return { getResponseCode: () => status, getContentText: () => body };
       },
     },
@@ -98,13 +140,17 @@ function world({ properties = { HARKNESS_ENDPOINT: ENDPOINT, HARKNESS_SECRET: SE
   return {
     script: context,
     recorded,
+    metadata,
+    document,
     spreadsheet,
     wait(seconds) { now += seconds; },
     edit(sheet) { context.harknessOnEdit({ source: spreadsheet, range: { getSheet: () => sheet } }); },
   };
 }
 
-test('opening the spreadsheet adds a Harkness menu with "Recompute standings"', () => {
+const sha256 = (text) => 'sha256:' + crypto.createHash('sha256').update(text).digest('hex');
+
+test('opening the spreadsheet adds a Harkness menu whose items all exist', () => {
   const w = world();
   w.script.onOpen({});
   assert.equal(w.recorded.menus.length, 1);
@@ -112,45 +158,142 @@ test('opening the spreadsheet adds a Harkness menu with "Recompute standings"', 
   assert.equal(menu.title, 'Harkness');
   assert.deepEqual(menu.items[0], { caption: 'Recompute standings', handler: 'recomputeStandings' });
   assert.deepEqual(menu.items[1], { caption: 'Pair next round', handler: 'pairNextRound' });
+  const handlers = menu.items.map((item) => item.handler);
+  assert.ok(handlers.includes('connectSheet') && handlers.includes('disconnectSheet'));
   for (const item of menu.items) {
     assert.equal(typeof w.script[item.handler], 'function', `${item.handler} exists`);
   }
 });
 
-test('Recompute standings posts the spreadsheet id to the endpoint with the shared secret', () => {
+test('Connect makes a new key, writes its hash into the sheet and sends the key to /connect', () => {
+  const w = world({ document: {} });
+  const result = w.script.connectSheet();
+  assert.equal(result.ok, true);
+  const key = w.document.HARKNESS_KEY;
+  assert.match(key, /^[0-9a-f]{64}$/);
+  assert.deepEqual(w.metadata, [
+    { key: 'harkness.addonKey', value: sha256(key), visibility: 'DOCUMENT' },
+  ]);
+  assert.equal(w.recorded.fetches.length, 1);
+  const { url, params } = w.recorded.fetches[0];
+  assert.equal(url, 'https://harkness.example.org/connect');
+  assert.equal(params.headers['X-Harkness-Key'], key);
+  assert.deepEqual(JSON.parse(params.payload), { spreadsheetId: SPREADSHEET_ID });
+  assert.equal(params.followRedirects, false);
+  assert.match(w.recorded.toasts[0].message, /connected/);
+});
+
+test('Connect again renews the key: one hash in the sheet, the new one', () => {
+  const w = world({ document: {} });
+  w.script.connectSheet();
+  const first = w.document.HARKNESS_KEY;
+  w.script.connectSheet();
+  const second = w.document.HARKNESS_KEY;
+  assert.notEqual(first, second);
+  assert.deepEqual(w.metadata.map((m) => m.value), [sha256(second)]);
+});
+
+test('a viewer cannot connect the sheet, and nothing is sent', () => {
+  const w = world({ document: {}, editor: false });
+  const result = w.script.connectSheet();
+  assert.equal(result.ok, false);
+  assert.match(result.message, /Only an editor/);
+  assert.equal(w.recorded.fetches.length, 0);
+  assert.equal(w.document.HARKNESS_KEY, undefined);
+});
+
+test('a refused connect says what the worker said', () => {
+  const answer = () => ({ status: 401, body: '{"error": "this spreadsheet does not hold this key"}' });
+  const w = world({ document: {}, answer });
+  assert.match(w.script.connectSheet().message, /Not connected: this spreadsheet does not hold/);
+});
+
+test('Recompute standings posts the spreadsheet id to /sync with the sheet\'s key', () => {
   const w = world();
   const result = w.script.recomputeStandings();
   assert.equal(result.ok, true);
   assert.equal(w.recorded.fetches.length, 1);
   const { url, params } = w.recorded.fetches[0];
-  assert.equal(url, ENDPOINT);
+  assert.equal(url, 'https://harkness.example.org/sync');
   assert.equal(params.method, 'post');
   assert.equal(params.contentType, 'application/json');
-  assert.equal(params.headers['X-Harkness-Secret'], SECRET);
+  assert.equal(params.headers['X-Harkness-Key'], KEY);
   assert.deepEqual(JSON.parse(params.payload), { spreadsheetId: SPREADSHEET_ID, reason: 'menu' });
   assert.equal(params.muteHttpExceptions, true);
   assert.match(w.recorded.toasts[0].message, /recomputed in a few seconds/);
 });
 
-test('the secret and the endpoint come from the Script Properties, never from the code', () => {
-  assert.doesNotMatch(SOURCE, new RegExp(SECRET));
-  assert.doesNotMatch(SOURCE, /https:\/\/harkness\.example\.org\/sync['"]/);
-  const w = world({ properties: {} });
-  const result = w.script.recomputeStandings();
-  assert.equal(result.ok, false);
-  assert.equal(w.recorded.fetches.length, 0, 'nothing is sent without a configured endpoint');
-  assert.match(w.recorded.toasts[0].message, /HARKNESS_ENDPOINT and HARKNESS_SECRET/);
+test('an endpoint written with /sync (older setups) or a trailing slash still works', () => {
+  for (const endpoint of ['https://h.example.org/sync', 'https://h.example.org/sync/',
+    'https://h.example.org/']) {
+    const w = world({ script: { HARKNESS_ENDPOINT: endpoint } });
+    w.script.pairNextRound();
+    assert.equal(w.recorded.fetches[0].url, 'https://h.example.org/pair');
+  }
 });
 
-test('a refused secret and an unreachable worker are told to the TD, not thrown', () => {
-  const refused = world({ status: 401 });
-  assert.match(refused.script.recomputeStandings().message, /refused the secret/);
-  const busy = world({ status: 503 });
-  assert.match(busy.script.recomputeStandings().message, /answered 503/);
+test('the add-on refuses an http:// endpoint: the key is never sent in the clear', () => {
+  for (const endpoint of ['http://harkness.example.org', 'HTTP://h.example.org/sync',
+    'harkness.example.org', 'https://', ' http://127.0.0.1:8080']) {
+    const w = world({ script: { HARKNESS_ENDPOINT: endpoint } });
+    const results = [w.script.connectSheet(), w.script.recomputeStandings(),
+      w.script.pairNextRound()];
+    w.edit(makeSheet('Results'));
+    assert.equal(w.recorded.fetches.length, 0, endpoint);
+    for (const result of results) {
+      assert.equal(result.ok, false);
+      assert.match(result.message, /must be an https:\/\/ address/);
+    }
+    assert.match(w.recorded.warnings[0], /https/);
+  }
+});
+
+test('the endpoint comes from the Script Properties and the key from the document, never the code', () => {
+  assert.doesNotMatch(SOURCE, /['"]https:\/\/[a-z]/); // no address is written in the code
+  const unset = world({ script: {} });
+  assert.equal(unset.script.recomputeStandings().ok, false);
+  assert.equal(unset.recorded.fetches.length, 0, 'nothing is sent without a configured endpoint');
+  assert.match(unset.recorded.toasts[0].message, /add HARKNESS_ENDPOINT/);
+  const unconnected = world({ document: {} });
+  assert.match(unconnected.script.recomputeStandings().message, /Connect this sheet/);
+  assert.equal(unconnected.recorded.fetches.length, 0);
+});
+
+test('a worker that forgot the key is connected again with it, and the call repeated', () => {
+  const answer = (url, params, n) => (n === 1
+    ? { status: 401, body: '{"error": "not connected", "connect": true}' }
+    : workerAnswer(url));
+  const w = world({ answer });
+  w.metadata.push({ key: 'harkness.addonKey', value: sha256(KEY), visibility: 'DOCUMENT' });
+  assert.equal(w.script.recomputeStandings().ok, true);
+  assert.deepEqual(w.recorded.fetches.map((f) => f.url.replace(ENDPOINT, '')),
+    ['/sync', '/connect', '/sync']);
+  assert.ok(w.recorded.fetches.every((f) => f.params.headers['X-Harkness-Key'] === KEY));
+  assert.deepEqual(w.metadata.map((m) => m.value), [sha256(KEY)], 'the key is not renewed');
+});
+
+test('a refused key, a busy worker and an unreachable one are told to the TD, not thrown', () => {
+  const status = (code) => () => ({ status: code, body: '{"error": "x"}' });
+  assert.match(world({ answer: status(401) }).script.recomputeStandings().message,
+    /refused this sheet's key: an editor connects it again/);
+  assert.match(world({ answer: status(429) }).script.recomputeStandings().message,
+    /busy with other requests/);
+  assert.match(world({ answer: status(503) }).script.recomputeStandings().message, /answered 503/);
   const down = world({ fetchError: 'DNS error' });
   const result = down.script.recomputeStandings();
   assert.equal(result.ok, false);
   assert.match(down.recorded.toasts[0].message, /Could not reach the Harkness worker: DNS error/);
+});
+
+test('Disconnect withdraws the key from the worker, the sheet and the document', () => {
+  const w = world();
+  w.metadata.push({ key: 'harkness.addonKey', value: sha256(KEY), visibility: 'DOCUMENT' });
+  w.metadata.push({ key: 'harkness.inputHash', value: 'x', visibility: 'DOCUMENT' });
+  assert.equal(w.script.disconnectSheet().ok, true);
+  assert.equal(w.recorded.fetches[0].url, 'https://harkness.example.org/disconnect');
+  assert.equal(w.recorded.fetches[0].params.headers['X-Harkness-Key'], KEY);
+  assert.deepEqual(w.metadata.map((m) => m.key), ['harkness.inputHash']);
+  assert.equal(w.document.HARKNESS_KEY, undefined);
 });
 
 test('the on-edit trigger is installed once, for this spreadsheet, and can be removed', () => {
@@ -197,37 +340,30 @@ test('a failing worker never breaks the TD\'s editing', () => {
   assert.match(w.recorded.warnings[0], /could not reach the worker: timeout/);
 });
 
-test('Pair next round posts to /pair beside the sync endpoint and shows the worker\'s answer', () => {
+test('Pair next round posts to /pair with the key and shows the worker\'s answer', () => {
   const body = JSON.stringify({ paired: true, message: 'Round 2 is paired: see the Pairings Rd 2 tab.' });
-  const w = world({ status: 200, body });
+  const w = world({ answer: () => ({ status: 200, body }) });
   const result = w.script.pairNextRound();
   assert.equal(result.ok, true);
   assert.equal(w.recorded.fetches.length, 1);
   const { url, params } = w.recorded.fetches[0];
   assert.equal(url, 'https://harkness.example.org/pair');
-  assert.equal(params.method, 'post');
-  assert.equal(params.headers['X-Harkness-Secret'], SECRET);
+  assert.equal(params.headers['X-Harkness-Key'], KEY);
   assert.deepEqual(JSON.parse(params.payload), { spreadsheetId: SPREADSHEET_ID });
   assert.equal(w.recorded.toasts[0].message, 'Round 2 is paired: see the Pairings Rd 2 tab.');
 });
 
 test('a round the worker cannot pair, and a worker that does not pair, are told to the TD', () => {
+  const answering = (status, body) => () => ({ status, body });
   const body = JSON.stringify({ paired: false, message: 'Not paired: Harkness!B4: set the number of rounds here to pair rounds' });
-  const refused = world({ status: 200, body });
+  const refused = world({ answer: answering(200, body) });
   const result = refused.script.pairNextRound();
   assert.equal(result.ok, false);
   assert.match(refused.recorded.toasts[0].message, /set the number of rounds/);
-  assert.match(world({ status: 501 }).script.pairNextRound().message, /harkness\[pairing\]/);
-  assert.match(world({ status: 401 }).script.pairNextRound().message, /refused the secret/);
-  assert.match(world({ status: 200, body: 'not json' }).script.pairNextRound().message, /cannot read/);
+  assert.match(world({ answer: answering(501, '') }).script.pairNextRound().message, /harkness\[pairing\]/);
+  assert.match(world({ answer: answering(401, '{}') }).script.pairNextRound().message, /refused this sheet's key/);
+  assert.match(world({ answer: answering(200, 'not json') }).script.pairNextRound().message, /cannot read/);
   const down = world({ fetchError: 'DNS error' });
   assert.equal(down.script.pairNextRound().ok, false);
   assert.match(down.recorded.toasts[0].message, /Could not reach the Harkness worker: DNS error/);
-});
-
-test('the pairing URL is /pair whatever the endpoint ends with', () => {
-  const w = world();
-  assert.equal(w.script.pairUrl_('https://h.example.org/sync'), 'https://h.example.org/pair');
-  assert.equal(w.script.pairUrl_('https://h.example.org/sync/'), 'https://h.example.org/pair');
-  assert.equal(w.script.pairUrl_('https://h.example.org/'), 'https://h.example.org/pair');
 });
