@@ -147,15 +147,24 @@ def test_compose_runs_the_sheets_worker_and_the_add_on_endpoint_from_the_bot_ima
 def test_the_tls_proxy_serves_the_add_on_endpoint_and_nothing_else(
     compose: dict[str, Any],
 ) -> None:
+    """Caddy passes every route the add-on calls, and the health check, to serve's port,
+    and answers 404 to anything else (the real Caddy runs this file in
+    tests/sheets/test_addon_through_caddy.py)."""
     proxy, addon = compose["services"]["proxy"], compose["services"]["addon"]
     assert proxy["image"].startswith("caddy:")
     assert sorted(proxy["ports"]) == ["443:443", "80:80"]
     assert "./Caddyfile:/etc/caddy/Caddyfile:ro" in proxy["volumes"]
     caddyfile = (DEPLOY / "Caddyfile").read_text()
-    site = [line for line in caddyfile.splitlines() if line and not line.startswith("#")]
-    assert site[0] == "{$HARKNESS_DOMAIN} {"
-    assert f"reverse_proxy addon:{addon['environment']['HARKNESS_SHEETS_PORT']}" in caddyfile
-    assert "@harkness path /sync /healthz" in caddyfile and "respond 404" in caddyfile
+    site = [line for line in caddyfile.splitlines() if line.startswith("{$")]
+    assert site == ["{$HARKNESS_DOMAIN} {"]
+    upstream = (
+        f"reverse_proxy {{$HARKNESS_UPSTREAM:addon:{addon['environment']['HARKNESS_SHEETS_PORT']}}}"
+    )
+    assert upstream in caddyfile
+    called = set(re.findall(r"'(/[a-z]+)'", (DEPLOY / "apps-script" / "Code.js").read_text()))
+    (matcher,) = [line.split() for line in caddyfile.splitlines() if "@harkness path" in line]
+    assert set(matcher[2:]) == called | {"/healthz"}
+    assert "respond 404" in caddyfile
 
 
 def test_serve_believes_x_forwarded_for_from_the_shipped_proxy_only(
@@ -179,7 +188,7 @@ def test_serve_believes_x_forwarded_for_from_the_shipped_proxy_only(
         value.split("=", 1) for key, value in unit["Service"] if key == "Environment"
     )
     assert environment["HARKNESS_SHEETS_TRUSTED_PROXIES"] == "127.0.0.1,::1"
-    assert "127.0.0.1:8080" in caddyfile  # the systemd recipe's upstream is on loopback
+    assert "HARKNESS_UPSTREAM=127.0.0.1:8080" in caddyfile  # the systemd recipe's, on loopback
 
 
 def _units(name: str) -> dict[str, list[tuple[str, str]]]:
