@@ -13,6 +13,7 @@ from sheets.client import SheetsClient
 from sheets.sync import SyncResult
 from sheets.watch import WatchConfig, WatchedSheet, Watcher
 from tests.fakes.sheets_api import SheetsFake
+from tests.sheets.addon import Editor
 from tests.sheets.conftest import seed_crosstable
 from tests.sheets.test_errors import CROSSTABLE, GAMES, PLAYERS, changed
 from tests.sheets.test_watch import Clock
@@ -114,7 +115,10 @@ def test_a_sheet_over_the_limits_never_stops_the_watcher(
 
 
 async def test_a_sheet_over_the_limits_never_stops_the_endpoint(
-    sheets_fake: SheetsFake, make_sheet: MakeSheet, client: SheetsClient
+    sheets_fake: SheetsFake,
+    make_sheet: MakeSheet,
+    client: SheetsClient,
+    make_editor: Callable[..., Editor],
 ) -> None:
     from tests.sheets.test_serve import start
 
@@ -123,10 +127,12 @@ async def test_a_sheet_over_the_limits_never_stops_the_endpoint(
     rows[2][2] = "W2 " * 15_000  # a cell over the length limit
     bad = make_sheet({"Results": rows}, title="Bad")
     good = make_sheet({"Results": seed_crosstable()}, title="Good")
+    td = make_editor("td", bad, good)
     endpoint, runner = await start(client)
     try:
-        for key in (bad, good):
-            assert (await endpoint.post({"spreadsheetId": key}))[0] == 202
+        for sheet in (bad, good):
+            key = await endpoint.connect(td, sheet)
+            assert (await endpoint.post("/sync", sheet, key))[0] == 202
         await endpoint.queue.idle()
     finally:
         await runner.cleanup()
