@@ -148,8 +148,8 @@ def _run_pair(client: SheetsClient, key: str) -> int:
 
 
 def _run_revoke(client: SheetsClient, settings: SheetsSettings, key: str) -> int:
-    """Withdraw a sheet's add-on key: its hash leaves the sheet (so the key cannot connect
-    again) and the database (so no ``serve`` process accepts it any more)."""
+    """Withdraw a sheet's add-on keys (every editor's): their hashes leave the sheet (so the
+    keys cannot connect again) and the database (so no ``serve`` process accepts them)."""
     from sheets.addon_keys import remove_commitment
 
     try:
@@ -158,7 +158,7 @@ def _run_revoke(client: SheetsClient, settings: SheetsSettings, key: str) -> int
         print(f"{key}: {error}", file=sys.stderr)
         return EXIT_FAILED
     print(
-        f"{key}: the add-on's key was removed from the sheet"
+        f"{key}: the add-on's keys were removed from the sheet ({removed})"
         if removed
         else f"{key}: the sheet held no add-on key"
     )
@@ -166,7 +166,7 @@ def _run_revoke(client: SheetsClient, settings: SheetsSettings, key: str) -> int
     if url is None or url.strip().startswith("sqlite"):
         print(
             f"{key}: without a database each serve process keeps its keys in memory: restart "
-            "serve so that it forgets this one"
+            "serve so that it forgets them"
         )
     print(f"{key}: its editors connect it again with Harkness → Connect this sheet")
     return EXIT_OK

@@ -7,8 +7,8 @@ A request names one spreadsheet (``{"spreadsheetId": …}``) and carries that sh
 - ``408`` when the body has not arrived within :data:`BODY_SECONDS` (the connection is
   closed); ``400`` when it does not name a spreadsheet; ``403`` when a watch configuration
   lists the sheets served and this is not one of them.
-- It lets the request through when the key's SHA-256 is the one kept for *that* sheet
-  (compared in constant time). No other sheet's key, and no worker-wide secret, opens it.
+- It lets the request through when the key's SHA-256 is one of those kept for *that* sheet
+  (its editors' keys). No other sheet's key, and no worker-wide secret, opens it.
 - ``401`` with ``"connect": true`` when a well-formed key comes for a sheet no key is kept
   for (never connected, or forgotten by a restart without a database): the add-on then
   connects (``POST /connect``) and asks again. This costs nothing and is not counted.
@@ -23,9 +23,11 @@ A request names one spreadsheet (``{"spreadsheetId": …}``) and carries that sh
   proxy names (:mod:`sheets.forwarded`).
 
 ``POST /connect`` reads the sheet's developer metadata (one read of Google's quota) unless
-the key is already the one kept. So that callers without a key cannot spend the service
-account's quota: a caller answered 429 is not read for, and this process reads for at most
-:data:`CONNECTS_PER_MINUTE` connects a minute (then ``429``). The refusal of a connect says
+the key is already one of those kept; when the sheet holds the key's hash, the worker keeps
+every hash the sheet holds now (its editors wrote them all), and only those. So that callers
+without a key cannot spend the service account's quota, a caller answered 429 is not read
+for, and this process reads for at most :data:`CONNECTS_PER_MINUTE` connects a minute (then
+``429``). The refusal of a connect says
 the same whatever the reason (no such sheet, not shared with the service account, no key
 in it, another key), so it tells a stranger nothing about the sheet.
 
@@ -47,7 +49,7 @@ from typing import Any
 
 from aiohttp import web
 
-from sheets.addon_keys import KEY_HEADER, KeyStore, commitment, key_digest
+from sheets.addon_keys import KEY_HEADER, KeyStore, commitment, digests_of, key_digest
 from sheets.client import SheetsError, SheetsNotFoundError, SheetsPermissionError, is_spreadsheet_id
 
 logger = logging.getLogger("sheets.serve")
@@ -147,7 +149,7 @@ class Gate:
     """
 
     keys: KeyStore
-    read_commitment: Callable[[str], str | None]
+    read_commitment: Callable[[str], frozenset[str]]
     allowed: Collection[str] | None = None
     share_with: str | None = None
     limiter: FailureLimiter = field(default_factory=FailureLimiter)
@@ -178,12 +180,11 @@ class Gate:
         digest = key_digest(request.headers.get(KEY_HEADER))
         return SheetRequest(key, digest, body, request.remote or "unknown")
 
-    async def _is_kept(self, asked: SheetRequest) -> tuple[bool, str | None]:
+    async def _is_kept(self, asked: SheetRequest) -> tuple[bool, frozenset[str]]:
         kept = await self.keys.kept(asked.spreadsheet_id)
-        given = asked.digest or ""
-        # Compared in constant time, whatever is kept (or not).
-        same = hmac.compare_digest(given.encode(), (kept or "-").encode())
-        return same and asked.digest is not None, kept
+        given = (asked.digest or "").encode()
+        found = [hmac.compare_digest(given, digest.encode()) for digest in kept]
+        return asked.digest is not None and any(found), kept
 
     def _refused(self, asked: SheetRequest, what: str) -> web.Response:
         """A credential problem: 401, or 429 once this caller has had too many."""
@@ -208,7 +209,7 @@ class Gate:
         same, kept = await self._is_kept(asked)
         if same:
             return None
-        if kept is None and asked.digest is not None:
+        if not kept and asked.digest is not None:
             logger.info("%s of %s from %s: not connected", what, asked.spreadsheet_id, asked.source)
             return _answer(401, NOT_CONNECTED, connect=True)
         return self._refused(asked, what)
@@ -229,7 +230,7 @@ class Gate:
         try:
             vouched = await asyncio.to_thread(self.read_commitment, asked.spreadsheet_id)
         except (SheetsNotFoundError, SheetsPermissionError):
-            vouched = None
+            vouched = frozenset()
         except SheetsError as error:
             logger.error("connect of %s: %s", asked.spreadsheet_id, error.summary)
             return _answer(
@@ -237,9 +238,7 @@ class Gate:
                 "Google Sheets is not answering just now: try again in a minute",
                 retry_after=60,
             )
-        if vouched is None or not hmac.compare_digest(
-            vouched.encode(), commitment(asked.digest).encode()
-        ):
+        if commitment(asked.digest) not in vouched:
             refused = self._refused(asked, "a connect")
             if refused.status == 401:
                 where = f" with {self.share_with}" if self.share_with else ""
@@ -249,6 +248,6 @@ class Gate:
                     f"Harkness menu (as an editor), and check it is shared{where} as an Editor",
                 )
             return refused
-        await self.keys.keep(asked.spreadsheet_id, asked.digest)
+        await self.keys.keep(asked.spreadsheet_id, digests_of(vouched))
         logger.info("connected %s (from %s)", asked.spreadsheet_id, asked.source)
         return web.json_response({"connected": True, "message": "This sheet is connected."})

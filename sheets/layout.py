@@ -48,9 +48,9 @@ CHECKED_METADATA_KEY = "harkness.checkedAt"
 the sheet (ISO 8601, UTC); see :data:`sheets.sync.CHECK_STAMP_EVERY`."""
 
 ADDON_KEY_METADATA_KEY = "harkness.addonKey"
-"""Spreadsheet-level developer metadata key holding the SHA-256 of the sheet's add-on key,
-written by the add-on for an editor (:mod:`sheets.addon_keys`); the worker never writes it,
-and removes it only when the operator revokes the key."""
+"""Spreadsheet-level developer metadata key holding the SHA-256 of an editor's add-on key
+(one entry per editor who connected), written by the add-on (:mod:`sheets.addon_keys`); the
+worker never writes it, and removes it only when the operator revokes the keys."""
 
 PROTECTION_DESCRIPTION = (
     "Written by Harkness: edits here are replaced at the next sync. Edit the results tab instead."

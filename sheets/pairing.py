@@ -251,14 +251,14 @@ def pair_sheet(
 
     ``vouched`` (the add-on's call) is the key hash the caller was let in with: unless the
     sheet, as read, still holds it (:mod:`sheets.addon_keys`), nothing is written and
-    :class:`~sheets.addon_keys.KeyWithdrawn` is raised. Raises
+    :class:`~sheets.addon_keys.KeyWithdrawn` says what it holds. Raises
     :class:`~sheets.client.SheetsError` when Google cannot be reached or refuses; problems
     in the sheet are in :attr:`PairResult.problems` (nothing is written then).
     """
     key = spreadsheet_id(key_or_url)
     snapshot = read_snapshot(client, key)
-    if vouched is not None and snapshot.addon_key != vouched:
-        raise KeyWithdrawn(key)
+    if vouched is not None and vouched not in snapshot.addon_keys:
+        raise KeyWithdrawn(key, snapshot.addon_keys)
     label = f"{snapshot.title!r} ({key})"
     decision = decide_pairing(snapshot, now=now, rng=rng)
     added = 0

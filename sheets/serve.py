@@ -13,7 +13,7 @@ sheet's own key in ``X-Harkness-Key``, checked by the gate (:mod:`sheets.gate`; 
   and **queued** (one at a time, in the order they fell due, in a worker thread, no more
   than ``syncs_per_minute`` starting in any minute).
 - ``POST /pair``: pairs the sheet's next round (:mod:`sheets.pairing`) and says what it did.
-- ``POST /disconnect``: the worker forgets the sheet's key.
+- ``POST /disconnect``: the worker forgets the sheet's keys (every editor's).
 - ``GET /healthz`` answers ``{"ok": true, "pending": n, "set_aside": m}`` (``m``: syncs no
   running worker's service account can open, :mod:`sheets.jobs`).
 
@@ -38,7 +38,7 @@ from aiohttp import hdrs, web, web_response
 from aiohttp.typedefs import Handler, Middleware
 
 from core.pairing.isolated import stop_all as stop_all_pairings
-from sheets.addon_keys import KeyWithdrawn, commitment
+from sheets.addon_keys import KeyWithdrawn, commitment, digests_of
 from sheets.forwarded import Network, client_address
 from sheets.gate import Gate, loggable
 from sheets.metrics import SYNC_JOBS
@@ -262,8 +262,7 @@ def make_app(
         refused = await gate.check(asked, "a disconnect")
         if refused is not None:
             return refused
-        assert asked.digest is not None
-        await gate.keys.forget(asked.spreadsheet_id, asked.digest)
+        await gate.keys.keep(asked.spreadsheet_id, ())
         logger.info("disconnected %s (from %s)", asked.spreadsheet_id, asked.source)
         return web.json_response({"connected": False})
 
@@ -303,8 +302,8 @@ def make_app(
             return web.json_response({"error": "this worker does not pair rounds"}, status=501)
         try:
             paired, message = await asyncio.to_thread(pair, key, commitment(asked.digest))
-        except KeyWithdrawn:
-            await gate.keys.forget(key, asked.digest)
+        except KeyWithdrawn as withdrawn:
+            await gate.keys.keep(key, digests_of(withdrawn.vouched))  # what the sheet holds
             logger.warning("pairing of %s refused: the sheet no longer holds its key", key)
             return web.json_response(
                 {"error": "this spreadsheet no longer holds this key: connect it again"},

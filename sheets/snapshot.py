@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sheets.addon_keys import commitment_in
+from sheets.addon_keys import commitments_in
 from sheets.layout import (
     CHECKED_METADATA_KEY,
     INPUT_HASH_METADATA_KEY,
@@ -86,8 +86,8 @@ class Snapshot:
     output_hash: str | None = None
     """What the worker's tabs showed when it last wrote or looked (:mod:`sheets.output`)."""
     output_hash_metadata_id: int | None = None
-    addon_key: str | None = None
-    """The hash of the add-on's key the sheet vouches for (:mod:`sheets.addon_keys`)."""
+    addon_keys: frozenset[str] = frozenset()
+    """The hashes of the add-on's keys the sheet vouches for (:mod:`sheets.addon_keys`)."""
 
     def tab(self, title: str) -> Tab | None:
         """The tab with this title (exact, then ignoring case, as Sheets matches titles)."""
@@ -207,7 +207,7 @@ def parse_snapshot(document: Mapping[str, Any]) -> Snapshot:
         checked_metadata_id=checked_id,
         output_hash=output_hash,
         output_hash_metadata_id=output_id,
-        addon_key=commitment_in(list(document.get("developerMetadata") or [])),
+        addon_keys=commitments_in(document.get("developerMetadata") or []),
     )
 
 

@@ -11,14 +11,16 @@
  * properties), never in this code:
  *   HARKNESS_ENDPOINT  the worker's address, https only, e.g. https://harkness.example.org
  *
- * The sheet's key. "Harkness → Connect this sheet" (an editor, once) makes a random key that
- * opens this spreadsheet alone, keeps it in this document's properties (which only this
- * script, run by an editor, reads; the TD never sees or pastes it), writes its SHA-256 into
- * the spreadsheet's developer metadata (which only an editor can write: that is how the
- * worker knows an editor connected it), and sends it to the worker's /connect. Every call
- * then carries the key; "Connect this sheet" again renews it (the old one is refused at once)
- * and "Disconnect this sheet" withdraws it. If the worker has forgotten the key (a restart
- * without a database), the script connects again by itself and repeats the call.
+ * The sheet's keys. "Harkness → Connect this sheet" (each editor, once) makes a random key
+ * that opens this spreadsheet alone, keeps it in that editor's own User Properties (which
+ * no one else reads, and no copy of the sheet carries; nobody types, pastes or sees it),
+ * writes its SHA-256 into the spreadsheet's developer metadata (which only an editor can
+ * write: that is how the worker knows an editor connected it), and sends it to the worker's
+ * /connect. Every call then carries the key. "Connect this sheet" again renews the editor's
+ * key (the old one is refused at once); "Disconnect this sheet" withdraws every editor's
+ * key (to take the sheet back; each editor then connects again). If the worker has
+ * forgotten the keys (a restart without a database), the script connects again by itself
+ * and repeats the call.
  *
  * Edits come one cell at a time. The worker waits until a sheet has been quiet for a few
  * seconds before it syncs (it debounces), so this script may skip calls made within
@@ -44,8 +46,8 @@ function onOpen(e) {
     .addItem('Recompute automatically after each edit', 'installEditTrigger')
     .addItem('Stop recomputing automatically', 'removeEditTrigger')
     .addSeparator()
-    .addItem('Connect this sheet (or renew its key)', 'connectSheet')
-    .addItem('Disconnect this sheet', 'disconnectSheet')
+    .addItem('Connect this sheet (or renew my key)', 'connectSheet')
+    .addItem('Disconnect this sheet (every editor\'s key)', 'disconnectSheet')
     .addToUi();
 }
 
@@ -58,8 +60,8 @@ var NOT_SET_UP = 'Harkness is not set up: add HARKNESS_ENDPOINT (https://…) to
   'properties (Extensions → Apps Script → Project settings).';
 var NOT_HTTPS = 'HARKNESS_ENDPOINT must be an https:// address: the sheet\'s key is never sent ' +
   'over plain http.';
-var NOT_CONNECTED = 'This sheet is not connected to Harkness yet: an editor chooses ' +
-  'Harkness → Connect this sheet.';
+var NOT_CONNECTED = 'You have not connected this sheet to Harkness yet: choose ' +
+  'Harkness → Connect this sheet (each editor does, once).';
 
 /**
  * The worker's base URL from the Script Properties: {url} (without a trailing /sync, which
@@ -77,9 +79,9 @@ function workerUrl_() {
   return { url: endpoint.replace(/\/+$/, '').replace(/\/sync$/, '') };
 }
 
-/** This sheet's key, kept in its document properties (null before it is connected). */
+/** This editor's key for this sheet, in their own User Properties (null before they connect). */
 function sheetKey_() {
-  return PropertiesService.getDocumentProperties().getProperty(KEY_PROPERTY);
+  return PropertiesService.getUserProperties().getProperty(KEY_PROPERTY);
 }
 
 /** A new random key: 64 hex digits from two UUIDs (Java's SecureRandom: 244 random bits). */
@@ -96,19 +98,19 @@ function keyHash_(key) {
   }).join('');
 }
 
-/** The spreadsheet's key-hash metadata entries. */
-function keyMetadata_(spreadsheet) {
+/** The spreadsheet's key-hash metadata entries (all editors', or those of one hash). */
+function keyMetadata_(spreadsheet, hash) {
   return spreadsheet.getDeveloperMetadata().filter(function (metadata) {
-    return metadata.getKey() === KEY_METADATA_KEY;
+    return metadata.getKey() === KEY_METADATA_KEY && (!hash || metadata.getValue() === hash);
   });
 }
 
-/** Replaces the key hash the spreadsheet holds (an edit: only an editor can). */
-function vouchFor_(spreadsheet, key) {
-  keyMetadata_(spreadsheet).forEach(function (metadata) { metadata.remove(); });
-  if (key) {
-    spreadsheet.addDeveloperMetadata(KEY_METADATA_KEY, keyHash_(key),
-      SpreadsheetApp.DeveloperMetadataVisibility.DOCUMENT);
+/** Puts the new key's hash in the sheet in place of the old one's (an edit: only an editor can). */
+function vouchFor_(spreadsheet, key, old) {
+  spreadsheet.addDeveloperMetadata(KEY_METADATA_KEY, keyHash_(key),
+    SpreadsheetApp.DeveloperMetadataVisibility.DOCUMENT);
+  if (old) {
+    keyMetadata_(spreadsheet, keyHash_(old)).forEach(function (metadata) { metadata.remove(); });
   }
 }
 
@@ -242,9 +244,9 @@ function pairNextRound() {
 }
 
 /**
- * Menu item: connect this sheet to the worker with a new key (renewing it if it had one):
- * the key's hash goes into the sheet, the key into this document's properties, and the
- * worker checks the one against the other.
+ * Menu item: connect this sheet to the worker with a new key of this editor's (renewing
+ * theirs if they had one): the key's hash goes into the sheet, the key into their User
+ * Properties, and the worker checks the one against the other.
  */
 function connectSheet() {
   return menu_(function (spreadsheet) {
@@ -254,12 +256,12 @@ function connectSheet() {
     }
     var key = newKey_();
     try {
-      vouchFor_(spreadsheet, key);
+      vouchFor_(spreadsheet, key, sheetKey_());
     } catch (error) {
       return { ok: false, message: 'Only an editor of this spreadsheet can connect it (' +
         error.message + ').' };
     }
-    PropertiesService.getDocumentProperties().setProperty(KEY_PROPERTY, key);
+    PropertiesService.getUserProperties().setProperty(KEY_PROPERTY, key);
     var response = post_(worker.url + '/connect', key, { spreadsheetId: spreadsheet.getId() });
     var code = response.getResponseCode();
     if (code === 200) {
@@ -270,7 +272,10 @@ function connectSheet() {
   }, 10);
 }
 
-/** Menu item: withdraw this sheet's key, from the worker, the sheet and this document. */
+/**
+ * Menu item: withdraw every editor's key to this sheet, from the worker and the sheet (to
+ * take the sheet back when a key may have leaked; each editor then connects again).
+ */
 function disconnectSheet() {
   return menu_(function (spreadsheet) {
     var worker = workerUrl_();
@@ -278,10 +283,16 @@ function disconnectSheet() {
     if (key && !worker.problem) {
       post_(worker.url + '/disconnect', key, { spreadsheetId: spreadsheet.getId() });
     }
-    vouchFor_(spreadsheet, null);
-    PropertiesService.getDocumentProperties().deleteProperty(KEY_PROPERTY);
-    return { ok: true, message: 'This sheet is disconnected: its key no longer opens it.' };
-  }, 5);
+    try {
+      keyMetadata_(spreadsheet).forEach(function (metadata) { metadata.remove(); });
+    } catch (error) {
+      return { ok: false, message: 'Only an editor of this spreadsheet can disconnect it (' +
+        error.message + ').' };
+    }
+    PropertiesService.getUserProperties().deleteProperty(KEY_PROPERTY);
+    return { ok: true, message: 'This sheet is disconnected: no key opens it any more. ' +
+      'Each editor connects it again with Harkness → Connect this sheet.' };
+  }, 10);
 }
 
 /** The installable on-edit triggers of this project for this spreadsheet. */

@@ -35,7 +35,7 @@ function workerAnswer(url) {
 }
 
 /** A fresh Apps Script world: the services, what they recorded, and the loaded script. */
-function world({ script = { HARKNESS_ENDPOINT: ENDPOINT }, document = { HARKNESS_KEY: KEY },
+function world({ script = { HARKNESS_ENDPOINT: ENDPOINT }, user = { HARKNESS_KEY: KEY },
   answer = workerAnswer, fetchError = null, editor = true } = {}) {
   const recorded = { fetches: [], toasts: [], menus: [], triggers: [], deleted: [], warnings: [] };
   const metadata = []; // the spreadsheet's developer metadata: {key, value, visibility}
@@ -78,7 +78,7 @@ function world({ script = { HARKNESS_ENDPOINT: ENDPOINT }, document = { HARKNESS
     },
     PropertiesService: {
       getScriptProperties: () => store(script),
-      getDocumentProperties: () => store(document),
+      getUserProperties: () => store(user),
     },
     Utilities: {
       DigestAlgorithm: { SHA_256: 'SHA_256' },
@@ -141,7 +141,7 @@ function world({ script = { HARKNESS_ENDPOINT: ENDPOINT }, document = { HARKNESS
     script: context,
     recorded,
     metadata,
-    document,
+    user,
     spreadsheet,
     wait(seconds) { now += seconds; },
     edit(sheet) { context.harknessOnEdit({ source: spreadsheet, range: { getSheet: () => sheet } }); },
@@ -166,10 +166,10 @@ test('opening the spreadsheet adds a Harkness menu whose items all exist', () =>
 });
 
 test('Connect makes a new key, writes its hash into the sheet and sends the key to /connect', () => {
-  const w = world({ document: {} });
+  const w = world({ user: {} });
   const result = w.script.connectSheet();
   assert.equal(result.ok, true);
-  const key = w.document.HARKNESS_KEY;
+  const key = w.user.HARKNESS_KEY;
   assert.match(key, /^[0-9a-f]{64}$/);
   assert.deepEqual(w.metadata, [
     { key: 'harkness.addonKey', value: sha256(key), visibility: 'DOCUMENT' },
@@ -183,28 +183,31 @@ test('Connect makes a new key, writes its hash into the sheet and sends the key 
   assert.match(w.recorded.toasts[0].message, /connected/);
 });
 
-test('Connect again renews the key: one hash in the sheet, the new one', () => {
-  const w = world({ document: {} });
+test('Connect again renews this editor\'s key and leaves the other editors\' alone', () => {
+  const w = world({ user: {} });
+  const deputys = { key: 'harkness.addonKey', value: sha256('d'.repeat(64)), visibility: 'DOCUMENT' };
+  w.metadata.push(deputys);
   w.script.connectSheet();
-  const first = w.document.HARKNESS_KEY;
+  const first = w.user.HARKNESS_KEY;
+  assert.deepEqual(w.metadata.map((m) => m.value), [deputys.value, sha256(first)]);
   w.script.connectSheet();
-  const second = w.document.HARKNESS_KEY;
+  const second = w.user.HARKNESS_KEY;
   assert.notEqual(first, second);
-  assert.deepEqual(w.metadata.map((m) => m.value), [sha256(second)]);
+  assert.deepEqual(w.metadata.map((m) => m.value), [deputys.value, sha256(second)]);
 });
 
 test('a viewer cannot connect the sheet, and nothing is sent', () => {
-  const w = world({ document: {}, editor: false });
+  const w = world({ user: {}, editor: false });
   const result = w.script.connectSheet();
   assert.equal(result.ok, false);
   assert.match(result.message, /Only an editor/);
   assert.equal(w.recorded.fetches.length, 0);
-  assert.equal(w.document.HARKNESS_KEY, undefined);
+  assert.equal(w.user.HARKNESS_KEY, undefined);
 });
 
 test('a refused connect says what the worker said', () => {
   const answer = () => ({ status: 401, body: '{"error": "this spreadsheet does not hold this key"}' });
-  const w = world({ document: {}, answer });
+  const w = world({ user: {}, answer });
   assert.match(w.script.connectSheet().message, /Not connected: this spreadsheet does not hold/);
 });
 
@@ -248,13 +251,13 @@ test('the add-on refuses an http:// endpoint: the key is never sent in the clear
   }
 });
 
-test('the endpoint comes from the Script Properties and the key from the document, never the code', () => {
+test('the endpoint comes from the Script Properties and the key from the editor\'s own, never the code', () => {
   assert.doesNotMatch(SOURCE, /['"]https:\/\/[a-z]/); // no address is written in the code
   const unset = world({ script: {} });
   assert.equal(unset.script.recomputeStandings().ok, false);
   assert.equal(unset.recorded.fetches.length, 0, 'nothing is sent without a configured endpoint');
   assert.match(unset.recorded.toasts[0].message, /add HARKNESS_ENDPOINT/);
-  const unconnected = world({ document: {} });
+  const unconnected = world({ user: {} });
   assert.match(unconnected.script.recomputeStandings().message, /Connect this sheet/);
   assert.equal(unconnected.recorded.fetches.length, 0);
 });
@@ -285,15 +288,16 @@ test('a refused key, a busy worker and an unreachable one are told to the TD, no
   assert.match(down.recorded.toasts[0].message, /Could not reach the Harkness worker: DNS error/);
 });
 
-test('Disconnect withdraws the key from the worker, the sheet and the document', () => {
+test('Disconnect withdraws every editor\'s key from the worker and the sheet', () => {
   const w = world();
   w.metadata.push({ key: 'harkness.addonKey', value: sha256(KEY), visibility: 'DOCUMENT' });
   w.metadata.push({ key: 'harkness.inputHash', value: 'x', visibility: 'DOCUMENT' });
+  w.metadata.push({ key: 'harkness.addonKey', value: sha256('d'.repeat(64)), visibility: 'DOCUMENT' });
   assert.equal(w.script.disconnectSheet().ok, true);
   assert.equal(w.recorded.fetches[0].url, 'https://harkness.example.org/disconnect');
   assert.equal(w.recorded.fetches[0].params.headers['X-Harkness-Key'], KEY);
   assert.deepEqual(w.metadata.map((m) => m.key), ['harkness.inputHash']);
-  assert.equal(w.document.HARKNESS_KEY, undefined);
+  assert.equal(w.user.HARKNESS_KEY, undefined);
 });
 
 test('the on-edit trigger is installed once, for this spreadsheet, and can be removed', () => {

@@ -5,7 +5,7 @@
 //
 // ACTION is a function of Code.js (connectSheet, recomputeStandings, pairNextRound,
 // disconnectSheet). STATE_FILE (JSON) holds what Apps Script keeps between runs and what the
-// test needs: {sheetsApi, token, spreadsheetId, script: {...}, document: {...}}; the run adds
+// test needs: {sheetsApi, token, spreadsheetId, script: {...}, user: {...}}; the run adds
 // {result, toasts, fetches} and saves the properties back.
 //
 // - SpreadsheetApp's spreadsheet-level developer metadata goes to the Sheets API (the loopback
@@ -106,7 +106,7 @@ const services = {
   },
   PropertiesService: {
     getScriptProperties: () => properties(state.script),
-    getDocumentProperties: () => properties(state.document),
+    getUserProperties: () => properties(state.user),
   },
   Utilities: {
     DigestAlgorithm: { SHA_256: 'SHA_256' },

@@ -173,7 +173,7 @@ class AddOn:
     @property
     def key(self) -> str | None:
         state: dict[str, Any] = json.loads(self.state_file.read_text())
-        key = state["document"].get("HARKNESS_KEY")
+        key = state["user"].get("HARKNESS_KEY")
         return None if key is None else str(key)
 
 
@@ -207,7 +207,7 @@ def _add_on(
                 "token": token,
                 "spreadsheetId": sheet,
                 "script": {"HARKNESS_ENDPOINT": deployment.base},
-                "document": {},
+                "user": {},
             }
         )
     )
@@ -224,6 +224,7 @@ def test_the_add_on_works_through_the_shipped_proxy(
         {"Results": [HEADER], "Players": PLAYERS, "Harkness": settings_rows(Rounds="3")}
     )
     td = _add_on(deployment, sheets_fake, tmp_path, sheet, "td")
+    deputy = _add_on(deployment, sheets_fake, tmp_path, sheet, "deputy")
     viewer = _add_on(deployment, sheets_fake, tmp_path, sheet, "viewer", role="reader")
 
     # A viewer's add-on cannot write the key's hash: nothing is connected, nothing sent.
@@ -248,6 +249,9 @@ def test_the_add_on_works_through_the_shipped_proxy(
         assert time.monotonic() < deadline, "the sync did not run"
         time.sleep(0.2)
 
+    assert deputy.run("connectSheet")["result"]["ok"] is True  # a key of the deputy's own
+    assert len(sheets_fake.developer_metadata(sheet, "harkness.addonKey")) == 2
+
     paired = td.run("pairNextRound")
     assert paired["result"] == {
         "ok": True,
@@ -264,6 +268,13 @@ def test_the_add_on_works_through_the_shipped_proxy(
         status, _, _ = deployment.request(route, {"spreadsheetId": sheet}, {KEY_HEADER: key})
         assert status == 401, route
     assert "not connected" in td.run("recomputeStandings")["result"]["message"]
+    # The deputy's key went too: their add-on tries to connect again, and is refused.
+    after = deputy.run("recomputeStandings")
+    assert "refused this sheet's key" in after["result"]["message"]
+    assert [f["url"].removeprefix(deployment.base) for f in after["fetches"]] == [
+        "/sync",
+        "/connect",
+    ]
 
 
 def test_the_proxy_passes_the_add_ons_routes_only_and_names_the_caller(

@@ -91,7 +91,7 @@ class Worker:
     async def post(self, sheet: str) -> str:
         digest = key_digest(KEY)
         assert digest is not None
-        await self.keys.keep(sheet, digest)  # connected by its editors
+        await self.keys.keep(sheet, {digest})  # connected by its editors
         async with (
             aiohttp.ClientSession() as session,
             session.post(

@@ -206,27 +206,32 @@ async def test_only_an_editor_can_connect_a_sheet(
     assert [status for status, _ in answers] == [401, 401, 401]
     assert len({body["error"] for _, body in answers}) == 1
     assert "shared with w@x as an Editor" in answers[0][1]["error"]
-    assert await endpoint.keys.kept(sheet_id) is not None
+    assert len(await endpoint.keys.kept(sheet_id)) == 1
     assert (await endpoint.post("/sync", sheet_id, mine))[0] == 401
     assert (await endpoint.post("/sync", sheet_id, td_key))[0] == 202
     assert mine not in caplog.text and td_key not in caplog.text
     await endpoint.queue.idle()
 
 
-async def test_the_editors_renew_or_disconnect_their_sheets_key(
-    endpoint: Endpoint, connected: Callable[..., Any]
+async def test_each_editor_renews_their_key_and_any_editor_takes_the_sheet_back(
+    endpoint: Endpoint, connected: Callable[..., Any], make_editor: MakeEditor
 ) -> None:
-    """Renewing refuses the old key at once (a former editor who copied it keeps nothing);
-    disconnecting refuses every key until the sheet is connected again."""
+    """Each editor connects with a key of their own. Renewing refuses the old key at once (a
+    copy of it opens nothing) and leaves the other editors' keys alone; disconnecting
+    refuses every editor's key until the sheet is connected again."""
     sheet_id, td = connected()
+    deputy = make_editor("deputy", sheet_id)
     old = await endpoint.connect(td, sheet_id)
+    theirs = await endpoint.connect(deputy, sheet_id)
     new = await endpoint.connect(td, sheet_id)
     assert (await endpoint.post("/sync", sheet_id, old))[0] == 401
-    assert (await endpoint.post("/connect", sheet_id, old))[0] == 401  # the sheet holds new's
+    assert (await endpoint.post("/connect", sheet_id, old))[0] == 401  # the sheet dropped it
     assert (await endpoint.post("/sync", sheet_id, new))[0] == 202
-    assert await endpoint.post("/disconnect", sheet_id, new) == (200, {"connected": False})
-    status, body = await endpoint.post("/sync", sheet_id, new)
-    assert (status, body.get("connect")) == (401, True)
+    assert (await endpoint.post("/sync", sheet_id, theirs))[0] == 202
+    assert await endpoint.post("/disconnect", sheet_id, theirs) == (200, {"connected": False})
+    for key in (new, theirs):
+        status, body = await endpoint.post("/sync", sheet_id, key)
+        assert (status, body.get("connect")) == (401, True)
     await endpoint.queue.idle()
 
 
