@@ -23,7 +23,10 @@ One read, ``core``, at most one write, as a sync (:mod:`sheets.sync`):
 
 Nothing is paired while the sheet has problems (fix them first: a sync lists them on the
 Errors tab), without the number of rounds (the final round is paired differently), or
-while a game of the list still waits for its result (that round is paired already).
+while a game of the list still waits for its result (that round is paired already). A
+round whose ``Pairings Rd N`` tab the worker has written is **already paired**: "Pair next
+round" pressed twice pairs once and says so the second time (to pair a round again, the TD
+deletes its tab first).
 """
 
 from __future__ import annotations
@@ -77,6 +80,8 @@ class PairResult:
     #: The rows added to the TD's game list (0: none), and what was not written there.
     added: int = 0
     notices: tuple[SheetProblem, ...] = ()
+    #: The round was paired before (its tab is the worker's): nothing was done.
+    already: bool = False
 
 
 @dataclass(frozen=True)
@@ -98,6 +103,7 @@ class PairDecision:
     summary: str
     append: Append | None = None
     notices: list[SheetProblem] = field(default_factory=list)
+    already: bool = False
 
 
 def game_list_rows(grid: ResultGrid, pairing: RoundPairing) -> Append | None:
@@ -178,6 +184,16 @@ def _sheet_problem(problem: Problem, found: SheetInput) -> SheetProblem:
     return SheetProblem(str(problem))
 
 
+def _paired_before(snapshot: Snapshot, round_: int) -> PairDecision | None:
+    """The answer for a round whose ``Pairings Rd N`` tab the worker wrote already."""
+    title = PAIRINGS_TAB.format(round=round_)
+    tab = snapshot.tab(title)
+    if tab is None or tab.role is not Role.PAIRINGS:
+        return None
+    summary = f"round {round_} is already paired: see the {tab.title} tab"
+    return PairDecision(None, round_, tab.title, [], summary, already=True)
+
+
 def decide_pairing(
     snapshot: Snapshot, *, now: datetime | None = None, rng: random.Random | None = None
 ) -> PairDecision:
@@ -194,6 +210,9 @@ def decide_pairing(
         )
     waiting = found.grid.waiting() if found.grid is not None else {}
     if waiting:
+        before = _paired_before(snapshot, max(waiting.values()))
+        if before is not None:
+            return before
         problems = [
             SheetProblem(
                 f"round {r} is paired and this game has no result yet: type the round's "
@@ -210,6 +229,9 @@ def decide_pairing(
         return PairDecision(None, None, None, [problem], str(problem))
     try:
         request = prepare(found.tournament, rounds=rounds)
+        before = _paired_before(snapshot, request.round)
+        if before is not None:
+            return before
         # Within the pairing ceiling, in a child process, one at a time per spreadsheet.
         pairing = pair_isolated(request, key=("sheet", snapshot.spreadsheet_id))
     except HarknessError as error:
@@ -270,6 +292,8 @@ def pair_sheet(
             client.http_client.values_append(key, decision.append.range, params, body)
             added = len(decision.append.rows)
         logger.info("%s: %s", label, decision.summary)
+    elif decision.already:
+        logger.info("%s: %s", label, decision.summary)
     else:
         logger.warning("%s: not paired: %s", label, decision.summary)
     return PairResult(
@@ -281,6 +305,7 @@ def pair_sheet(
         f"{label}: {decision.summary}",
         added,
         tuple(decision.notices),
+        decision.already,
     )
 
 
@@ -288,6 +313,11 @@ def pair_answer(client: SheetsClient, key: str, vouched: str | None = None) -> t
     """Pair a spreadsheet's next round for the add-on's menu (``vouched``: see
     :func:`pair_sheet`): whether it was paired, and what to tell the TD."""
     result = pair_sheet(client, key, vouched=vouched)
+    if result.already:
+        return False, (
+            f"Round {result.round} is already paired: see the {result.tab} tab. To pair it "
+            "again, delete that tab first."
+        )
     if result.problems:
         more = f" (and {len(result.problems) - 3} more)" if len(result.problems) > 3 else ""
         return False, "Not paired: " + "; ".join(str(p) for p in result.problems[:3]) + more

@@ -30,7 +30,7 @@ import contextlib
 import logging
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -194,6 +194,28 @@ class SyncQueue:
 QUEUE_KEY: web.AppKey[Queue] = web.AppKey("queue")
 
 
+@dataclass
+class SheetLocks:
+    """One lock per spreadsheet in this process, kept only while someone holds or waits for
+    it: "Pair next round" pressed twice pairs one after the other (the second reads what
+    the first wrote)."""
+
+    _locks: dict[str, asyncio.Lock] = field(default_factory=dict)
+    _users: dict[str, int] = field(default_factory=dict)
+
+    @contextlib.asynccontextmanager
+    async def holding(self, spreadsheet_id: str) -> AsyncIterator[None]:
+        lock = self._locks.setdefault(spreadsheet_id, asyncio.Lock())
+        self._users[spreadsheet_id] = self._users.get(spreadsheet_id, 0) + 1
+        try:
+            async with lock:
+                yield
+        finally:
+            self._users[spreadsheet_id] -= 1
+            if not self._users[spreadsheet_id]:
+                del self._users[spreadsheet_id], self._locks[spreadsheet_id]
+
+
 def caller_middleware(trusted: Sequence[Network]) -> Middleware:
     """Sets ``request.remote`` to the caller's address (:func:`sheets.forwarded.client_address`)
     when a trusted proxy forwarded the request."""
@@ -246,8 +268,10 @@ def make_app(
 
     A connection that has not sent a whole request's headers within :data:`HEADER_SECONDS`
     (from its start, or from its last answer) is closed, and so is one whose body has not
-    arrived within :data:`~sheets.gate.BODY_SECONDS` (``408``).
+    arrived within :data:`~sheets.gate.BODY_SECONDS` (``408``). Pairings of one sheet run
+    one at a time (:class:`SheetLocks`).
     """
+    pairing = SheetLocks()
 
     async def connect_handler(request: web.Request) -> web.Response:
         asked = await gate.sheet_request(request)
@@ -301,7 +325,8 @@ def make_app(
         if pair is None:
             return web.json_response({"error": "this worker does not pair rounds"}, status=501)
         try:
-            paired, message = await asyncio.to_thread(pair, key, commitment(asked.digest))
+            async with pairing.holding(key):
+                paired, message = await asyncio.to_thread(pair, key, commitment(asked.digest))
         except KeyWithdrawn as withdrawn:
             await gate.keys.keep(key, digests_of(withdrawn.vouched))  # what the sheet holds
             logger.warning("pairing of %s refused: the sheet no longer holds its key", key)

@@ -180,9 +180,8 @@ def test_the_games_are_added_to_a_game_list_only_when_the_td_asks(
         assert added[2][3:5] == ["BYE", "B"] and all(len(row) < 5 for row in added[:2])
         assert sync(client, sheet_id).problems == ()  # paired, not yet played
         again = pair_sheet(client, sheet_id)
-        assert again.round is None and str(again.problems[0]).startswith(
-            f"Results!E{typed + 1}: round {r} is paired and this game has no result yet"
-        )
+        assert (again.already, again.round, again.problems, again.added) == (True, r, (), 0)
+        assert again.summary.endswith(f"round {r} is already paired: see the Pairings Rd {r} tab")
         for i in range(2):  # the TD types the results
             sheets_fake.set_values(
                 sheet_id, f"Results!E{typed + 1 + i}", [[rng.choice(["1-0", "½-½", "0-1"])]]
@@ -213,7 +212,19 @@ def test_a_crosstable_is_never_written_and_the_td_is_told_why(
     synced = sync(client, sheet_id)  # listed on the Errors tab, standings still published
     assert synced.published and [str(p) for p in synced.problems] == [str(result.notices[0])]
     assert sheets_fake.values(sheet_id, "Errors!A2:B2") == [["Harkness!B14", "Yes"]]
-    paired, message = pair_answer(client, sheet_id)  # the add-on's menu says it too
+    # Pressed again: the round is paired already, and nothing is written.
+    assert pair_answer(client, sheet_id) == (
+        False,
+        "Round 1 is already paired: see the Pairings Rd 1 tab. To pair it again, delete that "
+        "tab first.",
+    )
+    other = make_sheet(
+        {
+            "Results": crosstable,
+            "Harkness": settings_rows(Rounds="3", Write_pairings_into_results_tab="Yes"),
+        }
+    )
+    paired, message = pair_answer(client, other)  # the add-on's menu says it too
     assert paired and message.startswith(
         "Round 1 is paired: see the Pairings Rd 1 tab. Not written into your results tab: "
         'Harkness!B14: "Yes": a crosstable has no notation'

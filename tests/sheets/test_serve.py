@@ -527,3 +527,53 @@ def test_the_trusted_proxies_setting_names_none_by_default(
     )
     with pytest.raises(ValueError, match=r"'10\.0\.0\.1/8' has bits set beyond its prefix"):
         SheetsSettings(trusted_proxies="10.0.0.1/8")
+
+
+async def test_pair_next_round_pressed_twice_pairs_once(
+    client: SheetsClient,
+    make_sheet: MakeSheet,
+    make_editor: MakeEditor,
+    sheets_fake: SheetsFake,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Two presses at once, then a third half a second later: the round's games are added
+    to the TD's game list once, and the other presses say the round is already paired
+    (before, the games were appended twice, or the second press failed with a 502)."""
+    from sheets.pairing import pair_answer
+    from tests.sheets.test_pairing import HEADER, PLAYERS
+
+    sheet_id = make_sheet(
+        {
+            "Results": [HEADER],
+            "Players": PLAYERS,
+            "Harkness": settings_rows(Rounds="3", Write_pairings_into_results_tab="Yes"),
+        }
+    )
+    served, runner = await start(
+        client, pair=lambda key, vouched: pair_answer(client, key, vouched)
+    )
+    try:
+        key = await served.connect(make_editor("td", sheet_id), sheet_id)
+        with caplog.at_level("INFO"):
+            answers = list(
+                await asyncio.gather(*(served.post("/pair", sheet_id, key) for _ in range(2)))
+            )
+            await asyncio.sleep(0.5)
+            answers.append(await served.post("/pair", sheet_id, key))
+    finally:
+        await runner.cleanup()
+    assert [status for status, _ in answers] == [200, 200, 200]
+    messages = sorted(body["message"] for _, body in answers)
+    already = (
+        "Round 1 is already paired: see the Pairings Rd 1 tab. To pair it again, delete that "
+        "tab first."
+    )
+    assert messages == [
+        already,
+        already,
+        "Round 1 is paired: see the Pairings Rd 1 tab. Its games were added below your game "
+        "list (3 rows).",
+    ]
+    rows = [row for row in sheets_fake.values(sheet_id, "Results!A1:E20") if any(row)]
+    assert len(rows) == 1 + 3  # the header, two boards and the bye, once
+    assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]
