@@ -214,6 +214,15 @@ class Gate:
             return _answer(401, NOT_CONNECTED, connect=True)
         return self._refused(asked, what)
 
+    async def admit(self, request: web.Request, what: str) -> SheetRequest | web.Response:
+        """The sheet a request may act on with its key (:meth:`sheet_request`, then
+        :meth:`check`), or the refusal."""
+        asked = await self.sheet_request(request)
+        if isinstance(asked, web.Response):
+            return asked
+        refused = await self.check(asked, what)
+        return asked if refused is None else refused
+
     async def connect(self, asked: SheetRequest) -> web.Response:
         """``POST /connect``: keep the key's hash for the sheet if the sheet vouches for it."""
         same, _ = await self._is_kept(asked)

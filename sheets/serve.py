@@ -280,23 +280,17 @@ def make_app(
         return await gate.connect(asked)
 
     async def disconnect_handler(request: web.Request) -> web.Response:
-        asked = await gate.sheet_request(request)
+        asked = await gate.admit(request, "a disconnect")
         if isinstance(asked, web.Response):
             return asked
-        refused = await gate.check(asked, "a disconnect")
-        if refused is not None:
-            return refused
         await gate.keys.keep(asked.spreadsheet_id, ())
         logger.info("disconnected %s (from %s)", asked.spreadsheet_id, asked.source)
         return web.json_response({"connected": False})
 
     async def sync_handler(request: web.Request) -> web.Response:
-        asked = await gate.sheet_request(request)
+        asked = await gate.admit(request, "a sync")
         if isinstance(asked, web.Response):
             return asked
-        refused = await gate.check(asked, "a sync")
-        if refused is not None:
-            return refused
         key = asked.spreadsheet_id
         reason = asked.body.get("reason")
         try:
@@ -314,12 +308,9 @@ def make_app(
         return web.json_response({"spreadsheetId": key, "status": state}, status=202)
 
     async def pair_handler(request: web.Request) -> web.Response:
-        asked = await gate.sheet_request(request)
+        asked = await gate.admit(request, "a pairing")
         if isinstance(asked, web.Response):
             return asked
-        refused = await gate.check(asked, "a pairing")
-        if refused is not None:
-            return refused
         assert asked.digest is not None
         key = asked.spreadsheet_id
         if pair is None:
