@@ -52,12 +52,15 @@ import hashlib
 import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from gspread.http_client import ParamsType
 
 from sheets.client import SheetsClient
 from sheets.layout import ADDON_KEY_METADATA_KEY
+
+if TYPE_CHECKING:
+    from sheets.fleet import Fleet
 
 #: The request header that carries a sheet's key.
 KEY_HEADER = "X-Harkness-Key"
@@ -189,3 +192,17 @@ class MemoryKeys:
             self._digests[spreadsheet_id] = frozenset(digests)
         else:
             self._digests.pop(spreadsheet_id, None)
+
+
+@dataclass
+class FleetKeys:
+    """The sheets' key hashes in the database (:meth:`sheets.fleet.Fleet.addon_keys`):
+    every ``serve`` process on it accepts the same keys, and a restart forgets none."""
+
+    fleet: Fleet
+
+    async def kept(self, spreadsheet_id: str) -> frozenset[str]:
+        return await self.fleet.addon_keys(spreadsheet_id)
+
+    async def keep(self, spreadsheet_id: str, digests: Collection[str]) -> None:
+        await self.fleet.keep_addon_keys(spreadsheet_id, digests)

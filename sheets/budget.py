@@ -16,7 +16,8 @@ serves (:meth:`PollPolicy.fitted`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
@@ -29,6 +30,12 @@ HOLD = 5.0
 #: What a sync may cost: one read of the whole sheet, and at most one batch of writes.
 SYNC_READS = 1
 SYNC_WRITES = 1
+#: What "Pair next round" may cost: one read, the Pairings tab's batch and the rows appended
+#: to the TD's game list.
+PAIR_READS = 1
+PAIR_WRITES = 2
+#: What connecting the add-on costs: one read of the sheet's developer metadata.
+CONNECT_READS = 1
 
 
 class SharedBudgets(Protocol):
@@ -173,6 +180,32 @@ class Budget:
             Window(reads_limit, window, sorted(float(t) for t in data.get("reads", ()))),
             Window(writes_limit, window, sorted(float(t) for t in data.get("writes", ()))),
         )
+
+
+@dataclass
+class LocalBudgets:
+    """:class:`SharedBudgets` of one process (no database): each account's :class:`Budget`
+    in memory, so that what this process spends on one account stays within its quota."""
+
+    clock: Callable[[], float] = time.monotonic
+    _budgets: dict[str, Budget] = field(default_factory=dict)
+
+    async def spend_quota(
+        self,
+        account: str,
+        *,
+        reads: int,
+        writes: int,
+        reads_limit: int,
+        writes_limit: int,
+        window: float,
+        hold: float,
+    ) -> float:
+        budget = self._budgets.get(account)
+        if budget is None:
+            budget = Budget(Window(reads_limit, window), Window(writes_limit, window))
+            self._budgets[account] = budget
+        return budget.spend(self.clock(), reads, writes, hold)
 
 
 @dataclass(frozen=True)

@@ -162,8 +162,23 @@ def _run_revoke(client: SheetsClient, settings: SheetsSettings, key: str) -> int
         if removed
         else f"{key}: the sheet held no add-on key"
     )
-    url = settings.database_url
-    if url is None or url.strip().startswith("sqlite"):
+    from sheets.jobs import DatabaseUnavailable, durable_fleet
+
+    async def forget() -> bool:
+        async with durable_fleet(settings.database_url, what="the add-on's keys") as fleet:
+            if fleet is None:
+                return False
+            await fleet.keep_addon_keys(key, ())
+            return True
+
+    try:
+        shared = asyncio.run(forget())
+    except DatabaseUnavailable as error:
+        print(f"harkness-sheets revoke: {error}", file=sys.stderr)
+        return EXIT_INPUT
+    if shared:
+        print(f"{key}: no serve process on the database accepts its keys any more")
+    else:
         print(
             f"{key}: without a database each serve process keeps its keys in memory: restart "
             "serve so that it forgets them"
@@ -214,11 +229,13 @@ def _run_serve(
     args: argparse.Namespace,
     config: WatchConfig | None,
 ) -> int:
-    from sheets.addon_keys import MemoryKeys, read_commitment
+    from sheets.addon_keys import FleetKeys, KeyStore, MemoryKeys, read_commitment
+    from sheets.fleet import process_name
     from sheets.gate import Gate
     from sheets.jobs import DatabaseUnavailable, DurableSyncQueue, durable_fleet
     from sheets.pairing import pair_answer
     from sheets.serve import Queue, SyncQueue, make_app, serve
+    from sheets.turns import Turns
 
     if os.environ.get("HARKNESS_SHEETS_WEBHOOK_SECRET"):
         print(
@@ -235,15 +252,30 @@ def _run_serve(
         stop = _stop_on_signals()
         async with durable_fleet(settings.database_url, what="the sync queue") as fleet:
             queue: Queue
+            keys: KeyStore
+            quota = settings.quota
+            account = client.service_account_email
             if fleet is None:
+                # One process: its syncs, pairings and connects spend from its own budget.
+                turns = Turns(account, quota)
+                keys = MemoryKeys()
                 queue = SyncQueue(
                     lambda key: sync(client, key),
                     debounce=debounce,
                     max_wait=max_wait,
                     syncs_per_minute=pace,
+                    turns=turns,
                 )
             else:
-                quota = settings.quota
+                # Every process: one budget, one writer per sheet (the fleet's leases).
+                turns = Turns(
+                    account,
+                    quota,
+                    budgets=fleet,
+                    fleet=fleet,
+                    holder=process_name("harkness-sheets"),
+                )
+                keys = FleetKeys(fleet)
                 queue = DurableSyncQueue(
                     fleet,
                     lambda key: sync(client, key),
@@ -258,10 +290,11 @@ def _run_serve(
                     quota_hold=quota.hold,
                 )
             gate = Gate(
-                MemoryKeys(),
+                keys,
                 lambda key: read_commitment(client, key),
                 allowed,
-                share_with=client.service_account_email,
+                share_with=account,
+                turns=turns,
             )
             app = make_app(
                 queue,

@@ -24,10 +24,11 @@ A request names one spreadsheet (``{"spreadsheetId": …}``) and carries that sh
 
 ``POST /connect`` reads the sheet's developer metadata (one read of Google's quota) unless
 the key is already one of those kept; when the sheet holds the key's hash, the worker keeps
-every hash the sheet holds now (its editors wrote them all), and only those. So that callers
-without a key cannot spend the service account's quota, a caller answered 429 is not read
-for, and this process reads for at most :data:`CONNECTS_PER_MINUTE` connects a minute (then
-``429``). The refusal of a connect says
+every hash the sheet holds now (its editors wrote them all), and only those. The read is
+spent from the service account's budget first (:meth:`sheets.turns.Turns.spend`: ``503``
+with ``Retry-After`` when it does not fit within seconds). So that callers without a key
+cannot spend that budget, a caller answered 429 is not read for, and this process reads for
+at most :data:`CONNECTS_PER_MINUTE` connects a minute (then ``429``). The refusal of a connect says
 the same whatever the reason (no such sheet, not shared with the service account, no key
 in it, another key), so it tells a stranger nothing about the sheet.
 
@@ -41,6 +42,7 @@ import asyncio
 import hmac
 import json
 import logging
+import math
 import time
 from collections import deque
 from collections.abc import Callable, Collection
@@ -50,7 +52,9 @@ from typing import Any
 from aiohttp import web
 
 from sheets.addon_keys import KEY_HEADER, KeyStore, commitment, digests_of, key_digest
+from sheets.budget import CONNECT_READS
 from sheets.client import SheetsError, SheetsNotFoundError, SheetsPermissionError, is_spreadsheet_id
+from sheets.turns import Busy, Turns
 
 logger = logging.getLogger("sheets.serve")
 
@@ -152,6 +156,9 @@ class Gate:
     read_commitment: Callable[[str], frozenset[str]]
     allowed: Collection[str] | None = None
     share_with: str | None = None
+    turns: Turns = field(default_factory=lambda: Turns(account=""))
+    """Turns at the sheets of this worker's service account (:mod:`sheets.turns`): a
+    connect's read is spent from its budget."""
     limiter: FailureLimiter = field(default_factory=FailureLimiter)
     connects: FailureLimiter = field(
         default_factory=lambda: FailureLimiter(allowed=CONNECTS_PER_MINUTE, window=60.0)
@@ -236,6 +243,10 @@ class Gate:
                 429, "too many connects just now: try again later", retry_after=int(wait) + 1
             )
         self.connects.failed("")
+        try:
+            await self.turns.spend(CONNECT_READS, 0)
+        except Busy as busy:
+            return _answer(503, busy.message, retry_after=math.ceil(busy.retry_after))
         try:
             vouched = await asyncio.to_thread(self.read_commitment, asked.spreadsheet_id)
         except (SheetsNotFoundError, SheetsPermissionError):

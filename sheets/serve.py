@@ -12,7 +12,11 @@ sheet's own key in ``X-Harkness-Key``, checked by the gate (:mod:`sheets.gate`; 
   edits costs one sync; a request while the sheet's sync runs schedules one more after it)
   and **queued** (one at a time, in the order they fell due, in a worker thread, no more
   than ``syncs_per_minute`` starting in any minute).
-- ``POST /pair``: pairs the sheet's next round (:mod:`sheets.pairing`) and says what it did.
+- ``POST /pair``: pairs the sheet's next round (:mod:`sheets.pairing`) and says what it did,
+  in a turn at the sheet (:mod:`sheets.turns`): one pairing of a sheet at a time, the
+  sheet's lease held (no bot shard or sync writes it meanwhile), its requests spent from the
+  service account's budget first; ``503`` with ``Retry-After`` and the reason when it gets
+  no turn within seconds. Pressed twice, it pairs once and then says "already paired".
 - ``POST /disconnect``: the worker forgets the sheet's keys (every editor's).
 - ``GET /healthz`` answers ``{"ok": true, "pending": n, "set_aside": m}`` (``m``: syncs no
   running worker's service account can open, :mod:`sheets.jobs`).
@@ -28,9 +32,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -39,10 +44,12 @@ from aiohttp.typedefs import Handler, Middleware
 
 from core.pairing.isolated import stop_all as stop_all_pairings
 from sheets.addon_keys import KeyWithdrawn, commitment, digests_of
+from sheets.budget import PAIR_READS, PAIR_WRITES, SYNC_READS, SYNC_WRITES
 from sheets.forwarded import Network, client_address
 from sheets.gate import Gate, loggable
 from sheets.metrics import SYNC_JOBS
 from sheets.sync import SyncResult
+from sheets.turns import Busy, Turns
 
 logger = logging.getLogger(__name__)
 
@@ -85,6 +92,9 @@ class SyncQueue:
         default_factory=lambda: deque(maxlen=100)
     )
     """The latest syncs run (ID, result; None when it failed), newest last."""
+    turns: Turns | None = None
+    """Turns at the sheets (this process's lock and budget, :mod:`sheets.turns`), shared
+    with the add-on's pairings: a sync waits for its turn."""
     _timers: dict[str, asyncio.TimerHandle] = field(default_factory=dict)
     _first: dict[str, float] = field(default_factory=dict)
     _queued: set[str] = field(default_factory=set)
@@ -171,7 +181,14 @@ class SyncQueue:
             result: SyncResult | None = None
             try:
                 SYNC_JOBS.labels("run").inc()
-                result = await asyncio.to_thread(self.sync, spreadsheet_id)
+                async with contextlib.AsyncExitStack() as turn:
+                    if self.turns is not None:
+                        await turn.enter_async_context(
+                            self.turns.at(
+                                spreadsheet_id, reads=SYNC_READS, writes=SYNC_WRITES, wait=math.inf
+                            )
+                        )
+                    result = await asyncio.to_thread(self.sync, spreadsheet_id)
             except Exception as error:  # logged; the queue goes on with the next sheet
                 SYNC_JOBS.labels("failed").inc()
                 logger.error("sync of %s failed: %s", spreadsheet_id, error)
@@ -192,28 +209,6 @@ class SyncQueue:
 
 
 QUEUE_KEY: web.AppKey[Queue] = web.AppKey("queue")
-
-
-@dataclass
-class SheetLocks:
-    """One lock per spreadsheet in this process, kept only while someone holds or waits for
-    it: "Pair next round" pressed twice pairs one after the other (the second reads what
-    the first wrote)."""
-
-    _locks: dict[str, asyncio.Lock] = field(default_factory=dict)
-    _users: dict[str, int] = field(default_factory=dict)
-
-    @contextlib.asynccontextmanager
-    async def holding(self, spreadsheet_id: str) -> AsyncIterator[None]:
-        lock = self._locks.setdefault(spreadsheet_id, asyncio.Lock())
-        self._users[spreadsheet_id] = self._users.get(spreadsheet_id, 0) + 1
-        try:
-            async with lock:
-                yield
-        finally:
-            self._users[spreadsheet_id] -= 1
-            if not self._users[spreadsheet_id]:
-                del self._users[spreadsheet_id], self._locks[spreadsheet_id]
 
 
 def caller_middleware(trusted: Sequence[Network]) -> Middleware:
@@ -268,10 +263,10 @@ def make_app(
 
     A connection that has not sent a whole request's headers within :data:`HEADER_SECONDS`
     (from its start, or from its last answer) is closed, and so is one whose body has not
-    arrived within :data:`~sheets.gate.BODY_SECONDS` (``408``). Pairings of one sheet run
-    one at a time (:class:`SheetLocks`).
+    arrived within :data:`~sheets.gate.BODY_SECONDS` (``408``). A pairing takes a turn at
+    its sheet (:mod:`sheets.turns`: one writer at a time, within the service account's
+    budget), and says why when it gets none within seconds (``503``, ``Retry-After``).
     """
-    pairing = SheetLocks()
 
     async def connect_handler(request: web.Request) -> web.Response:
         asked = await gate.sheet_request(request)
@@ -316,8 +311,15 @@ def make_app(
         if pair is None:
             return web.json_response({"error": "this worker does not pair rounds"}, status=501)
         try:
-            async with pairing.holding(key):
+            async with gate.turns.at(key, reads=PAIR_READS, writes=PAIR_WRITES):
                 paired, message = await asyncio.to_thread(pair, key, commitment(asked.digest))
+        except Busy as busy:
+            logger.info("pairing of %s waits: %s", key, busy.message)
+            return web.json_response(
+                {"paired": False, "message": busy.message},
+                status=503,
+                headers={"Retry-After": str(math.ceil(busy.retry_after))},
+            )
         except KeyWithdrawn as withdrawn:
             await gate.keys.keep(key, digests_of(withdrawn.vouched))  # what the sheet holds
             logger.warning("pairing of %s refused: the sheet no longer holds its key", key)

@@ -138,7 +138,23 @@ function answer_(response) {
   }
 }
 
-/** What to tell the TD when the worker refuses a request or fails. */
+/**
+ * What to tell the TD when the worker refuses a request or fails: when it is busy (429, 503)
+ * and says why (its budget for Google, another process writing the sheet), its own words.
+ */
+function refusalOf_(response) {
+  var code = response.getResponseCode();
+  if (code === 429 || code === 503) {
+    var answer = answer_(response);
+    var said = typeof answer.message === 'string' ? answer.message : answer.error;
+    if (typeof said === 'string') {
+      return 'The Harkness worker is busy: ' + said + '.';
+    }
+  }
+  return refusal_(code);
+}
+
+/** What to tell the TD when the worker refuses a request with this status. */
 function refusal_(code) {
   if (code === 401) {
     return 'The Harkness worker refused this sheet\'s key: an editor connects it again ' +
@@ -173,7 +189,7 @@ function call_(spreadsheet, route, payload) {
   if (response.getResponseCode() === 401 && answer_(response).connect === true) {
     var again = post_(worker.url + '/connect', key, { spreadsheetId: spreadsheet.getId() });
     if (again.getResponseCode() !== 200) {
-      return { problem: refusal_(again.getResponseCode()) };
+      return { problem: refusalOf_(again) };
     }
     response = post_(worker.url + route, key, body);
   }
@@ -193,7 +209,7 @@ function requestSync_(spreadsheet, reason) {
   if (code === 202) {
     return { ok: true, message: 'The standings will be recomputed in a few seconds.' };
   }
-  return { ok: false, message: refusal_(code) };
+  return { ok: false, message: refusalOf_(called.response) };
 }
 
 /** Runs a menu action, tells the TD what happened, and answers {ok, message}. */
@@ -235,7 +251,7 @@ function requestPair_(spreadsheet) {
     return { ok: false, message: 'This Harkness worker does not pair rounds: ask its ' +
       'administrator to install harkness[pairing].' };
   }
-  return { ok: false, message: refusal_(code) };
+  return { ok: false, message: refusalOf_(called.response) };
 }
 
 /** Menu item: pair the next round into a "Pairings Rd N" tab and say what happened. */
@@ -266,6 +282,9 @@ function connectSheet() {
     var code = response.getResponseCode();
     if (code === 200) {
       return { ok: true, message: 'This sheet is connected to Harkness (with a new key).' };
+    }
+    if (code === 429 || code === 503) {
+      return { ok: false, message: refusalOf_(response) };
     }
     var said = answer_(response).error;
     return { ok: false, message: typeof said === 'string' ? 'Not connected: ' + said : refusal_(code) };

@@ -279,9 +279,15 @@ test('a refused key, a busy worker and an unreachable one are told to the TD, no
   const status = (code) => () => ({ status: code, body: '{"error": "x"}' });
   assert.match(world({ answer: status(401) }).script.recomputeStandings().message,
     /refused this sheet's key: an editor connects it again/);
-  assert.match(world({ answer: status(429) }).script.recomputeStandings().message,
-    /busy with other requests/);
-  assert.match(world({ answer: status(503) }).script.recomputeStandings().message, /answered 503/);
+  assert.match(world({ answer: status(429) }).script.recomputeStandings().message, /is busy: x\./);
+  assert.match(world({ answer: () => ({ status: 429, body: '' }) }).script.recomputeStandings()
+    .message, /busy with other requests/);
+  assert.match(world({ answer: status(503) }).script.recomputeStandings().message,
+    /is busy: x\./);
+  assert.match(world({ answer: () => ({ status: 503, body: '' }) }).script.recomputeStandings()
+    .message, /answered 503/);
+  assert.match(world({ answer: () => ({ status: 500, body: '{"error": "x"}' }) }).script
+    .recomputeStandings().message, /answered 500/);
   const down = world({ fetchError: 'DNS error' });
   const result = down.script.recomputeStandings();
   assert.equal(result.ok, false);
@@ -367,6 +373,9 @@ test('a round the worker cannot pair, and a worker that does not pair, are told 
   assert.match(world({ answer: answering(501, '') }).script.pairNextRound().message, /harkness\[pairing\]/);
   assert.match(world({ answer: answering(401, '{}') }).script.pairNextRound().message, /refused this sheet's key/);
   assert.match(world({ answer: answering(200, 'not json') }).script.pairNextRound().message, /cannot read/);
+  const quota = JSON.stringify({ paired: false, message: 'Harkness has used this minute\'s share of Google\'s quota for its service account: try again in 12 s' });
+  assert.match(world({ answer: answering(503, quota) }).script.pairNextRound().message,
+    /busy: Harkness has used this minute's share of Google's quota .* try again in 12 s\./);
   const down = world({ fetchError: 'DNS error' });
   assert.equal(down.script.pairNextRound().ok, false);
   assert.match(down.recorded.toasts[0].message, /Could not reach the Harkness worker: DNS error/);

@@ -17,6 +17,8 @@ process, never by a Discord server) with a history of migrations of their own
   worker whose key opens its sheet; one no running worker's key opens is set aside.
 - **Budget** (:mod:`~sheets.fleet.quota`): each service account's per-minute quota, spent by
   every process from one row (the arithmetic is :mod:`sheets.budget`'s).
+- **Add-on keys** (:mod:`~sheets.fleet.keys`): the hashes of the keys each spreadsheet
+  vouches for, accepted by every ``serve`` process (:mod:`sheets.addon_keys`).
 
 :class:`Fleet` is the one API (each method one transaction). A worker opens its own
 (:meth:`Fleet.open`); the bot opens one on its store's engine (:meth:`Fleet.on`). The fleet
@@ -29,6 +31,7 @@ The API at a glance (all ``async``)::
     request_sync / claim_sync / renew_sync / sync_done / sync_failed / syncs_waiting
     sync_worker_seen / sync_refused / syncs_set_aside
     spend_quota(account, reads=, writes=, reads_limit=, writes_limit=, window=, hold=)
+    addon_keys / keep_addon_keys
 
 One writer at a time::
 

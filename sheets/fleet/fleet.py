@@ -9,7 +9,7 @@ due times (tests pass their own).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from sheets.database.migrate import open_engine, upgrade
 from sheets.database.transactions import Transactions
-from sheets.fleet import leases, quota, routing, syncjobs
+from sheets.fleet import keys, leases, quota, routing, syncjobs
 from sheets.fleet.migrations import HISTORY
 
 
@@ -209,3 +209,16 @@ class Fleet:
                 conn, account, now, reads, writes, reads_limit, writes_limit, window, hold
             )
         )
+
+    # -- the add-on's keys of each spreadsheet (sheets.fleet.keys) -------------------------
+
+    async def addon_keys(self, spreadsheet: str) -> frozenset[str]:
+        """The hashes of the add-on keys ``spreadsheet`` is connected with (none: not
+        connected), as every ``serve`` process accepts them (:mod:`sheets.addon_keys`)."""
+        return await self._db.read(lambda conn: keys.kept(conn, spreadsheet))
+
+    async def keep_addon_keys(self, spreadsheet: str, digests: Collection[str]) -> None:
+        """Make ``digests`` the key hashes of ``spreadsheet``, and only those (none: every
+        key of the sheet is refused until an editor connects it again)."""
+        now = self.clock()
+        await self._db.write(lambda conn: keys.keep(conn, spreadsheet, digests, now))

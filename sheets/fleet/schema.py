@@ -10,7 +10,8 @@ data, so none carries a guild. A lease, a sync job and the account known to open
 keyed by **spreadsheet** (Google's unit of work and of sharing: one writer per sheet, one
 pending sync per sheet, whichever servers use it); a budget by **service account**
 (Google's unit of quota); a running worker by its **process name**
-(:func:`sheets.fleet.hold.process_name`). Nothing in them is shown to a member, and a
+(:func:`sheets.fleet.hold.process_name`); the add-on's keys by **spreadsheet** (a key opens
+one sheet: :mod:`sheets.addon_keys`). Nothing in them is shown to a member, and a
 spreadsheet's ID says nothing about whose it is: which server may use a sheet is the
 store's business (``sheet_owners``).
 """
@@ -99,4 +100,17 @@ quota_budget = Table(
     Column("account", ACCOUNT, nullable=False),
     Column("uses", Text, nullable=False),
     PrimaryKeyConstraint("account"),
+)
+
+# The hashes (SHA-256, hex) of the add-on's keys each spreadsheet vouches for, one row per
+# editor's key, as the sheet's developer metadata held them when an editor connected it:
+# every ``serve`` process accepts those keys for that sheet and no other
+# (:mod:`sheets.fleet.keys`, :mod:`sheets.addon_keys`). Never the keys themselves.
+addon_keys = Table(
+    "addon_keys",
+    metadata,
+    Column("spreadsheet_id", SPREADSHEET, nullable=False),
+    Column("digest", String(64), nullable=False),
+    Column("since", UTCDateTime(), nullable=False),
+    PrimaryKeyConstraint("spreadsheet_id", "digest"),
 )

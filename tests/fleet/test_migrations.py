@@ -39,6 +39,7 @@ from tests.store.test_migrations import TABLES as STORE_TABLES
 ROOT = Path(__file__).resolve().parents[2]
 LEGACY = Path(__file__).resolve().parent / "store_0008"
 FLEET_TABLES = {
+    "addon_keys",
     "alembic_version_fleet",
     "quota_budget",
     "sheet_accounts",
@@ -82,7 +83,7 @@ async def assert_both_as_in_code(engine: AsyncEngine) -> None:
 async def test_a_workers_database_has_the_fleets_tables_only(db_url: str) -> None:
     async with await Fleet.open(db_url) as opened:
         assert await tables(opened.engine) == FLEET_TABLES
-        assert await current_revision(opened.engine, FLEET) == head_revision(FLEET) == "0001"
+        assert await current_revision(opened.engine, FLEET) == head_revision(FLEET) == "0002"
         assert await current_revision(opened.engine, STORE) is None
         assert await differences(opened.engine, FLEET) == []
 

@@ -19,15 +19,18 @@ from aiohttp import web
 from prometheus_client import REGISTRY
 from sqlalchemy import text
 
-from sheets.addon_keys import KEY_HEADER, MemoryKeys, key_digest
+from sheets.addon_keys import KEY_HEADER, FleetKeys, key_digest, read_commitment
 from sheets.client import SheetsClient, open_client
 from sheets.fleet import Fleet
 from sheets.gate import Gate
 from sheets.jobs import DatabaseUnavailable, DurableSyncQueue, durable_fleet
+from sheets.pairing import pair_answer
 from sheets.serve import make_app
 from sheets.settings import SheetsSettings
 from sheets.sync import SyncResult, sync
+from sheets.turns import Turns
 from tests.fakes.sheets_api import Op, ServiceAccountKey, SheetsFake, generate_service_account
+from tests.sheets.addon import Editor, new_key, post
 from tests.sheets.conftest import seed_crosstable
 from tests.store.conftest import fresh_postgres_database, postgres_server
 
@@ -73,8 +76,14 @@ class Worker:
             worker=self.name,
             **self.options,
         )
-        self.keys = MemoryKeys()
-        self.runner = web.AppRunner(make_app(self.queue, Gate(self.keys, lambda sheet: None)))
+        # As serve runs on a database: the keys, the budget and the leases in the fleet.
+        self.keys = FleetKeys(self.fleet)
+        self.turns = Turns(
+            "worker@x", budgets=self.fleet, fleet=self.fleet, holder=f"{self.name}-turns", wait=1.0
+        )
+        gate = Gate(self.keys, lambda key: read_commitment(self.client, key), turns=self.turns)
+        pair = lambda key, vouched: pair_answer(self.client, key, vouched)  # noqa: E731
+        self.runner = web.AppRunner(make_app(self.queue, gate, pair=pair))
         await self.runner.setup()
         site = web.TCPSite(self.runner, "127.0.0.1", 0)
         await site.start()
@@ -330,3 +339,74 @@ async def test_workers_of_two_service_accounts_each_sync_the_sheets_their_key_op
         for worker in workers.values():
             await worker.stop()
     assert {c.user for c in sheets_fake.calls(nobodys, status=403)} == {a, b}
+
+
+async def test_a_sheet_connected_at_one_worker_is_served_by_all_until_revoked(
+    database: str,
+    client: SheetsClient,
+    make_sheet: MakeSheet,
+    make_editor: Callable[..., Editor],
+    sheets_env: dict[str, str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The keys live in the database: a sheet connected through one worker is accepted by
+    the other (and by a new one after a restart), and ``harkness-sheets revoke`` on the
+    database refuses its keys at every worker at once."""
+    from sheets.cli import main
+
+    sheet = make_sheet({"Results": seed_crosstable()})
+    key = new_key()
+    make_editor("td", sheet).vouch(sheet, key)
+    runs: Runs = []
+    workers = [Worker(f"worker-{n}", database, client, runs) for n in (1, 2)]
+    try:
+        for worker in workers:
+            await worker.start()
+        assert (await post(workers[0].endpoint, "/connect", sheet, key))[0] == 200
+        assert (await post(workers[1].endpoint, "/sync", sheet, key))[0] == 202
+        for name, value in {**sheets_env, "HARKNESS_DATABASE_URL": database}.items():
+            monkeypatch.setenv(name, value)
+        assert await asyncio.to_thread(main, ["revoke", sheet]) == 0
+        for worker in workers:
+            status, body = await post(worker.endpoint, "/sync", sheet, key)
+            assert (status, body.get("connect")) == (401, True)
+            assert (await post(worker.endpoint, "/connect", sheet, key))[0] == 401
+        await workers[1].queue.idle(timeout=20)
+    finally:
+        for worker in workers:
+            await worker.stop()
+
+
+async def test_a_pairing_waits_for_the_sheets_lease(
+    database: str,
+    client: SheetsClient,
+    make_sheet: MakeSheet,
+    make_editor: Callable[..., Editor],
+) -> None:
+    """While another process (a bot shard, a sync) holds the sheet's lease, "Pair next
+    round" writes nothing and says so (503, Retry-After); once it is free, it pairs."""
+    from tests.sheets.conftest import settings_rows
+    from tests.sheets.test_pairing import HEADER, PLAYERS
+
+    sheet = make_sheet(
+        {"Results": [HEADER], "Players": PLAYERS, "Harkness": settings_rows(Rounds="3")}
+    )
+    key = new_key()
+    make_editor("td", sheet).vouch(sheet, key)
+    worker = Worker("worker-1", database, client, [])
+    try:
+        await worker.start()
+        assert worker.fleet is not None
+        assert (await post(worker.endpoint, "/connect", sheet, key))[0] == 200
+        assert await worker.fleet.take_sheet(
+            sheet, "harkness-bot:shard-0", lease=timedelta(seconds=60)
+        )
+        status, body = await post(worker.endpoint, "/pair", sheet, key)
+        assert (status, body["paired"]) == (503, False)
+        assert "another Harkness process is writing this sheet" in body["message"]
+        await worker.fleet.drop_sheet(sheet, "harkness-bot:shard-0")
+        status, body = await post(worker.endpoint, "/pair", sheet, key)
+        assert (status, body["paired"]) == (200, True)
+        assert await worker.fleet.sheet_holder(sheet) is None  # given back after
+    finally:
+        await worker.stop()

@@ -22,6 +22,7 @@ from sheets.gate import FAILURES_ALLOWED, Gate
 from sheets.serve import SyncQueue, make_app
 from sheets.settings import SheetsSettings
 from sheets.sync import SyncResult, sync
+from sheets.turns import Turns
 from tests.fakes.sheets_api import Op, SheetsFake
 from tests.sheets.addon import Editor, new_key, post
 from tests.sheets.conftest import seed_crosstable, settings_rows
@@ -62,8 +63,11 @@ async def start(
     max_wait: float = 5.0,
     keys: MemoryKeys | None = None,
     trusted_proxies: tuple[Network, ...] = (),
+    turns: Turns | None = None,
     **options: Any,
 ) -> tuple[Endpoint, web.AppRunner]:
+    """The endpoint as ``serve`` runs it without a database, in this process: its syncs,
+    pairings and connects take turns (``turns``: this process's budget by default)."""
     runs: list[tuple[str, float, float]] = []
 
     def timed_sync(key: str) -> SyncResult:
@@ -73,9 +77,14 @@ async def start(
         finally:
             runs.append((key, began, time.monotonic()))
 
-    queue = SyncQueue(timed_sync, debounce=debounce, max_wait=max_wait, syncs_per_minute=300)
+    turns = turns if turns is not None else Turns("w@x")
+    queue = SyncQueue(
+        timed_sync, debounce=debounce, max_wait=max_wait, syncs_per_minute=300, turns=turns
+    )
     keys = keys if keys is not None else MemoryKeys()
-    gate = Gate(keys, lambda key: read_commitment(client, key), allowed, share_with="w@x")
+    gate = Gate(
+        keys, lambda key: read_commitment(client, key), allowed, share_with="w@x", turns=turns
+    )
     app = make_app(queue, gate, trusted_proxies=trusted_proxies, **options)
     runner = web.AppRunner(app)
     await runner.setup()
@@ -257,7 +266,7 @@ async def test_the_operator_revokes_a_sheets_key(
     )
     try:
         key = await served.connect(td, sheet_id)
-        assert main(["revoke", sheet_id]) == 0
+        assert await asyncio.to_thread(main, ["revoke", sheet_id]) == 0
         assert "removed from the sheet" in capsys.readouterr().out
         assert sheets_fake.developer_metadata(sheet_id, "harkness.addonKey") == []
         status, body = await served.post("/pair", sheet_id, key)
@@ -576,4 +585,73 @@ async def test_pair_next_round_pressed_twice_pairs_once(
     ]
     rows = [row for row in sheets_fake.values(sheet_id, "Results!A1:E20") if any(row)]
     assert len(rows) == 1 + 3  # the header, two boards and the bye, once
+    assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]
+
+
+async def test_pairings_spend_from_the_service_accounts_budget(
+    client: SheetsClient,
+    make_sheet: MakeSheet,
+    make_editor: MakeEditor,
+    sheets_fake: SheetsFake,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """80 presses of "Pair next round" on 8 sheets within a moment (before: 100 reads, and
+    Google refused 40): each read and write is spent from the account's budget first, so
+    Google refuses none; each sheet is paired once; a press that gets no turn within the
+    wait is told why and when to come back (503, Retry-After), never an error."""
+    from sheets.budget import Quota
+    from sheets.pairing import pair_answer
+    from tests.sheets.test_pairing import HEADER, PLAYERS
+
+    window = 3.0  # Google's "minute", shortened: 10 reads and 10 writes in any 3 s
+    sheets_fake.enforce_quotas(10, 10, window=window)
+    turns = Turns("w@x", Quota(10, 10, window), wait=1.0)
+    sheets = [
+        make_sheet(
+            {"Results": [HEADER], "Players": PLAYERS, "Harkness": settings_rows(Rounds="3")},
+            title=f"Section {n}",
+        )
+        for n in range(8)
+    ]
+    td = make_editor("td", *sheets)
+    served, runner = await start(
+        client, turns=turns, pair=lambda key, vouched: pair_answer(client, key, vouched)
+    )
+    try:
+        keys = {}
+        for sheet in sheets:  # connected, a budgeted read each, ahead of the presses
+            key = new_key()
+            td.vouch(sheet, key)
+            while (answer := await served.post("/connect", sheet, key))[0] == 503:
+                await asyncio.sleep(float(window) / 3)
+            assert answer[0] == 200
+            keys[sheet] = key
+        with caplog.at_level("INFO"):
+            answers = list(
+                await asyncio.gather(
+                    *(
+                        served.post("/pair", sheet, keys[sheet])
+                        for _ in range(10)
+                        for sheet in sheets
+                    )
+                )
+            )
+        # The TDs told to come back do, one press a sheet, until each has its answer.
+        for sheet in sheets:
+            while (answer := await served.post("/pair", sheet, keys[sheet]))[0] == 503:
+                await asyncio.sleep(window / 3)
+            answers.append(answer)
+    finally:
+        await runner.cleanup()
+    statuses = [status for status, _ in answers]
+    assert set(statuses) == {200, 503}
+    told = {body["message"] for status, body in answers if status == 503}
+    assert all("share of Google's quota" in text for text in told)
+    paired = [body for status, body in answers if status == 200 and body["paired"]]
+    assert len(paired) == len(sheets)  # each sheet once; every other answer says "already"
+    for sheet in sheets:
+        tabs = [t for t in sheets_fake.sheet_titles(sheet) if t.startswith("Pairings")]
+        assert tabs == ["Pairings Rd 1"]
+    assert sheets_fake.calls(status=429) == []  # Google refused nothing
+    assert sheets_fake.max_calls_in_any_minute(kind="read", window=window) <= 10
     assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]

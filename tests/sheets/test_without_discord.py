@@ -23,17 +23,17 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from sqlalchemy import func, inspect, select
 
+from sheets.addon_keys import KEY_HEADER
 from sheets.database.engine import create_engine
 from sheets.fleet import schema
-from sheets.serve import SECRET_HEADER
 from tests.fakes.sheets_api import Op, SheetsFake
 from tests.scrape import free_port, scrape
+from tests.sheets.addon import Editor, new_key
 from tests.sheets.conftest import seed_crosstable
 from tests.store.conftest import fresh_postgres_database, postgres_server
 
 ROOT = Path(__file__).resolve().parents[2]
 MakeSheet = Callable[..., str]
-SECRET = "Yq3v8wVZ0m1nC4pR7sT2uX5yA6bD9eFg-worker"
 
 #: ``harkness-sheets`` in a process where the bot cannot be imported: a finder first on
 #: ``sys.meta_path`` refuses ``discord`` and ``bot`` (as a missing package would) and notes
@@ -157,26 +157,32 @@ async def _fleet_tables(url: str) -> tuple[set[str], int]:
 
 
 async def test_serve_without_the_bot_takes_a_job_from_the_database_and_stops_cleanly(
-    worker_env: dict[str, str], database: str, sheets_fake: SheetsFake, make_sheet: MakeSheet
+    worker_env: dict[str, str],
+    database: str,
+    sheets_fake: SheetsFake,
+    make_sheet: MakeSheet,
+    make_editor: Callable[..., Editor],
 ) -> None:
     sheet = make_sheet({"Results": seed_crosstable()})
+    key = new_key()
+    make_editor("td", sheet).vouch(sheet, key)
     port = free_port()
     env = {
         **worker_env,
-        "HARKNESS_SHEETS_WEBHOOK_SECRET": SECRET,
         "HARKNESS_SHEETS_PORT": str(port),
         "HARKNESS_SHEETS_DEBOUNCE": "0.2",
     }
     process = _worker(["serve"], env)
     try:
         await _until("serve answers", lambda: _answers(f"http://127.0.0.1:{port}/healthz"), process)
-        request = urllib.request.Request(
-            f"http://127.0.0.1:{port}/sync",
-            data=json.dumps({"spreadsheetId": sheet, "reason": "edit"}).encode(),
-            headers={SECRET_HEADER: SECRET, "Content-Type": "application/json"},
-        )
-        with urllib.request.urlopen(request, timeout=10) as answer:
-            assert answer.status == 202
+        for route, status in (("/connect", 200), ("/sync", 202)):
+            request = urllib.request.Request(
+                f"http://127.0.0.1:{port}{route}",
+                data=json.dumps({"spreadsheetId": sheet, "reason": "edit"}).encode(),
+                headers={KEY_HEADER: key, "Content-Type": "application/json"},
+            )
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                assert answer.status == status
 
         async def synced() -> bool:
             written = sheets_fake.calls(sheet, operation=Op.BATCH_UPDATE, status=200)
