@@ -569,6 +569,96 @@ def test_a_batch_update_applies_all_of_its_requests_or_none(
     assert sheets_fake.sheet_titles(club) == ["Results", "Players", "TD's notes"]
 
 
+def test_a_refused_batch_update_leaves_every_cell_it_changed_as_it_was(
+    sheets_fake: SheetsFake, client: SheetsClient, club: str
+) -> None:
+    """Cells changed, moved and formatted by the requests before the refused one are back
+    as they were (the fake tries a write on a copy that shares the cells it has not
+    changed)."""
+    results = sheets_fake.sheet(club, "Results").sheet_id
+    bold = {"textFormat": {"bold": True}}
+    start = {"sheetId": results, "rowIndex": 1, "columnIndex": 1}
+    client.http_client.batch_update(
+        club,
+        {
+            "requests": [
+                {
+                    "updateCells": {
+                        "start": start,
+                        "rows": [{"values": [{"userEnteredFormat": bold}]}],
+                        "fields": "userEnteredFormat",
+                    }
+                }
+            ]
+        },
+    )
+    before = sheets_fake.values(club, "Results")
+    with pytest.raises(SheetsRequestError):
+        client.http_client.batch_update(
+            club,
+            {
+                "requests": [
+                    {
+                        "updateCells": {
+                            "start": start,
+                            "rows": [
+                                {
+                                    "values": [
+                                        {
+                                            "userEnteredValue": {"stringValue": "Eve"},
+                                            "userEnteredFormat": {"textFormat": {"italic": True}},
+                                        }
+                                    ]
+                                }
+                            ],
+                            "fields": "userEnteredValue,userEnteredFormat.textFormat",
+                        }
+                    },
+                    {
+                        "moveDimension": {
+                            "source": {
+                                "sheetId": results,
+                                "dimension": "ROWS",
+                                "startIndex": 1,
+                                "endIndex": 2,
+                            },
+                            "destinationIndex": 4,
+                        }
+                    },
+                    {"addSheet": {"properties": {"title": "results"}}},
+                ]
+            },
+        )
+    assert sheets_fake.values(club, "Results") == before
+    cell = sheets_fake.cell(club, "Results!B2")
+    assert (cell.formatted, cell.format) == ("Ada Lovelace", bold)
+
+
+def test_move_dimension_counts_the_destination_before_the_rows_leave(
+    sheets_fake: SheetsFake, client: SheetsClient, club: str
+) -> None:
+    """As the API reference's example: rows ``[1, 3)`` of ``0..4`` moved to 4 give
+    ``0, 3, 1, 2, 4``; moving rows up works the same way, with their formats and notes."""
+    sheets_fake.add_tab(club, "Rows", [[n] for n in range(5)])
+    rows = sheets_fake.sheet(club, "Rows").sheet_id
+
+    def move(start: int, end: int, destination: int) -> None:
+        source = {"sheetId": rows, "dimension": "ROWS", "startIndex": start, "endIndex": end}
+        client.http_client.batch_update(
+            club,
+            {"requests": [{"moveDimension": {"source": source, "destinationIndex": destination}}]},
+        )
+
+    move(1, 3, 4)
+    assert sheets_fake.values(club, "Rows!A1:A5") == [["0"], ["3"], ["1"], ["2"], ["4"]]
+    move(3, 5, 0)
+    assert sheets_fake.values(club, "Rows!A1:A5") == [["2"], ["4"], ["0"], ["3"], ["1"]]
+    move(1, 2, 2)  # already there: nothing moves
+    assert sheets_fake.values(club, "Rows!A1:A5") == [["2"], ["4"], ["0"], ["3"], ["1"]]
+    with pytest.raises(SheetsRequestError, match="within the grid"):
+        move(1, 2, 1001)
+
+
 def test_a_spreadsheet_may_not_grow_past_ten_million_cells(client: SheetsClient, club: str) -> None:
     spreadsheet = client.open_spreadsheet(club)
 

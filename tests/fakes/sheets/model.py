@@ -7,9 +7,10 @@ HTTP, tokens or call counting; errors are raised as ``ApiError`` with Google's m
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tests.fakes.sheets.a1 import (
@@ -55,6 +56,10 @@ class Cell:
             return pattern if isinstance(pattern, str) else None
         return None
 
+    def copy(self) -> Cell:
+        """A copy to change (its format and other fields are copied too)."""
+        return Cell(self.value, copy.deepcopy(self.format), self.note, copy.deepcopy(self.other))
+
     def data(self) -> dict[str, Any]:
         """The writable ``CellData`` fields, as the API spells them."""
         document: dict[str, Any] = dict(self.other)
@@ -92,6 +97,10 @@ class Sheet:
     """Other ``GridProperties`` (``hideGridlines``...), recorded only."""
     cells: dict[tuple[int, int], Cell] = field(default_factory=dict)
     protected_ranges: list[dict[str, Any]] = field(default_factory=list)
+    fresh: set[int] | None = field(default=None, repr=False, compare=False)
+    """While a write is tried on a copy of the spreadsheet (:meth:`Spreadsheet.trial`): the
+    ids of the cells the write made. Every other cell is the spreadsheet's as it was, shared
+    with it, and :meth:`edit` copies it before it changes."""
 
     @property
     def grid(self) -> Box:
@@ -124,11 +133,14 @@ class Sheet:
         return cell.value if cell else None
 
     def edit(self, row: int, column: int) -> Cell:
-        """The cell at (row, column), created if blank."""
+        """The cell at (row, column) to change, created if blank (every change of a cell
+        goes through here)."""
         cell = self.cells.get((row, column))
-        if cell is None:
-            cell = Cell()
+        if cell is None or (self.fresh is not None and id(cell) not in self.fresh):
+            cell = Cell() if cell is None else cell.copy()
             self.cells[(row, column)] = cell
+            if self.fresh is not None:
+                self.fresh.add(id(cell))
         return cell
 
     def tidy(self, row: int, column: int) -> None:
@@ -196,6 +208,35 @@ class Spreadsheet:
         editors = protected_range.get("editors") or {}
         users = [user.lower() for user in editors.get("users", [])]
         return email is not None and email.lower() in users
+
+    def trial(self) -> Spreadsheet:
+        """A copy to try a ``batchUpdate`` on, kept only if every request succeeds: the
+        cells are shared with this spreadsheet until a request changes one (copying every
+        cell of a large spreadsheet for each write took seconds)."""
+        sheets = [
+            replace(
+                sheet,
+                cells=dict(sheet.cells),
+                protected_ranges=copy.deepcopy(sheet.protected_ranges),
+                other_properties=copy.deepcopy(sheet.other_properties),
+                other_grid_properties=copy.deepcopy(sheet.other_grid_properties),
+                fresh=set(),
+            )
+            for sheet in self.sheets
+        ]
+        return replace(
+            self,
+            sheets=sheets,
+            permissions=dict(self.permissions),
+            developer_metadata=copy.deepcopy(self.developer_metadata),
+            recorded_requests=list(self.recorded_requests),
+            rng=copy.deepcopy(self.rng),
+        )
+
+    def settle(self) -> None:
+        """Make a tried copy the spreadsheet (its cells are its own from now on)."""
+        for sheet in self.sheets:
+            sheet.fresh = None
 
     def total_cells(self) -> int:
         """Cells of all the grids together (what Google's 10,000,000 limit counts)."""

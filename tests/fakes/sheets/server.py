@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import copy
 import json
-import pickle
 import random
 import socket
 import string
@@ -1046,10 +1045,9 @@ class SheetsFake:
             raise ApiError(403)
         if call.kind == "read":
             return self._read(original, route, call)
-        # A pickle round trip is a deep copy several times faster than copy.deepcopy: a
-        # large section's write is several requests over a sheet of ~10^5 cells.
-        working = pickle.loads(pickle.dumps(original, pickle.HIGHEST_PROTOCOL))
+        working = original.trial()
         result = self._write_call(working, route, call)
+        working.settle()
         self._spreadsheets[route.spreadsheet_id] = working
         return result
 

@@ -266,7 +266,10 @@ def clear_values(spreadsheet: Spreadsheet, text: str, *, user: str | None) -> st
 
 def insert_rows(spreadsheet: Spreadsheet, sheet: Sheet, at: int, count: int) -> None:
     """Insert empty rows before row ``at`` (zero-based), pushing the cells below down."""
-    _shift(sheet, lambda row, column: (row + count, column) if row >= at else (row, column))
+    sheet.cells = {
+        ((row + count, column) if row >= at else (row, column)): cell
+        for (row, column), cell in sheet.cells.items()
+    }
     sheet.row_count += count
     spreadsheet.check_cell_limit()
 
@@ -818,14 +821,11 @@ def _delete_dimension(spreadsheet: Spreadsheet, request: Json, user: str | None)
     if dimension == "ROWS":
         if end > sheet.row_count or count >= sheet.row_count:
             raise RequestProblem("You can't delete all the rows on the sheet.")
-        _shift(
-            sheet,
-            lambda row, column: (
-                None
-                if start <= row < end
-                else ((row - count, column) if row >= end else (row, column))
-            ),
-        )
+        sheet.cells = {
+            ((row - count, column) if row >= end else (row, column)): cell
+            for (row, column), cell in sheet.cells.items()
+            if not start <= row < end
+        }
         sheet.row_count -= count
     else:
         if end > sheet.column_count or count >= sheet.column_count:
@@ -839,6 +839,30 @@ def _delete_dimension(spreadsheet: Spreadsheet, request: Json, user: str | None)
             ),
         )
         sheet.column_count -= count
+
+
+def _move_dimension(spreadsheet: Spreadsheet, request: Json, user: str | None) -> None:
+    """Move rows or columns; ``destinationIndex`` counts before the source leaves the grid
+    (``A1..A5`` of ``0..4``, rows ``[1, 3)`` to ``4``: ``0, 3, 1, 2, 4``)."""
+    sheet, dimension, start, end = _dimension_range(spreadsheet, {"range": request.get("source")})
+    size = sheet.row_count if dimension == "ROWS" else sheet.column_count
+    destination = int(request.get("destinationIndex", 0))
+    if end > size or not 0 <= destination <= size:
+        raise RequestProblem(f"The source and destination must be within the grid (size {size}).")
+    count = end - start
+    if start <= destination <= end:
+        return
+    moved: dict[int, int] = {}
+    if destination > end:
+        moved.update((i, i - count) for i in range(end, destination))
+        moved.update((i, destination - count + i - start) for i in range(start, end))
+    else:
+        moved.update((i, i + count) for i in range(destination, start))
+        moved.update((i, destination + i - start) for i in range(start, end))
+    if dimension == "ROWS":
+        sheet.cells = {(moved.get(r, r), c): cell for (r, c), cell in sheet.cells.items()}
+    else:
+        sheet.cells = {(r, moved.get(c, c)): cell for (r, c), cell in sheet.cells.items()}
 
 
 def _update_spreadsheet_properties(
@@ -876,6 +900,7 @@ HANDLERS: dict[str, Handler] = {
     "appendDimension": _append_dimension,
     "insertDimension": _insert_dimension,
     "deleteDimension": _delete_dimension,
+    "moveDimension": _move_dimension,
 }
 """The ``batchUpdate`` request kinds the fake models."""
 
