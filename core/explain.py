@@ -50,6 +50,7 @@ __all__ = [
     "TiebreakExplanation",
     "Why",
     "explain",
+    "explain_all",
 ]
 
 
@@ -236,11 +237,52 @@ def explain(
 
     ``after_round`` only labels the explanation (the standings were computed after that round).
     """
-    position = standings.line_of(player_id)
-    row = standings.rows[position]
-    registry = tiebreaks_of(standings.profile.family)
     group = standings.score_group(player_id)
     refs = {r.player_index: _ref(r) for r in group}
+    members = tuple(refs[r.player_index] for r in group)
+    return _explain(standings, standings.line_of(player_id), group, refs, members, after_round)
+
+
+def explain_all(standings: Standings) -> dict[int, Explanation]:
+    """Every player's :func:`explain`, by starting number: each score group is gathered
+    once for all its players (explaining them one by one costs the group's size each).
+
+    >>> from core.examples import load_example
+    >>> from core.standings import compute_standings
+    >>> s = compute_standings(load_example(), "mdchess")
+    >>> explain_all(s) == {row.player.id: explain(s, row.player.id) for row in s.rows}
+    True
+    """
+    explained: dict[int, Explanation] = {}
+    rows = standings.rows
+    start = 0
+    while start < len(rows):
+        end = start + 1
+        while end < len(rows) and rows[end].half_points == rows[start].half_points:
+            end += 1
+        group = rows[start:end]
+        refs = {r.player_index: _ref(r) for r in group}
+        members = tuple(refs[r.player_index] for r in group)
+        for position in range(start, end):
+            explained[rows[position].player.id] = _explain(
+                standings, position, group, refs, members
+            )
+        start = end
+    return explained
+
+
+def _explain(
+    standings: Standings,
+    position: int,
+    group: tuple[Standing, ...],
+    refs: dict[int, Placed],
+    members: tuple[Placed, ...],
+    after_round: int | None = None,
+) -> Explanation:
+    """The explanation of the player at ``position`` of the standings, in score ``group``
+    (whose players' references are ``refs``, and ``members`` in rank order)."""
+    row = standings.rows[position]
+    registry = tiebreaks_of(standings.profile.family)
     comparisons = []
     for neighbour, above in ((position - 1, True), (position + 1, False)):
         if 0 <= neighbour < len(standings.rows):
@@ -254,7 +296,7 @@ def explain(
         rounds=standings.tournament.rounds,
         profile=standings.profile.label,
         order=standings.order,
-        score_group=tuple(refs[r.player_index] for r in group),
+        score_group=members,
         comparisons=tuple(comparisons),
         tiebreaks=tiebreaks,
         notes=tuple(_notes(standings, row, group)),
@@ -312,7 +354,7 @@ def _tiebreak(standings: Standings, tb: Tiebreak, index: int) -> TiebreakExplana
     for r, contribution in enumerate(b.per_round, start=1):
         entry = player.entries[r - 1]
         opponent = tournament.player(entry.opponent).name if entry.opponent is not None else None
-        amount = None if contribution is None else Fraction(contribution) / scale
+        amount = None if contribution is None else Fraction(contribution, scale)
         parts.append(
             RoundPart(r, _entry_text(entry), opponent, amount, r in b.dropped, notes[r - 1])
         )

@@ -22,7 +22,7 @@ def to_decimal(value: Fraction, digits: int | None = None) -> Decimal:
     half up to ``digits`` places (2 when not given)."""
     exact = Decimal(value.numerator) / Decimal(value.denominator)
     if digits is None:
-        if (value * 10_000).denominator == 1:
+        if 10_000 % value.denominator == 0:  # terminates within 4 places
             return exact.normalize() if exact != 0 else Decimal(0)
         digits = 2
     quantum = Decimal(1).scaleb(-digits)
