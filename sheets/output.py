@@ -3,27 +3,31 @@ Breakdown or Errors tab is replaced at the next sync even when the inputs did no
 (as the tabs' protection warning says).
 
 Every write stores, in spreadsheet-level developer metadata (:data:`OUTPUT_METADATA_KEY`),
-a digest of the text its tabs will show (:func:`written_digest`); a sync whose inputs are
-unchanged compares it with the digest of the tabs as read (:func:`read_digest`). The "Last
-checked" cell of the Errors tab, which idle syncs update, is left out of both.
+a digest of how its tabs will look (text, format and note of each cell, :mod:`sheets.looks`:
+:func:`written_digest`); a sync whose inputs are unchanged compares it with the digest of the
+tabs as read (:func:`read_digest`), without ranking anything. The "Last checked" cell of the
+Errors tab, which idle syncs update, is left out of both.
 
 The stored value is ``state:roles:digest``. ``written`` (after a write) and ``seen`` (as
 read) are compared; a difference is an edit, and the sync writes the tabs again, storing
-``healed``. Should the text Google shows for a value ever differ from what
-:func:`shown` predicts, the tabs would never match what was written: so a difference right
-after a ``healed`` write is taken as how Google shows the tabs, and stored as ``seen``
-instead of writing again (one extra write at most, never a loop).
+``healed``. Should Google show a cell otherwise than :mod:`sheets.looks` predicts (a
+text, a format in another spelling), the tabs would never match what was written: so a
+difference right after a ``healed`` write is taken as how Google shows the tabs, and stored
+as ``seen`` instead of writing again (one extra write at most, never a loop). The write
+itself is only of the cells that differ (:mod:`sheets.changes`).
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from sheets.layout import OUTPUT_METADATA_KEY, Role
+from sheets.looks import Look
 from sheets.snapshot import Snapshot
-from sheets.tabs import CHECKED_CELL, OutCell, TabContent
+from sheets.tabs import CHECKED_CELL, TabContent
+from sheets.write import looks_of
 
 __all__ = ["OUTPUT_METADATA_KEY", "Stored", "read_digest", "verdict", "written_digest"]
 
@@ -57,58 +61,42 @@ class Stored:
         return cls(state, roles, digest)
 
 
-def shown(cell: OutCell) -> str:
-    """The text Sheets shows for a value written with no number format (its
-    ``formattedValue``): whole numbers without decimals, others to 15 significant digits.
-
-    >>> [shown(OutCell(v)) for v in (None, "W3", 7, 7.0, 43.25)]
-    ['', 'W3', '7', '7', '43.25']
-    """
-    value = cell.value
-    if value is None or isinstance(value, str):
-        return value or ""
-    if isinstance(value, int) or value.is_integer():
-        return str(int(value))
-    return f"{value:.15g}"
-
-
-def _digest(tabs: Iterable[tuple[Role, Iterable[tuple[int, int, str]]]]) -> str:
-    """A digest of the non-empty cells of each tab (the checked cell left out)."""
+def _digest(tabs: Iterable[tuple[Role, Iterable[Iterable[Look]]]]) -> str:
+    """A digest of the cells of each tab that are not blank (the checked cell left out)."""
     hasher = hashlib.sha256()
-    for role, cells in tabs:
+    for role, rows in tabs:
         hasher.update(f"\x1e{role.value}".encode())
-        for r, c, text in cells:
-            if text and not (role is Role.ERRORS and (r, c) == CHECKED_CELL):
-                hasher.update(f"\x1f{r},{c}\x1d{text}".encode())
+        for r, row in enumerate(rows):
+            cells = [
+                f"\x1f{r},{c}\x1d{text}\x1d{fmt!r}\x1d{note}"
+                for c, (text, fmt, note) in enumerate(row)
+                if (text or fmt or note) and not (role is Role.ERRORS and (r, c) == CHECKED_CELL)
+            ]
+            if cells:
+                hasher.update("".join(cells).encode())
     return hasher.hexdigest()[:32]
 
 
-def written_digest(contents: Sequence[TabContent]) -> Stored:
-    """What the tabs about to be written will show."""
+def written_digest(
+    contents: Sequence[TabContent], looks: Mapping[str, list[list[Look]]] | None = None
+) -> Stored:
+    """How the tabs about to be written will look (``looks``: each one's
+    :func:`~sheets.write.looks_of`, by title, when already known)."""
     tabs = sorted((c for c in contents if c.role in CHECKED_ROLES), key=lambda c: c.role.value)
     digest = _digest(
-        (
-            c.role,
-            ((r, col, shown(cell)) for r, row in enumerate(c.rows) for col, cell in enumerate(row)),
-        )
-        for c in tabs
+        (c.role, looks[c.title] if looks and c.title in looks else looks_of(c)) for c in tabs
     )
     return Stored(WRITTEN, tuple(c.role for c in tabs), digest)
 
 
 def read_digest(snapshot: Snapshot, titles: dict[Role, str], roles: Iterable[Role]) -> str:
-    """What the worker's tabs of these roles show now (a tab missing or not the worker's
+    """How the worker's tabs of these roles look now (a tab missing or not the worker's
     counts as empty)."""
-    tabs = []
+    tabs: list[tuple[Role, Iterable[Iterable[Look]]]] = []
     for role in sorted(roles, key=lambda r: r.value):
         tab = snapshot.tab(titles[role])
-        rows = tab.rows if tab is not None and tab.role is role else []
-        tabs.append(
-            (
-                role,
-                ((r, c, text) for r, row in enumerate(rows) for c, text in enumerate(row)),
-            )
-        )
+        ours = tab is not None and tab.role is role
+        tabs.append((role, (tab.looks or []) if ours and tab is not None else []))
     return _digest(tabs)
 
 

@@ -285,7 +285,8 @@ def pair_sheet(
     decision = decide_pairing(snapshot, now=now, rng=rng)
     added = 0
     if decision.plan is not None:
-        client.http_client.batch_update(key, {"requests": decision.plan.requests})
+        if decision.plan.requests:  # none when the tab already shows this pairing
+            client.http_client.batch_update(key, {"requests": decision.plan.requests})
         if decision.append is not None:
             params: ParamsType = {"valueInputOption": "RAW", "insertDataOption": "INSERT_ROWS"}
             body = {"majorDimension": "ROWS", "values": decision.append.rows}

@@ -8,9 +8,12 @@ and the hash of the input last synced (spreadsheet-level developer metadata). On
 tab does not exist, and the settings tab decides the input tabs' names, so values and
 metadata would take two calls, or three.
 
-The mask asks only for each cell's ``formattedValue`` (what the TD sees), so notes and
-formats are not sent. Its cost is that the worker's own output tabs are read back too; quotas
-count requests, not bytes, and the bench (``tests/bench/sheets.py``) measures the bytes.
+The mask asks for each cell's ``formattedValue`` (what the TD sees), format and note: the
+worker compares its own tabs, as they are, with what it is about to write, and writes only
+the cells that differ (:mod:`sheets.changes`), so a TD's edit inside them (a value, a
+colour, a note) is found and replaced. Google applies one field mask to every tab, so the
+formats and notes of the TD's tabs come too (few, as a rule; they are not kept). Quotas count
+requests, not bytes, and the bench (``tests/bench/sheets.py``) measures the bytes.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from sheets.layout import (
     TAB_METADATA_KEY,
     Role,
 )
+from sheets.looks import BLANK, Look, canonical_format, text_of
 from sheets.read import Rows
 
 READ_FIELDS = (
@@ -38,9 +42,10 @@ READ_FIELDS = (
     "frozenRowCount)),"
     "developerMetadata(metadataId,metadataKey,metadataValue),"
     "protectedRanges(protectedRangeId,range,warningOnly,description),"
-    "data(startRow,startColumn,rowData(values(formattedValue))))"
+    "data(startRow,startColumn,rowData(values(formattedValue,userEnteredFormat,note))))"
 )
-"""The field mask of the read: tab properties, metadata, protections and cell text."""
+"""The field mask of the read: tab properties, metadata, protections, and each cell's text,
+format and note."""
 
 READ_PARAMS = {"includeGridData": "true", "fields": READ_FIELDS}
 """Query parameters of the read (``includeGridData`` is ignored by Google when ``fields``
@@ -65,6 +70,9 @@ class Tab:
     marker: str | None = None
     """The tab's ``harkness.tab`` developer metadata as written, whatever it says (the Discord
     bot marks its own tabs with values that are not a :class:`Role`)."""
+    looks: list[list[Look]] | None = None
+    """How each cell of one of the worker's tabs looks, row by row from A1, down to the last
+    cell with a text, a format or a note (:mod:`sheets.looks`); None for other tabs."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +137,34 @@ def _rows(data: Sequence[Mapping[str, Any]]) -> list[list[str]]:
     return rows
 
 
+def _look(cell: Mapping[str, Any]) -> Look:
+    if not cell:
+        return BLANK
+    text = cell.get("formattedValue")
+    return (
+        text_of(str(text)) if text not in (None, "") else "",
+        canonical_format(cell.get("userEnteredFormat")),
+        str(cell.get("note") or ""),
+    )
+
+
+def _looks(data: Sequence[Mapping[str, Any]]) -> list[list[Look]]:
+    """Each cell's look, from ``GridData`` (which may start further in), from A1."""
+    rows: dict[int, list[Look]] = {}
+    for block in data:
+        top = int(block.get("startRow", 0))
+        left = int(block.get("startColumn", 0))
+        for r, row in enumerate(block.get("rowData") or []):
+            line = rows.setdefault(top + r, [])
+            for c, cell in enumerate(row.get("values") or []):
+                look = _look(cell)
+                if look != BLANK:
+                    line.extend([BLANK] * (left + c + 1 - len(line)))
+                    line[left + c] = look
+    height = max((r + 1 for r, line in rows.items() if line), default=0)
+    return [rows.get(r, []) for r in range(height)]
+
+
 def _role(metadata: Sequence[Mapping[str, Any]]) -> Role | None:
     for item in metadata:
         if item.get("metadataKey") == TAB_METADATA_KEY:
@@ -164,6 +200,7 @@ def parse_snapshot(document: Mapping[str, Any]) -> Snapshot:
             continue  # charts and data-source sheets hold no cells
         grid = properties.get("gridProperties") or {}
         sheet_id = int(properties.get("sheetId", 0))
+        role = _role(sheet.get("developerMetadata") or [])
         tabs.append(
             Tab(
                 sheet_id=sheet_id,
@@ -172,10 +209,11 @@ def parse_snapshot(document: Mapping[str, Any]) -> Snapshot:
                 row_count=int(grid.get("rowCount", 0)),
                 column_count=int(grid.get("columnCount", 0)),
                 frozen_rows=int(grid.get("frozenRowCount", 0)),
-                role=_role(sheet.get("developerMetadata") or []),
+                role=role,
                 protected=_protected(sheet_id, sheet.get("protectedRanges") or []),
                 rows=_rows(sheet.get("data") or []),
                 marker=_marker(sheet.get("developerMetadata") or []),
+                looks=_looks(sheet.get("data") or []) if role is not None else None,
             )
         )
     input_hash: str | None = None

@@ -67,7 +67,7 @@ from sheets.tabs import (
     standings_tab,
     synced_at,
 )
-from sheets.write import Plan, check_plan, foreign, output_request, plan, refusal
+from sheets.write import Plan, check_plan, foreign, looks_of, output_request, plan, refusal
 
 logger = logging.getLogger(__name__)
 report = logging.getLogger(f"{__name__}.report")
@@ -322,7 +322,8 @@ def decide(
         errors_tab(settings.errors_tab, [*problems, *notices], status, checked_at(now, zone))
     )
     ours = [c for c in contents if c.role not in others]
-    output = written_digest(ours)
+    looks = {c.title: looks_of(c) for c in ours}
+    output = written_digest(ours, looks)
     write = plan(
         snapshot,
         ours,
@@ -332,6 +333,7 @@ def decide(
         rng=rng,
         checked=now,
         output=str(replace(output, state=HEALED) if healing else output),
+        looks=looks,
     )
     summary = _status(
         cells, refused, publish, settings, [], f"listed below and on the {settings.errors_tab} tab"

@@ -21,7 +21,7 @@ from datetime import UTC, datetime, tzinfo
 from fractions import Fraction
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from core.explain import Explanation, explain
+from core.explain import Explanation, explain_all
 from core.explain_render import reason_text, round_text, summary, taken_off_text
 from core.numbers import UNDEFINED_TEXT, as_json_number, decimals_kept, display
 from core.render import cells as standings_cells
@@ -56,8 +56,12 @@ class TabContent:
     title: str
     rows: list[list[OutCell]] = field(default_factory=list)
     widths: tuple[int, ...] = ()
-    """Each column's width in pixels, from column A (set at every write, so that the
-    sentences wrap instead of running across the tab)."""
+    """Each column's width in pixels, from column A (set when the tab is written whole or
+    its columns change, so that the sentences wrap instead of running across the tab)."""
+    keys: tuple[int, ...] = ()
+    """The columns whose texts name what a row is about (a player, a player's tiebreak, a
+    problem), so that a row that moved is moved, not written again (:mod:`sheets.changes`);
+    none: rows are compared where they are."""
 
     @property
     def width(self) -> int:
@@ -95,7 +99,7 @@ def _header(titles: Sequence[str], notes: Sequence[str | None] = ()) -> list[Out
 
 def explanations(standings: Standings) -> dict[int, Explanation]:
     """Every player's explanation, by starting number."""
-    return {row.player.id: explain(standings, row.player.id) for row in standings.rows}
+    return explain_all(standings)
 
 
 def standings_tab(
@@ -143,7 +147,7 @@ def standings_tab(
         rows += [[OutCell(line)] for line in footer]
     widths: tuple[int, ...] = (NUMBER_WIDTH, NUMBER_WIDTH, NAME_WIDTH, NUMBER_WIDTH)
     widths += (NUMBER_WIDTH,) * len(codes) + (SENTENCE_WIDTH,)
-    return TabContent(Role.STANDINGS, title, rows, widths)
+    return TabContent(Role.STANDINGS, title, rows, widths, keys=(1,))
 
 
 def standings_notice(title: str, lines: Sequence[str]) -> TabContent:
@@ -246,7 +250,7 @@ def breakdown_tab(
             )
     widths: tuple[int, ...] = (NUMBER_WIDTH, NUMBER_WIDTH, NAME_WIDTH, CODE_WIDTH, NUMBER_WIDTH)
     widths += (NUMBER_WIDTH,) * rounds + (CODE_WIDTH, SENTENCE_WIDTH)
-    return TabContent(Role.BREAKDOWN, title, rows, widths)
+    return TabContent(Role.BREAKDOWN, title, rows, widths, keys=(1, 3))
 
 
 CHECKED_CELL = (0, 3)
@@ -265,7 +269,7 @@ def errors_tab(
     rows.append([])
     rows += [[OutCell(line)] for line in status]
     widths = (CELL_REF_WIDTH, CELL_REF_WIDTH, SENTENCE_WIDTH, NAME_WIDTH)
-    return TabContent(Role.ERRORS, title, rows, widths)
+    return TabContent(Role.ERRORS, title, rows, widths, keys=(0, 2))
 
 
 def local_time(moment: datetime, time_zone: str = "") -> str:

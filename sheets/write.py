@@ -9,9 +9,10 @@
   keeps its header row frozen, and gets its protection back if someone removed it;
 - a tab of that name that is *not* the worker's is left alone: the plan reports a problem
   instead, and nothing is written to it;
-- every tab's cells are replaced with one ``updateCells`` over the whole grid: values as
+- a new tab's cells are written with one ``updateCells`` over the whole grid: values as
   ``stringValue`` or ``numberValue`` (never ``formulaValue``: nothing is parsed as a formula),
-  the header bold on grey, and notes;
+  the header bold on grey, and notes; in a tab that exists, only the rows and cells that
+  differ from what the read found there (:mod:`sheets.changes`);
 - the hash of the input goes into spreadsheet-level developer metadata.
 
 Google applies a ``batchUpdate`` atomically: if any request fails (a tab of the same name was
@@ -21,11 +22,13 @@ added meanwhile, say), nothing is changed. The worker never names an input tab i
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
+from sheets.changes import Area, compare
 from sheets.layout import (
     CHECKED_METADATA_KEY,
     INPUT_HASH_METADATA_KEY,
@@ -36,6 +39,7 @@ from sheets.layout import (
     Role,
     column_letters,
 )
+from sheets.looks import Format, Look, canonical_format, shown, text_of, trimmed
 from sheets.problems import SheetProblem
 from sheets.settings_tab import default_rows
 from sheets.snapshot import Snapshot, Tab
@@ -241,13 +245,15 @@ def plan(
     rng: random.Random | None = None,
     checked: datetime | None = None,
     output: str | None = None,
+    looks: Mapping[str, list[list[Look]]] | None = None,
 ) -> Plan:
     """The requests that write ``contents`` (and the hash) over what ``snapshot`` saw.
 
     ``setting_cells`` maps each role's value to the settings cell that names its tab, for the
     message when a tab is refused. With ``create_settings``, the settings tab is added too,
     with every setting at its default. ``checked`` is stored as the time of the last check
-    shown on the sheet (see :func:`check_plan`).
+    shown on the sheet (see :func:`check_plan`). ``looks`` are the contents'
+    :func:`looks_of`, by title, when the caller has them already.
     """
     rng = rng or random.Random()
     result = Plan()
@@ -281,21 +287,17 @@ def plan(
             ]
         elif tab.role is content.role:
             sheet_id = tab.sheet_id
-            requests.append(
-                {
-                    "updateSheetProperties": {
-                        "properties": {"sheetId": sheet_id, "gridProperties": grid},
-                        "fields": "gridProperties(rowCount,columnCount,frozenRowCount)",
-                    }
-                }
-            )
             if not tab.protected:
                 requests.append(protect_request(sheet_id))
         else:
             cell = setting_cells.get(content.role.value, SETTINGS_TAB)
             result.refused.append(refusal(tab.title, content.role, cell))
             continue
-        requests += tab_cells_requests(sheet_id, content, grid)
+        if tab is None:
+            requests += tab_cells_requests(sheet_id, content, grid)
+        else:
+            new = looks[content.title] if looks and content.title in looks else None
+            requests += change_requests(sheet_id, content, grid, tab, new)
         result.tabs.append(TabWrite(content, tab, grid, requests))
         result.written.append(content.title)
     if input_hash is not None:
@@ -321,6 +323,130 @@ def tab_cells_requests(sheet_id: int, content: TabContent, grid: dict[str, int])
         _cells_request(sheet_id, content.rows, grid),
         *width_requests(sheet_id, content.widths, grid["columnCount"]),
     ]
+
+
+WHOLE_FROM = 0.8
+"""A tab whose changed cells are this share of its grid or more is written whole: one
+``updateCells`` costs less than many rectangles."""
+
+
+def _grid_request(sheet_id: int, grid: dict[str, int]) -> Request:
+    return {
+        "updateSheetProperties": {
+            "properties": {"sheetId": sheet_id, "gridProperties": grid},
+            "fields": "gridProperties(rowCount,columnCount,frozenRowCount)",
+        }
+    }
+
+
+@lru_cache(maxsize=64)
+def _format_of(header: bool, fill: str | None, number_format: str | None, wrap: bool) -> Format:
+    data = cell_data(OutCell(None, None, number_format, header, fill, wrap))
+    return canonical_format(data.get("userEnteredFormat"))
+
+
+def look_of(cell: OutCell) -> Look:
+    """How ``cell`` will look once written (:mod:`sheets.looks`)."""
+    fmt = _format_of(cell.header, cell.fill, cell.number_format, cell.wrap)
+    return (text_of(shown(cell)), fmt, cell.note or "")
+
+
+def looks_of(content: TabContent) -> list[list[Look]]:
+    """How each cell of a tab will look once written, row by row from A1."""
+    return [trimmed([look_of(cell) for cell in row]) for row in content.rows]
+
+
+def _range(sheet_id: int, area: Area) -> dict[str, int]:
+    return {
+        "sheetId": sheet_id,
+        "startRowIndex": area.top,
+        "endRowIndex": area.bottom,
+        "startColumnIndex": area.left,
+        "endColumnIndex": area.right,
+    }
+
+
+def _area_request(sheet_id: int, content: TabContent, area: Area) -> Request:
+    """Write every cell of ``area`` (those past a row's contents are cleared)."""
+    rows = [
+        {"values": [cell_data(c) for c in row[area.left : area.right]]}
+        for row in (
+            content.rows[r] if r < len(content.rows) else [] for r in range(area.top, area.bottom)
+        )
+    ]
+    while rows and not rows[-1]["values"]:
+        rows.pop()
+    return {"updateCells": {"range": _range(sheet_id, area), "rows": rows, "fields": CELL_FIELDS}}
+
+
+def _paint_request(sheet_id: int, area: Area, cell: OutCell) -> Request:
+    """Give every cell of ``area`` the background of ``cell`` (nothing else changes)."""
+    fmt = cell_data(cell)["userEnteredFormat"]
+    colour = fmt.get("backgroundColorStyle") or {"rgbColor": fmt["backgroundColor"]}
+    return {
+        "repeatCell": {
+            "range": _range(sheet_id, area),
+            "cell": {"userEnteredFormat": {"backgroundColorStyle": colour}},
+            "fields": "userEnteredFormat.backgroundColorStyle",
+        }
+    }
+
+
+def _rows_request(sheet_id: int, start: int, end: int) -> dict[str, Any]:
+    """The ``DimensionRange`` of rows ``start`` to ``end`` (end excluded)."""
+    return {"sheetId": sheet_id, "dimension": "ROWS", "startIndex": start, "endIndex": end}
+
+
+def change_requests(
+    sheet_id: int,
+    content: TabContent,
+    grid: dict[str, int],
+    tab: Tab,
+    looks: list[list[Look]] | None = None,
+) -> list[Request]:
+    """What turns the worker's tab as the read saw it into ``content``: rows moved where
+    players moved, deleted and inserted, its grid resized, and the cells that differ written
+    (:mod:`sheets.changes`); nothing when it already shows ``content`` (whose
+    :func:`looks_of` are ``looks``, when known). The tab is written whole when most of it
+    changed, or when the read did not see its cells."""
+    rows, columns = grid["rowCount"], grid["columnCount"]
+    if tab.looks is None:
+        return [_grid_request(sheet_id, grid), *tab_cells_requests(sheet_id, content, grid)]
+    old_grid = (tab.row_count, tab.column_count)
+    new = looks if looks is not None else looks_of(content)
+    change = compare(tab.looks, new, content.keys, old_grid, (rows, columns))
+    if change.cells >= WHOLE_FROM * rows * columns:
+        return [_grid_request(sheet_id, grid), *tab_cells_requests(sheet_id, content, grid)]
+    requests = [
+        {
+            "moveDimension": {
+                "source": _rows_request(sheet_id, start, end),
+                "destinationIndex": destination,
+            }
+        }
+        for start, end, destination in change.moves
+    ]
+    requests += [
+        {"deleteDimension": {"range": _rows_request(sheet_id, start, end)}}
+        for start, end in reversed(change.deleted)
+    ]
+    requests += [
+        {"insertDimension": {"range": _rows_request(sheet_id, start, end)}}
+        for start, end in change.inserted
+    ]
+    if (change.rows_after, tab.column_count, tab.frozen_rows) != (
+        rows,
+        columns,
+        grid["frozenRowCount"],
+    ):
+        requests.append(_grid_request(sheet_id, grid))
+    requests += [
+        _paint_request(sheet_id, area, content.rows[r][c]) for area, (r, c) in change.paints
+    ]
+    requests += [_area_request(sheet_id, content, area) for area in change.areas]
+    if tab.column_count != columns:
+        requests += width_requests(sheet_id, content.widths, columns)
+    return requests
 
 
 def output_request(snapshot: Snapshot, output: str) -> Request:
