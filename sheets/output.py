@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from sheets.layout import OUTPUT_METADATA_KEY, Role
-from sheets.looks import Look
+from sheets.looks import BLANK, Look, trimmed
 from sheets.snapshot import Snapshot
 from sheets.tabs import CHECKED_CELL, TabContent
 from sheets.write import looks_of
@@ -61,19 +61,19 @@ class Stored:
         return cls(state, roles, digest)
 
 
-def _digest(tabs: Iterable[tuple[Role, Iterable[Iterable[Look]]]]) -> str:
-    """A digest of the cells of each tab that are not blank (the checked cell left out)."""
+def _digest(tabs: Iterable[tuple[Role, Sequence[list[Look]]]]) -> str:
+    """A digest of the rows of each tab that are not blank (the checked cell left out):
+    rows of looks without trailing blanks, as both :func:`~sheets.write.looks_of` and a
+    read (:attr:`sheets.snapshot.Tab.looks`) give them."""
     hasher = hashlib.sha256()
+    checked_row, checked_column = CHECKED_CELL
     for role, rows in tabs:
         hasher.update(f"\x1e{role.value}".encode())
         for r, row in enumerate(rows):
-            cells = [
-                f"\x1f{r},{c}\x1d{text}\x1d{fmt!r}\x1d{note}"
-                for c, (text, fmt, note) in enumerate(row)
-                if (text or fmt or note) and not (role is Role.ERRORS and (r, c) == CHECKED_CELL)
-            ]
-            if cells:
-                hasher.update("".join(cells).encode())
+            if role is Role.ERRORS and r == checked_row and len(row) > checked_column:
+                row = trimmed([*row[:checked_column], BLANK, *row[checked_column + 1 :]])
+            if row:
+                hasher.update(f"\x1f{r}\x1d{row!r}".encode())
     return hasher.hexdigest()[:32]
 
 
@@ -92,7 +92,7 @@ def written_digest(
 def read_digest(snapshot: Snapshot, titles: dict[Role, str], roles: Iterable[Role]) -> str:
     """How the worker's tabs of these roles look now (a tab missing or not the worker's
     counts as empty)."""
-    tabs: list[tuple[Role, Iterable[Iterable[Look]]]] = []
+    tabs: list[tuple[Role, Sequence[list[Look]]]] = []
     for role in sorted(roles, key=lambda r: r.value):
         tab = snapshot.tab(titles[role])
         ours = tab is not None and tab.role is role
