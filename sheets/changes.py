@@ -13,10 +13,12 @@ note changed (a place, a shading) do. So:
 2. between two matched rows, the other rows are paired in order; the old ones left over are
    deleted and the new ones left over inserted (``deleteDimension``, ``insertDimension``);
 3. the tab is then resized to its new grid;
-4. each cell is compared with what it will be (:mod:`sheets.looks`), and the cells that
-   differ are gathered in rectangles (:class:`Area`) to write whole. Inserted rows, and rows
-   or columns the resize adds, are written whole: Google may give them the format of their
-   neighbours.
+4. each cell is compared with what it will be (:mod:`sheets.looks`): cells whose background
+   alone changes (a tied group's tint, when the groups above it changed) are painted, a
+   rectangle per colour and run of rows (``repeatCell``), and the other cells that differ
+   are gathered in rectangles (:class:`Area`) to write whole, after the paint. Inserted
+   rows, and rows or columns the resize adds, are written whole: Google may give them the
+   format of their neighbours.
 
 A row the read saw with no key (a header, a footer line, a row a TD added) is compared where
 it is. Nothing here is a request: :mod:`sheets.write` words them.
