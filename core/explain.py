@@ -24,7 +24,7 @@ Discord-sized Markdown or JSON, and the bot and the sheet show those words.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -240,7 +240,10 @@ def explain(
     group = standings.score_group(player_id)
     refs = {r.player_index: _ref(r) for r in group}
     members = tuple(refs[r.player_index] for r in group)
-    return _explain(standings, standings.line_of(player_id), group, refs, members, after_round)
+    explained = _explain(standings, standings.line_of(player_id), group, refs, members, after_round)
+    if awards is None:
+        return explained
+    return replace(explained, award=awards.award(player_id))
 
 
 def explain_all(standings: Standings) -> dict[int, Explanation]:
@@ -301,7 +304,6 @@ def _explain(
         tiebreaks=tiebreaks,
         notes=tuple(_notes(standings, row, group)),
         after_round=after_round,
-        award=awards.award(player_id) if awards is not None else None,
     )
 
 
