@@ -7,25 +7,7 @@ from fractions import Fraction
 
 from core.awards import AwardWhy, compute_awards, read_prizes
 from tests.awards.support import Entry, awards, cash, section
-
-YOUTH = """
-method = "us-chess"
-currency = "$"
-[[prize]]
-name = "1st"
-place = 1
-amount = 300
-[[prize]]
-name = "2nd"
-place = 2
-amount = 200
-[[prize]]
-name = "Youth"
-category = "youth"
-amount = 150
-[categories]
-youth = [3]
-"""
+from tests.awards.worked import CAP, CLASS_A, FIELD, HORT, SCHOOL, YOUTH
 
 
 def test_four_tied_for_first_with_one_youth_pool_300_200_150_and_get_162_50_each() -> None:
@@ -41,49 +23,6 @@ def test_four_tied_for_first_with_one_youth_pool_300_200_150_and_get_162_50_each
     assert youth.players == ("C",)  # the youth prize was brought by the youth player
     assert [i.players for i in pool.items if i.prize != "Youth"] == [(), ()]
     assert result.leftover == 0
-
-
-CAP = """
-method = "{method}"
-[[prize]]
-name = "1st"
-place = 1
-amount = 2375
-[[prize]]
-name = "2nd"
-place = 2
-amount = 1149
-[[prize]]
-name = "3rd"
-place = 3
-amount = 536
-[[prize]]
-name = "4th"
-place = 4
-amount = 306
-[[prize]]
-name = "5th"
-place = 5
-amount = 230
-[[prize]]
-name = "1st U2400"
-under = 2400
-amount = 1379
-[[prize]]
-name = "2nd U2400"
-under = 2400
-rank = 2
-amount = 766
-"""
-FIELD = [
-    Entry("2673", 5, 2673),
-    Entry("2699", 4.5, 2699),
-    Entry("2495", 4, 2495),
-    Entry("2391", 4, 2391),
-    Entry("2387", 4, 2387),
-    Entry("2385", 4, 2385),
-    *(Entry(str(r), 3.5, r) for r in (2345, 2340, 2226, 2208, 2148)),
-]
 
 
 def test_us_chess_caps_2495_at_the_3rd_prize_and_gives_the_u2400s_817_each() -> None:
@@ -117,30 +56,6 @@ def test_the_cap_is_a_reason_of_2495_and_the_others_split_the_rest() -> None:
     assert (others.players, others.amount) == (("2495",), 817)
 
 
-CLASS_A = """
-[[prize]]
-name = "1st"
-place = 1
-amount = 200
-trophy = true
-[[prize]]
-name = "2nd"
-place = 2
-amount = 100
-trophy = true
-[[prize]]
-name = "3rd"
-place = 3
-amount = 50
-trophy = true
-[[prize]]
-name = "Class A"
-class = [1800, 1999]
-amount = 40
-trophy = true
-"""
-
-
 def test_class_a_cash_is_shared_but_its_trophy_goes_to_1865_ahead_on_tiebreaks() -> None:
     """Cash: $200; $75, $75; $20, $20. Trophies: 1st, 2nd, 3rd, and Class A to 1865 (ahead
     of 1990 on tiebreaks): cash ignores tiebreaks (32B2), trophies follow them (34)."""
@@ -158,12 +73,6 @@ def test_class_a_cash_is_shared_but_its_trophy_goes_to_1865_ahead_on_tiebreaks()
     assert (why.other, why.code) == ("1990", "CUM")
     taken = next(n for n in result.award(5).why_not if n.kind is AwardWhy.TROPHY_TAKEN)
     assert (taken.prize, taken.other) == ("Class A", "1865")
-
-
-HORT = 'method = "fide-hort"\n' + "".join(
-    f'[[prize]]\nname = "{n}"\nplace = {n}\namount = {a}\n'
-    for n, a in zip(range(1, 7), (100, 80, 60, 40, 20, 10), strict=True)
-)
 
 
 def test_hort_keeps_half_of_each_place_and_shares_the_other_halves() -> None:
@@ -199,7 +108,7 @@ def test_a_schools_team_score_counts_its_first_four() -> None:
     """A school's players score 3½, 3, 3, 2, 1, ½: team score 11½ (the first four count)."""
     field = [Entry(str(n), s) for n, s in enumerate((3.5, 3, 3, 2, 1, 0.5), start=1)]
     standings = section(field)
-    result = compute_awards(standings, read_prizes("[teams]\nSchool = [1, 2, 3, 4, 5, 6]\n"))
+    result = compute_awards(standings, read_prizes(SCHOOL))
     (team,) = result.teams
     assert (team.score, team.counting) == (Fraction(23, 2), (1, 2, 3, 4))
     score = next(n for n in team.reasons if n.kind is AwardWhy.TEAM_SCORE)
