@@ -44,6 +44,9 @@ The API at a glance (all ``async``; ``g`` is the guild id, ``t`` a tournament na
     import_tournament(g, name, text, actor=, filename=)   export(g, t, "trf" | "crosstable")
     remember_report_message / report_messages(g, t, reports)
 
+    store.prizes: get(g, t) / load(g, t, actor, file, filename) / add(g, t, actor, cells)
+                  remove(g, t, actor, name) / set_options / mark(g, t, actor, player, …)
+
     store.linked: link_sheet / unlink_sheet(g, t, actor) / sheet_owner(sheet)
                   pending_writes(g, t) / outbox_backlog()
                   claim_writes(worker, busy=) / renew_claims / release_claims / postpone_writes

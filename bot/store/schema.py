@@ -190,3 +190,61 @@ report_messages = Table(
     ForeignKeyConstraint(["tournament_id", "event_seq"], ["events.tournament_id", "events.seq"]),
     PrimaryKeyConstraint("tournament_id", "event_seq"),
 )
+
+# A tournament's prize list (Discord's /prizes): how cash is divided and shown, and who set it.
+# Its prizes are in ``prizes``, the players' categories, teams and limits in ``player_awards``.
+prize_lists = Table(
+    "prize_lists",
+    metadata,
+    Column("guild_id", GUILD, nullable=False),
+    Column("tournament_id", Integer, nullable=False),
+    # core.awards.Method's value: us-chess, us-chess-2003, fide-none, fide-equal, fide-hort.
+    Column("method", String(16), nullable=False),
+    Column("currency", String(10), nullable=False),
+    Column("trophy_follows_money", Boolean, nullable=False),
+    # How many of a team's players count (the prize file's [team] count).
+    Column("team_count", Integer, nullable=False),
+    Column("updated_by", USER, nullable=False),
+    Column("updated_at", UTCDateTime(), nullable=False),
+    ForeignKeyConstraint(["guild_id", "tournament_id"], ["tournaments.guild_id", "tournaments.id"]),
+    PrimaryKeyConstraint("tournament_id"),
+    Index(None, "guild_id", "tournament_id"),
+)
+
+# One prize of a tournament's list, in the order announced (``position``). ``fields`` holds
+# its keys as a prize file's [[prize]] table has them, as JSON (an amount as exact text), so
+# that reading it back goes through the prize file's rules (core.awards).
+prizes = Table(
+    "prizes",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("guild_id", GUILD, nullable=False),
+    Column("tournament_id", Integer, nullable=False),
+    Column("position", Integer, nullable=False),
+    Column("name", String(100), nullable=False),
+    Column("name_key", String(100), nullable=False),
+    Column("fields", Text, nullable=False),
+    ForeignKeyConstraint(["guild_id", "tournament_id"], ["tournaments.guild_id", "tournaments.id"]),
+    UniqueConstraint("tournament_id", "name_key"),
+    UniqueConstraint("tournament_id", "position"),
+    Index(None, "guild_id", "tournament_id"),
+)
+
+# What a TD marked for one player's awards: the categories (a JSON list of names), the team,
+# and the personal cash limit (exact decimal text; "0": not prize-eligible).
+player_awards = Table(
+    "player_awards",
+    metadata,
+    Column("guild_id", GUILD, nullable=False),
+    Column("tournament_id", Integer, nullable=False),
+    Column("player_id", Integer, nullable=False),
+    Column("categories", Text, nullable=False),
+    Column("team", String(100), nullable=True),
+    Column("cash_limit", String(20), nullable=True),
+    Column("updated_by", USER, nullable=False),
+    Column("updated_at", UTCDateTime(), nullable=False),
+    ForeignKeyConstraint(["guild_id", "tournament_id"], ["tournaments.guild_id", "tournaments.id"]),
+    ForeignKeyConstraint(["tournament_id", "player_id"], ["players.tournament_id", "players.id"]),
+    PrimaryKeyConstraint("tournament_id", "player_id"),
+    Index(None, "guild_id", "tournament_id"),
+)

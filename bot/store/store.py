@@ -19,6 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.store import pairings, players, queries, results, schema, transfer
+from bot.store.awards import PrizeLists
 from bot.store.base import StorePart, utc_now
 from bot.store.errors import StoreError
 from bot.store.linked import LinkedSheets
@@ -133,6 +134,8 @@ class Store(StorePart):
         super().__init__(engine, clock)
         #: The sheet link's side: linked sheets and the results queued for them.
         self.linked = LinkedSheets(engine, clock)
+        #: The tournaments' prize lists, as TDs set them (:mod:`bot.store.awards`).
+        self.prizes = PrizeLists(engine, clock)
         #: Standings computed, by (guild, tournament id, after_round): with what they were
         #: computed from (see :meth:`standings`), most recently used last.
         self._standings: OrderedDict[tuple[str, int, int | None], tuple[object, StandingsView]]
