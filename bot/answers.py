@@ -157,14 +157,18 @@ async def why(
     links: SheetLinks | None = None,
     username: str | None = None,
 ) -> Why:
-    """Why ``player`` stands where they do (after ``after_round`` or the last round); from
-    the Google Sheet for a linked tournament (``username`` helps find the member there)."""
+    """Why ``player`` stands where they do (after ``after_round`` or the last round), and
+    their award when a prize list applies (:mod:`bot.awards`); from the Google Sheet for a
+    linked tournament (``username`` helps find the member there)."""
+    from bot.awards import awards_for  # bot.awards answers from the sheet through this module
+
     info = await store.tournament(guild, tournament)
     sheet, note = await linked_sheet(links, guild, info)
     if sheet is not None and links is not None:
         view = links.standings_view(sheet, info, after_round)
         number = await links.number_of(guild, info, sheet, player, username)
-        explanation = explain(view.standings, number, after_round)
+        awards = await awards_for(store, info, view.standings, sheet)
+        explanation = explain(view.standings, number, after_round, awards)
         return Why(
             explanation,
             to_markdown(explanation),
@@ -185,7 +189,8 @@ async def why(
             ) from None
         raise
     view = await store.standings(guild, info.name, after_round=after_round)
-    explanation = explain(view.standings, who.number, after_round)
+    awards = await awards_for(store, info, view.standings)
+    explanation = explain(view.standings, who.number, after_round, awards)
     return Why(
         explanation,
         to_markdown(explanation),

@@ -1,5 +1,5 @@
 """Pictures attached to answers: the standings page, the "why" picture, the crosstable, a
-round's board list.
+round's board list, the prize list.
 
 Drawing is :mod:`core.pictures`' (Pillow, a few tens of milliseconds a picture): it runs in a
 worker thread, never on the event loop. The text answer always stays (screen readers,
@@ -20,6 +20,7 @@ import discord
 
 from bot.render import mark_signs
 from bot.store import StandingsView
+from core.awards import Awards
 from core.explain import Explanation
 from core.pairing import PairingRequest, RoundPairing
 from core.pictures import Picture
@@ -124,3 +125,10 @@ async def pairing(
         f"round-{round_pairing.round}-pairings-{theme}.png",
         lambda: pairing_picture(request, round_pairing, theme),
     )
+
+
+async def awards(award_list: Awards, base: str, theme: Theme) -> discord.File | None:
+    """The prize list as a picture fitted to a phone screen (who won what)."""
+    from core.pictures.awards import awards_picture
+
+    return await _drawn(f"{base}-{theme}.png", lambda: awards_picture(award_list, theme))

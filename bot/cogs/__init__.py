@@ -8,6 +8,7 @@ Every cog is a :class:`bot.cogs.base.HarknessCog`, which acknowledges each comma
 - :mod:`bot.cogs.results`: ``/report`` and ``/result set|bye|undo|open|history``.
 - :mod:`bot.cogs.rounds`: ``/round preview|pair|swap|show`` and ``/bye request``.
 - :mod:`bot.cogs.standings`: ``/standings``, ``/crosstable``, ``/why``, ``/tiebreaks``.
+- :mod:`bot.cogs.awards`: ``/prizes load|add|remove|options|player|list`` and ``/awards``.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Callable
 from discord.ext import commands
 
 from bot.cogs.admin import Admin
+from bot.cogs.awards import Awards
 from bot.cogs.players import Players
 from bot.cogs.results import Results
 from bot.cogs.rounds import Rounds
@@ -28,6 +30,7 @@ COGS: tuple[Callable[[commands.Bot], commands.Cog], ...] = (
     Results,
     Rounds,
     StandingsCog,
+    Awards,
 )
 
-__all__ = ["COGS", "Admin", "Players", "Results", "Rounds", "StandingsCog"]
+__all__ = ["COGS", "Admin", "Awards", "Players", "Results", "Rounds", "StandingsCog"]

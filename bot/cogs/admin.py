@@ -12,6 +12,7 @@ from discord import app_commands
 
 from bot import render
 from bot.checks import actor, guild_of, in_servers, managers_only, td_of, td_only
+from bot.cogs.awards import post_awards, prize_file
 from bot.cogs.base import HarknessCog
 from bot.errors import UserError
 from bot.lookup import (
@@ -183,6 +184,7 @@ class Admin(HarknessCog):
     ) -> None:
         found = await tournament.pick(interaction)
         await self._set_status(interaction, found, TournamentStatus.FINISHED)
+        await post_awards(interaction, found)
 
     @tournament.command(
         name="import",
@@ -310,14 +312,21 @@ class Admin(HarknessCog):
         found = await tournament.pick(interaction)
         trf = await self.store.export(found.guild, found.name, "trf")
         table = await self.store.export(found.guild, found.name, "crosstable")
+        prizes = await self.store.prizes.get(found.guild, found.name)
         base = render.slug(found.name)
         await reply(
             interaction,
             f"Files of **{render.plain(found.name)}** "
-            "(provisional results included, disputed ones left out):",
+            "(provisional results included, disputed ones left out)"
+            + (
+                ", and its prize list as a prize file (TRF-16 has no place for prizes):"
+                if prizes
+                else ":"
+            ),
             files=[
                 render.text_file(f"{base}.trf", trf, "TRF-16"),
                 render.text_file(f"{base}-crosstable.txt", table, "Crosstable"),
+                *([prize_file(found, prizes)] if prizes else []),
             ],
         )
 

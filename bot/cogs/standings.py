@@ -9,10 +9,12 @@ from __future__ import annotations
 from discord import app_commands
 
 from bot import answers, pictures, render
+from bot.awards import open_counts
 from bot.buttons import standings_buttons, why_buttons
 from bot.cogs.base import HarknessCog
 from bot.lookup import RUNNING_FIRST, RunningFirst, player_autocomplete
 from bot.pictures import DEFAULT_THEME, Theme
+from bot.render_awards import award_lines, provisional_note
 from bot.respond import Interaction, public, reply
 from bot.sheetlink import links_of
 from bot.store import DiscordUser, PlayerRef
@@ -125,6 +127,16 @@ class StandingsCog(HarknessCog, name="Standings"):
         )
         view = why_buttons(found.id, why.number, why.after_round) if why.markdown.details else None
         text = render.why_summary(why.markdown, why.marked)
+        award = why.explanation.award
+        if award is not None:  # the award's reasons under its headline (in the summary)
+            note = ""
+            if not why.source:
+                table = await self.store.standings(
+                    found.guild, found.name, after_round=why.after_round
+                )
+                note = provisional_note(*open_counts(table))
+            room = render.MESSAGE_MAX - len(text) - 1
+            text = render.with_line(text, award_lines(award, award.currency, note, room))
         if why.source:
             text = shorten(f"{text}\n_{render.plain(why.source)}_", render.MESSAGE_MAX)
         picture = (

@@ -136,7 +136,7 @@ async def test_the_process_serves_commands_then_stops_cleanly_on_a_signal(
     assert process.returncode == 0
     logs = [json.loads(line) for line in stderr.decode().splitlines() if line.startswith("{")]
     messages = [entry["message"] for entry in logs]
-    assert "synced 12 commands" in messages
+    assert "synced 14 commands" in messages
     assert f"received {sig.name}: shutting down" in messages
     assert messages[-1] == "stopped"
     assert all({"level", "logger", "message", "time"} <= set(entry) for entry in logs)
