@@ -10,7 +10,12 @@ The worker reads two input layouts, recognised by the header row of the results 
   or bye a row, with the players in a separate ``Players`` tab (``#``, ``Name``, optional
   ``Rating`` and ``Discord``).
 
-It writes three tabs of its own (standings, breakdown, errors), each marked with developer
+Beside them, a player's awards may be columns of the players' rows (``Categories``, ``Team``,
+``Limit``: :class:`AwardColumns`), and the prizes a tab of their own (``Prizes``: one prize a
+row, the columns of :data:`core.awards.cells.PRIZE_COLUMNS`).
+
+It writes three tabs of its own (standings, breakdown, errors; and awards, when the
+spreadsheet has a Prizes tab), each marked with developer
 metadata so it is never confused with a tab the TD made, and reads its settings from a
 ``Harkness`` tab it creates. Rows and columns are zero-based here; :func:`a1` turns them into
 the references a TD reads (``Results!E7``).
@@ -18,7 +23,7 @@ the references a TD reads (``Results!E7``).
 >>> a1("Results", 6, 4), a1("Round 1", 0, 27), column_letters(701)
 ('Results!E7', "'Round 1'!AB1", 'ZZ')
 >>> detect_results_header(["#", "Name", "Rating", "Rd 1", "Rd 2", "Tot"])
-CrosstableColumns(number=0, name=1, rating=2, discord=None, rounds=(3, 4), total=5)
+CrosstableColumns(number=0, name=1, rating=2, discord=None, rounds=(3, 4), total=5, awards=None)
 >>> detect_results_header(["Board", "Round", "White", "Black", "Result"])
 GameListColumns(round=1, white=2, black=3, result=4, board=0)
 """
@@ -65,6 +70,7 @@ class Role(Enum):
     BREAKDOWN = "breakdown"
     ERRORS = "errors"
     PAIRINGS = "pairings"  # a round's pairing, "Pairings Rd N" (sheets.pairing)
+    AWARDS = "awards"  # the award list, from the TD's Prizes tab (sheets.prizes_tab)
 
 
 _PLAIN_TITLE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -119,6 +125,11 @@ _WHITE_WORDS = frozenset({"white"})
 _BLACK_WORDS = frozenset({"black"})
 _RESULT_HEADINGS = frozenset({"result", "res", "score"})
 _BOARD_WORDS = frozenset({"board", "bd", "table"})
+#: A player's awards (the prize list's categories, teams and personal limits), as columns of
+#: the players' rows: a crosstable's, or a game list's players tab.
+_CATEGORY_WORDS = frozenset({"category", "categories"})
+_TEAM_WORDS = frozenset({"team"})
+_LIMIT_WORDS = frozenset({"limit", "prize limit", "cash limit"})
 HEADER_SEARCH_ROWS = 5
 """How many rows from the top are searched for a header row (a title row may come first)."""
 
@@ -134,6 +145,8 @@ class CrosstableColumns:
     rounds: tuple[int, ...]
     #: A points column (``Tot``): never read as results, only compared with them.
     total: int | None = None
+    #: The player's awards columns: :class:`AwardColumns`.
+    awards: AwardColumns | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +168,30 @@ class PlayerColumns:
     name: int
     rating: int | None
     discord: int | None
+    awards: AwardColumns | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AwardColumns:
+    """Where a player's awards are, in the players' rows: ``Categories`` (youth, senior…),
+    ``Team`` and ``Limit`` (a personal cash limit; 0: not prize-eligible); each optional.
+
+    >>> award_columns(["#", "Name", "Team", "Categories", "Rd 1"])
+    AwardColumns(categories=3, team=2, limit=None)
+    """
+
+    categories: int | None
+    team: int | None
+    limit: int | None
+
+
+def award_columns(keys: Sequence[str]) -> AwardColumns | None:
+    """The awards columns of a header row (None: it has none)."""
+    keys = [_key(k) for k in keys]
+    found = AwardColumns(
+        _find(keys, _CATEGORY_WORDS), _find(keys, _TEAM_WORDS), _find(keys, _LIMIT_WORDS)
+    )
+    return None if found == AwardColumns(None, None, None) else found
 
 
 def _find(keys: Sequence[str], words: frozenset[str]) -> int | None:
@@ -184,6 +221,7 @@ def detect_results_header(row: Sequence[str]) -> CrosstableColumns | GameListCol
         _find(keys, _DISCORD_WORDS),
         tuple(i for _, i in rounds),
         _find(keys, _TOTAL_WORDS),
+        award_columns(keys),
     )
 
 
@@ -203,7 +241,11 @@ def detect_players_header(row: Sequence[str]) -> PlayerColumns | None:
     if name is None:
         return None
     return PlayerColumns(
-        _find(keys, _NUMBER_WORDS), name, _find(keys, _RATING_WORDS), _find(keys, _DISCORD_WORDS)
+        _find(keys, _NUMBER_WORDS),
+        name,
+        _find(keys, _RATING_WORDS),
+        _find(keys, _DISCORD_WORDS),
+        award_columns(keys),
     )
 
 

@@ -1,5 +1,5 @@
 """Whether the worker's own tabs still show what it wrote: a TD's edit inside the Standings,
-Breakdown or Errors tab is replaced at the next sync even when the inputs did not change
+Breakdown, Errors or Awards tab is replaced at the next sync even when the inputs did not change
 (as the tabs' protection warning says).
 
 Every write stores, in spreadsheet-level developer metadata (:data:`OUTPUT_METADATA_KEY`),
@@ -32,7 +32,7 @@ from sheets.write import looks_of
 __all__ = ["OUTPUT_METADATA_KEY", "Stored", "read_digest", "verdict", "written_digest"]
 
 #: The worker's tabs whose cells are checked.
-CHECKED_ROLES = (Role.STANDINGS, Role.BREAKDOWN, Role.ERRORS)
+CHECKED_ROLES = (Role.STANDINGS, Role.BREAKDOWN, Role.ERRORS, Role.AWARDS)
 WRITTEN, HEALED, SEEN = "written", "healed", "seen"
 
 

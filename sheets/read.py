@@ -79,6 +79,9 @@ class PlayerRow:
     cell: str
     rating: int | None = None
     external_ids: tuple[tuple[str, str], ...] = ()
+    #: What the row's awards columns say (:class:`~sheets.layout.AwardColumns`), as read:
+    #: ``("categories" | "team" | "limit", text, cell)`` for each that is not empty.
+    marks: tuple[tuple[str, str, str], ...] = ()
 
 
 @dataclass
@@ -292,7 +295,19 @@ def _player_row(
         problems.append(SheetProblem("the player has no name", a1(title, r, columns.name)))
         name = f"Player {number}"
     rating = _parse_rating(_cell(row, columns.rating), a1(title, r, columns.rating or 0), problems)
-    return PlayerRow(number, name, where, rating, _externals(_cell(row, columns.discord)))
+    marks: list[tuple[str, str, str]] = []
+    if columns.awards is not None:
+        for what, column in (
+            ("categories", columns.awards.categories),
+            ("team", columns.awards.team),
+            ("limit", columns.awards.limit),
+        ):
+            text = _cell(row, column)
+            if column is not None and text:
+                marks.append((what, text, a1(title, r, column)))
+    return PlayerRow(
+        number, name, where, rating, _externals(_cell(row, columns.discord)), tuple(marks)
+    )
 
 
 def read_crosstable(

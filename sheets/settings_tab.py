@@ -50,6 +50,16 @@ class SheetSettings:
     """Discord servers (ids) whose bot may use the sheet besides the first that linked it."""
     write_pairings: bool = False
     """"Pair next round" also adds the round's games to a game-list results tab."""
+    prizes_tab: str = "Prizes"
+    """The TD's prize list (:mod:`sheets.prizes_tab`); with one, the worker writes awards."""
+    awards_tab: str = "Awards"
+    prize_method: str = "us-chess"
+    """How cash is divided (:class:`core.awards.Method`); the prize settings are read as
+    text and checked with the prizes, so that a mistake in them never holds the standings
+    back."""
+    currency: str = ""
+    trophy_follows_money: str = "No"
+    team_size: str = "4"
     cells: dict[str, str] = field(default_factory=dict, compare=False)
 
     @property
@@ -153,13 +163,52 @@ _ROWS = (
         "never over a cell you typed. Not for a crosstable, which has no notation for a game "
         "not yet played. No: only the Pairings Rd N tab.",
     ),
+    _Row(
+        "prizes_tab",
+        "Prizes tab",
+        (),
+        "The tab with your prizes, one a row: Name, Amount, Trophy, Kind (place, class, "
+        "under, unrated, category), Value (3; 1800-1999; 2000; youth), Rank, Additive, Team. "
+        "With it, Harkness writes the awards; players' Categories, Team and Limit are "
+        "columns of their rows.",
+    ),
+    _Row("awards_tab", "Awards tab", (), "Harkness writes who wins which prize, and why, here."),
+    _Row(
+        "prize_method",
+        "Prize method",
+        ("award method", "method"),
+        "How cash is divided: us-chess (US Chess 32B: ties pool and split), us-chess-2003 "
+        "(without the cap on the largest prize), fide-none, fide-equal or fide-hort.",
+    ),
+    _Row("currency", "Currency", (), "Shown with amounts: $, EUR… Empty: none."),
+    _Row(
+        "trophy_follows_money",
+        "Trophy follows the money",
+        ("trophy follows money",),
+        "Yes: a cash prize's trophy goes to the winner of its cash (the best placed sharer). "
+        "No: trophies go by the standings order.",
+    ),
+    _Row(
+        "team_size",
+        "Team size",
+        ("team count", "players counting"),
+        "How many of a team's players count for its score (2 to 100).",
+    ),
 )
 HEADER = ["Setting", "Value", "What it means"]
 _ROW_OF = {row.name: position for position, row in enumerate(_ROWS, start=1)}
 _BY_LABEL = {key: row for row in _ROWS for key in (row.label.lower(), *row.aliases)}
 _DEFAULTS = SheetSettings()
 _YES_NO = ("publish_partial", "write_pairings", *_OPTION_FIELD.values())
-_TAB_FIELDS = ("results_tab", "players_tab", "standings_tab", "breakdown_tab", "errors_tab")
+_TAB_FIELDS = (
+    "results_tab",
+    "players_tab",
+    "standings_tab",
+    "breakdown_tab",
+    "errors_tab",
+    "prizes_tab",
+    "awards_tab",
+)
 
 
 def _default_text(name: str) -> str:

@@ -38,12 +38,13 @@ from gspread.http_client import ParamsType
 from core.model import Tournament
 from core.problems import HarknessError
 from core.profiles import Profile
-from core.standings import standings_after
+from core.standings import Standings, standings_after
 from sheets.batches import MAX_REQUEST_BYTES, batches
 from sheets.client import SheetsClient, SheetsRequestError, spreadsheet_id
 from sheets.discord_tabs import REPORTS_MARKER, REPORTS_TAB, bot_rows, bot_tab, merge_reports
 from sheets.layout import CROSSTABLE_PAIRINGS, SETTINGS_TAB, Role
 from sheets.output import HEALED, SEEN, Stored, read_digest, verdict, written_digest
+from sheets.prizes_tab import PrizesFound, read_prizes_tab
 from sheets.problems import SheetProblem
 from sheets.read import (
     PlayerRow,
@@ -58,6 +59,8 @@ from sheets.settings_tab import SheetSettings, default_rows, read_settings
 from sheets.snapshot import READ_PARAMS, Snapshot, Tab, parse_snapshot
 from sheets.tabs import (
     TabContent,
+    awards_notice,
+    awards_tab,
     breakdown_tab,
     checked_at,
     describe,
@@ -143,6 +146,9 @@ def input_hash(snapshot: Snapshot, settings: SheetSettings, foreign: Sequence[st
     reports = bot_tab(snapshot, REPORTS_TAB, REPORTS_MARKER)
     if reports is not None:  # only then, so that the hash of a sheet without one stays put
         inputs.append([REPORTS_TAB, _trimmed(reports.rows)])
+    prizes = find_tab(values, settings.prizes_tab)
+    if prizes is not None:  # likewise
+        inputs.append([prizes[0], _trimmed(prizes[1])])
     text = json.dumps(inputs, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -174,6 +180,9 @@ class SheetInput:
     warnings: list[SheetProblem] = field(default_factory=list)
     #: What the TD's tabs said, cell by cell, merged with the reports (None: not read).
     grid: ResultGrid | None = None
+    #: The TD's prizes (:mod:`sheets.prizes_tab`; None: the sheet has no Prizes tab). Their
+    #: problems are the Awards tab's: they never hold the standings back.
+    prizes: PrizesFound | None = None
 
 
 def read_input(snapshot: Snapshot) -> SheetInput:
@@ -184,6 +193,7 @@ def read_input(snapshot: Snapshot) -> SheetInput:
         Role.STANDINGS: settings.standings_tab,
         Role.BREAKDOWN: settings.breakdown_tab,
         Role.ERRORS: settings.errors_tab,
+        Role.AWARDS: settings.awards_tab,
     }
     setting_cells = {role.value: settings.where(f"{role.value}_tab") for role in titles}
     others = {
@@ -216,6 +226,13 @@ def read_input(snapshot: Snapshot) -> SheetInput:
         logger.exception("reading spreadsheet %s failed", snapshot.spreadsheet_id)
         tournament, read_problems = None, [_crash_problem(crash)]
     problems += read_problems
+    prizes = None
+    if grid is not None:
+        try:
+            prizes = read_prizes_tab(snapshot.values, settings, grid.players)
+        except Exception as crash:  # as above: the prizes' problem, not the standings'
+            logger.exception("reading the prizes of spreadsheet %s failed", snapshot.spreadsheet_id)
+            prizes = PrizesFound(None, [_crash_problem(crash)])
     return SheetInput(
         settings,
         titles,
@@ -229,6 +246,7 @@ def read_input(snapshot: Snapshot) -> SheetInput:
         players,
         warnings,
         grid,
+        prizes,
     )
 
 
@@ -243,6 +261,8 @@ def decide(
     setting_cells, digest, profile = found.setting_cells, found.digest, found.profile
     tournament, problems = found.tournament, found.problems
     notices = [*found.notices, *found.warnings]
+    prizes = found.prizes
+    prize_problems = list(prizes.problems) if prizes is not None else []
     settings_tab = snapshot.tab(SETTINGS_TAB)
     publish = (
         tournament is not None
@@ -250,6 +270,8 @@ def decide(
         and (not problems or settings.publish_partial)
     )
     expected = [Role.ERRORS, Role.STANDINGS, *([Role.BREAKDOWN] if publish else [])]
+    if publish and prizes is not None:
+        expected.append(Role.AWARDS)
     in_place = settings_tab is not None and all(
         snapshot.tab(titles[role]) is not None for role in expected
     )
@@ -261,15 +283,18 @@ def decide(
         action = verdict(stored, seen)
         if action != "heal":
             record = str(Stored(SEEN, roles, seen)) if action == "record" else None
-            return _unchanged(snapshot, titles[Role.ERRORS], [*problems, *notices], now, record)
+            listed = [*problems, *prize_problems, *notices]
+            return _unchanged(snapshot, titles[Role.ERRORS], listed, now, record)
         healing = True  # someone edited the worker's tabs: they are written again
         logger.info("%s: a Harkness tab was edited; writing it again", snapshot.spreadsheet_id)
     contents: list[TabContent] = []
     footer: list[str] = []
     stamp = f"{synced_at(now, zone)}, when something last changed"
+    ranked: Standings | None = None
     if publish and tournament is not None and profile is not None:
         try:
             standings = standings_after(tournament, profile)
+            ranked = standings
             explained = explanations(standings)
             footer = [describe(standings, settings.rounds)]
             if problems:
@@ -286,6 +311,10 @@ def decide(
             logger.exception("ranking spreadsheet %s failed", snapshot.spreadsheet_id)
             problems.append(_crash_problem(crash))
             publish, contents, footer = False, [], []
+    if publish and prizes is not None and ranked is not None:
+        awards, failed = _awards_content(snapshot, settings, ranked, prizes, footer, stamp)
+        contents += awards
+        prize_problems += failed
     if not publish and snapshot.tab(titles[Role.STANDINGS]) is None:
         # A first sync with problems: say so where the TD looks for the standings.
         contents.append(
@@ -318,8 +347,19 @@ def decide(
             "you typed stands.",
         )
     status.append(f"{stamp}; the last check is at the top right of this tab.")
+    if prize_problems:
+        status.insert(
+            1,
+            f"{_plural(len(prize_problems), 'problem')} with the prizes (listed above): the "
+            f"{settings.awards_tab} tab was not updated.",
+        )
     contents.append(
-        errors_tab(settings.errors_tab, [*problems, *notices], status, checked_at(now, zone))
+        errors_tab(
+            settings.errors_tab,
+            [*problems, *prize_problems, *notices],
+            status,
+            checked_at(now, zone),
+        )
     )
     ours = [c for c in contents if c.role not in others]
     looks = {c.title: looks_of(c) for c in ours}
@@ -339,7 +379,37 @@ def decide(
         cells, refused, publish, settings, [], f"listed below and on the {settings.errors_tab} tab"
     )[0]
     published = publish and Role.STANDINGS not in others
-    return Decision(write, [*problems, *notices], published, summary)
+    return Decision(write, [*problems, *prize_problems, *notices], published, summary)
+
+
+def _awards_content(
+    snapshot: Snapshot,
+    settings: SheetSettings,
+    standings: Standings,
+    prizes: PrizesFound,
+    footer: Sequence[str],
+    stamp: str,
+) -> tuple[list[TabContent], list[SheetProblem]]:
+    """The Awards tab: the award list of the standings under the TD's prizes; while the
+    prizes have problems, the last good list stays (or, before there was one, a word on
+    why there is none). A failure here is the prizes' problem, never the standings'."""
+    if prizes.prizes is None:
+        if snapshot.tab(settings.awards_tab) is not None:
+            return [], []
+        lines = [
+            f"{_plural(len(prizes.problems), 'problem')} with the prizes, listed on the "
+            f"{settings.errors_tab} tab: fix them and the award list appears here.",
+            stamp + ".",
+        ]
+        return [awards_notice(settings.awards_tab, lines)], []
+    from core.awards import compute_awards
+
+    try:
+        awards = compute_awards(standings, prizes.prizes)
+    except Exception as crash:
+        logger.exception("the awards of spreadsheet %s failed", snapshot.spreadsheet_id)
+        return [], [_crash_problem(crash)]
+    return [awards_tab(settings.awards_tab, awards, [*footer[:1], f"{stamp}."])], []
 
 
 CHECK_STAMP_EVERY = timedelta(minutes=10)

@@ -21,8 +21,16 @@ from datetime import UTC, datetime, tzinfo
 from fractions import Fraction
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from core.awards import Awards
+from core.awards.render import award_cells, notes_of, team_cells
 from core.explain import Explanation, explain_all
-from core.explain_render import reason_text, round_text, summary, taken_off_text
+from core.explain_render import (
+    award_note_text,
+    reason_text,
+    round_text,
+    summary,
+    taken_off_text,
+)
 from core.numbers import UNDEFINED_TEXT, as_json_number, decimals_kept, display
 from core.render import cells as standings_cells
 from core.render import names_of_tiebreaks
@@ -311,3 +319,66 @@ def describe(standings: Standings, rounds_set: int | None) -> str:
         f"{when} · {len(standings.rows)} players · rules {standings.profile.name}: "
         f"{names_of_tiebreaks(standings)}"
     )
+
+
+def awards_tab(title: str, awards: Awards, footer: Sequence[str]) -> TabContent:
+    """The award list: each player in standings order with the cash paid (a number, rounded
+    down to the cent), the prizes pooled or won, the trophies, and why (core's sentences);
+    the teams below (rank, score, counting players, cash, prizes, trophies, why); then the
+    prizes not awarded and the cents left over (:func:`core.awards.render.notes_of`)."""
+    currency = f" ({awards.currency})" if awards.currency else ""
+    players = award_cells(awards)
+    heading = players[0]
+    heading[4] += currency
+    rows = [_header([*heading, "Why"], [None, "Starting number"])]
+    for row, cells in zip(awards.rows, players[1:], strict=True):
+        why = [award_note_text(n, awards.currency) for n in (*row.reasons, *row.why_not)]
+        rows.append(
+            [
+                _place(row.place, int(row.place.split("-")[0]) if row.place[:1].isdigit() else 0),
+                OutCell(row.id),
+                OutCell(row.name),
+                _number(row.score),
+                _money(row.paid),
+                *(_text(c) for c in cells[5:]),
+                _text(" ".join(why), wrap=True),
+            ]
+        )
+    teams = team_cells(awards)
+    if len(teams) > 1:
+        rows.append([])
+        rows.append(_header([*teams[0][:4], teams[0][4] + currency, *teams[0][5:], "Why"]))
+        for team, cells in zip(awards.teams, teams[1:], strict=True):
+            why = [award_note_text(n, awards.currency) for n in team.reasons]
+            rows.append(
+                [
+                    OutCell(team.rank),
+                    OutCell(team.name),
+                    _number(team.score),
+                    _text(cells[3], wrap=True),
+                    _money(team.paid),
+                    *(_text(c) for c in cells[5:]),
+                    _text(" ".join(why), wrap=True),
+                ]
+            )
+    notes = [*notes_of(awards), *footer]
+    if notes:
+        rows.append([])
+        rows += [[OutCell(line)] for line in notes]
+    extra = (NAME_WIDTH,) if len(heading) > 7 else ()
+    widths = (NUMBER_WIDTH, NUMBER_WIDTH, NAME_WIDTH, NUMBER_WIDTH, NUMBER_WIDTH, NAME_WIDTH)
+    return TabContent(Role.AWARDS, title, rows, (*widths, NAME_WIDTH, *extra, SENTENCE_WIDTH))
+
+
+def _money(paid: Fraction) -> OutCell:
+    """Cash paid, as a number with two decimals (empty for none)."""
+    if not paid:
+        return OutCell()
+    return OutCell(as_json_number(paid), number_format="0.00" if paid.denominator != 1 else None)
+
+
+def awards_notice(title: str, lines: Sequence[str]) -> TabContent:
+    """The Awards tab before any award list could be written (the prizes have problems)."""
+    rows = [[OutCell("No awards yet", header=True)]]
+    rows += [[_text(line, wrap=True)] for line in lines]
+    return TabContent(Role.AWARDS, title, rows, (SENTENCE_WIDTH + NAME_WIDTH,))
