@@ -1,11 +1,12 @@
 /**
  * Harkness for Google Sheets: the script a TD binds to a tournament spreadsheet.
  *
- * It adds a "Harkness" menu ("Recompute standings", "Pair next round", …) and, when the TD
+ * It adds a "Harkness" menu ("Recompute standings and awards", "Pair next round", …) and, when the TD
  * asks for it, an installable on-edit trigger. All call the Harkness worker's endpoint
  * (`harkness-sheets serve`), which reads the spreadsheet with its service account, ranks it and
- * writes the Standings, Breakdown and Errors tabs, or pairs the next round by the FIDE Dutch
- * system into a "Pairings Rd N" tab. This script never computes anything itself.
+ * writes the Standings, Breakdown and Errors tabs (and Awards, from a Prizes tab), or pairs the
+ * next round by the FIDE Dutch system into a "Pairings Rd N" tab. This script never computes
+ * anything itself.
  *
  * Configuration: one Script Property (Extensions → Apps Script → Project settings → Script
  * properties), never in this code:
@@ -41,7 +42,7 @@ var KEY_HEADER = 'X-Harkness-Key';
 function onOpen(e) {
   SpreadsheetApp.getUi()
     .createMenu(MENU_TITLE)
-    .addItem('Recompute standings', 'recomputeStandings')
+    .addItem('Recompute standings and awards', 'recomputeStandings')
     .addItem('Pair next round', 'pairNextRound')
     .addItem('Recompute automatically after each edit', 'installEditTrigger')
     .addItem('Stop recomputing automatically', 'removeEditTrigger')
@@ -340,7 +341,7 @@ function removeEditTrigger() {
   editTriggers_(spreadsheet).forEach(function (trigger) {
     ScriptApp.deleteTrigger(trigger);
   });
-  spreadsheet.toast('Automatic recomputing is off; use Harkness → Recompute standings.',
+  spreadsheet.toast('Automatic recomputing is off; use Harkness → Recompute standings and awards.',
     MENU_TITLE, 5);
 }
 

@@ -156,7 +156,9 @@ test('opening the spreadsheet adds a Harkness menu whose items all exist', () =>
   assert.equal(w.recorded.menus.length, 1);
   const menu = w.recorded.menus[0];
   assert.equal(menu.title, 'Harkness');
-  assert.deepEqual(menu.items[0], { caption: 'Recompute standings', handler: 'recomputeStandings' });
+  assert.deepEqual(menu.items[0], {
+    caption: 'Recompute standings and awards', handler: 'recomputeStandings',
+  });
   assert.deepEqual(menu.items[1], { caption: 'Pair next round', handler: 'pairNextRound' });
   const handlers = menu.items.map((item) => item.handler);
   assert.ok(handlers.includes('connectSheet') && handlers.includes('disconnectSheet'));
