@@ -5,12 +5,15 @@ from __future__ import annotations
 import csv
 import io
 import json
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
 from core.cli import main
 from core.examples import example_path
+from core.formats.trf import write_trf
+from tests.awards.worked import WORKED, Worked, with_a_game
 
 CLUB = example_path("club-swiss.trf")
 PRIZES = example_path("club-swiss-prizes.toml")
@@ -197,3 +200,27 @@ def test_a_trf_files_team_records_make_the_teams(
     prizes.write_text('[[prize]]\nname = "1st"\nplace = 1\namount = 5\n')
     _, out, _ = run(capsys, "awards", str(section), "--prizes", str(prizes), "--format", "json")
     assert [t["team"] for t in json.loads(out)["teams"]] == ["Rooks", "Knights"]
+
+
+@pytest.mark.parametrize("case", WORKED, ids=[c.name for c in WORKED])
+def test_the_worked_examples_come_out_of_harkness_awards_exactly(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, case: Worked
+) -> None:
+    """The worked examples of core/RULEBOOK.md through the command line, as a TD runs it on
+    a TRF-16 file (:func:`tests.awards.worked.with_a_game`) and a prize file."""
+    trf, prizes = tmp_path / f"{case.name}.trf", tmp_path / "prizes.toml"
+    trf.write_text(write_trf(with_a_game(case)), encoding="utf-8")
+    prizes.write_text(case.prizes, encoding="utf-8")
+    status, out, _ = run(capsys, "awards", str(trf), "--prizes", str(prizes), "--format", "json")
+    assert status == 0
+    data = json.loads(out)
+    cash = {
+        row["name"]: Fraction(row["cash_exact"]["num"], row["cash_exact"]["den"])
+        for row in data["awards"]
+        if row["cash"]
+    }
+    assert cash == case.cash
+    trophies = {row["name"]: row["trophy"] for row in data["awards"] if row["trophy"]}
+    assert trophies == case.trophies
+    teams = {team["team"]: Fraction(str(team["score"])) for team in data["teams"]}
+    assert teams == case.teams
