@@ -89,6 +89,14 @@ async def prizes_of(
     return await store.prizes.get(info.guild, info.name)
 
 
+def no_prizes(info: TournamentInfo) -> UserError:
+    """The refusal of a tournament without a prize list, saying how a TD sets one."""
+    return UserError(
+        f"{info.name} has no prizes yet: a TD sets them with /prizes load (a prize file) or "
+        "/prizes add"
+    )
+
+
 def open_counts(view: StandingsView) -> tuple[int, int]:
     """Results counted while provisional, and disputed games not counted yet, up to the
     round the standings are after (what makes an award list provisional)."""
@@ -108,10 +116,7 @@ async def award_list(
     sheet, note = await linked_sheet(links, info.guild, info)
     prizes = await prizes_of(store, info, sheet)
     if prizes is None:
-        raise UserError(
-            f"{info.name} has no prizes yet: a TD sets them with /prizes load (a prize file) "
-            "or /prizes add"
-        )
+        raise no_prizes(info)
     if sheet is not None and links is not None:
         view = links.standings_view(sheet, info, after_round)
     else:

@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 
 from bot import pictures, render
-from bot.awards import award_list
+from bot.awards import award_list, no_prizes
 from bot.checks import bot_store, in_servers, td_of, td_only
 from bot.cogs.base import HarknessCog
 from bot.errors import UserError
@@ -282,10 +282,7 @@ class Awards(HarknessCog, name="Awards"):
         found = await tournament.pick(interaction)
         prizes = await self.store.prizes.get(found.guild, found.name)
         if prizes is None:
-            raise UserError(
-                f"{found.name} has no prizes yet: a TD sets them with /prizes load (a prize "
-                "file) or /prizes add"
-            )
+            raise no_prizes(found)
         players = await self.store.players(found.guild, found.name)
         await reply(
             interaction,

@@ -6,15 +6,19 @@ from __future__ import annotations
 from fractions import Fraction
 
 from core.awards import AwardWhy, compute_awards, read_prizes
-from tests.awards.support import Entry, awards, cash, section
-from tests.awards.worked import CAP, CLASS_A, FIELD, HORT, SCHOOL, YOUTH
+from tests.awards.support import awards, cash, section
+from tests.awards.worked import CAP, CLASS_A, FIELD, HORT, SCHOOL, WORKED, YOUTH, Worked
+
+
+def worked(name: str) -> Worked:
+    return next(case for case in WORKED if case.name == name)
 
 
 def test_four_tied_for_first_with_one_youth_pool_300_200_150_and_get_162_50_each() -> None:
     """$300 1st, $200 2nd, $150 youth; four tie for first, one a youth: the pool is
     300 + 200 + 150, $162.50 each (also WinTD's help, quoted by tourneygeek.com,
     "Playing tournament chess for money", 2019)."""
-    result = awards([Entry(n, 4) for n in "ABCD"] + [Entry("E", 3)], YOUTH)
+    result = awards(worked("youth").entries, YOUTH)
     assert cash(result) == dict.fromkeys("ABCD", Fraction(325, 2)) | {"E": 0}
     assert [row.paid for row in result.rows[:4]] == [Fraction(325, 2)] * 4
     pool = next(n for n in result.award(3).reasons if n.kind is AwardWhy.POOL)
@@ -59,13 +63,7 @@ def test_the_cap_is_a_reason_of_2495_and_the_others_split_the_rest() -> None:
 def test_class_a_cash_is_shared_but_its_trophy_goes_to_1865_ahead_on_tiebreaks() -> None:
     """Cash: $200; $75, $75; $20, $20. Trophies: 1st, 2nd, 3rd, and Class A to 1865 (ahead
     of 1990 on tiebreaks): cash ignores tiebreaks (32B2), trophies follow them (34)."""
-    field = [
-        Entry("2250", 5, 2250),
-        Entry("2225", 4.5, 2225),
-        Entry("1940", 4.5, 1940),
-        Entry("1865", 4, 1865),
-        Entry("1990", 4, 1990),
-    ]
+    field = worked("class-a").entries
     result = awards(field, CLASS_A)
     assert [row.cash for row in result.rows] == [200, 75, 75, 20, 20]
     assert [row.trophy for row in result.rows] == ["1st", "2nd", "3rd", "Class A", None]
@@ -79,14 +77,7 @@ def test_hort_keeps_half_of_each_place_and_shares_the_other_halves() -> None:
     """Places 1–6 worth 100, 80, 60, 40, 20, 10; A and B tie on 8 (A ahead), C 7½, D, E, F
     tie on 7: A 95, B 85, C 60, D 31⅔, E 21⅔, F 16⅔ (also the example of the Hort system's
     article, de.wikipedia.org "Hort-System")."""
-    field = [
-        Entry("A", 8),
-        Entry("B", 8),
-        Entry("C", 7.5),
-        Entry("D", 7),
-        Entry("E", 7),
-        Entry("F", 7),
-    ]
+    field = worked("hort").entries
     result = awards(field, HORT)
     assert cash(result) == {
         "A": 95,
@@ -106,7 +97,7 @@ def test_hort_keeps_half_of_each_place_and_shares_the_other_halves() -> None:
 
 def test_a_schools_team_score_counts_its_first_four() -> None:
     """A school's players score 3½, 3, 3, 2, 1, ½: team score 11½ (the first four count)."""
-    field = [Entry(str(n), s) for n, s in enumerate((3.5, 3, 3, 2, 1, 0.5), start=1)]
+    field = worked("school").entries
     standings = section(field)
     result = compute_awards(standings, read_prizes(SCHOOL))
     (team,) = result.teams

@@ -102,6 +102,39 @@ HORT = 'method = "fide-hort"\n' + "".join(
 
 SCHOOL = "[teams]\nSchool = [1, 2, 3, 4, 5, 6]\n"
 
+#: A club night's prizes, for the front doors' own tests: two place prizes, a youth prize
+#: (player 4 a youth) and a team trophy (players 1 and 2 against 3 and 4, two counting).
+CLUB_NIGHT = """
+method = "us-chess"
+currency = "$"
+[[prize]]
+name = "1st"
+place = 1
+amount = 100
+trophy = true
+[[prize]]
+name = "2nd"
+place = 2
+amount = 60
+[[prize]]
+name = "Top youth"
+category = "youth"
+amount = 30
+trophy = true
+[[prize]]
+name = "Top team"
+place = 1
+team = true
+trophy = true
+[categories]
+youth = [4]
+[teams]
+Knights = [1, 2]
+Rooks = [3, 4]
+[team]
+count = 2
+"""
+
 
 @dataclass(frozen=True)
 class Worked:

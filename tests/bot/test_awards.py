@@ -20,29 +20,9 @@ from core.formats.trf import write_trf
 from core.names import markdown_safe
 from core.numbers import cents_down, display, money
 from core.standings import compute_standings
-from tests.awards.worked import WORKED, YOUTH, Worked, with_a_game
+from tests.awards.worked import CLUB_NIGHT, WORKED, YOUTH, Worked, with_a_game
 from tests.bot.support import Club, appoint_tds, clicked, reported, running_tournament
 from tests.fakes.discord_api import MessageRecord, Upload
-
-CLUB_PRIZES = """
-method = "us-chess"
-currency = "$"
-[[prize]]
-name = "1st"
-place = 1
-amount = 100
-trophy = true
-[[prize]]
-name = "2nd"
-place = 2
-amount = 60
-[[prize]]
-name = "Top youth"
-category = "youth"
-amount = 30
-[categories]
-youth = [4]
-"""
 
 
 def description(message: MessageRecord) -> str:
@@ -171,10 +151,10 @@ async def test_a_td_sets_the_prizes_one_at_a_time_and_marks_players(club: Club) 
 
 
 async def club_night_with_prizes(club: Club) -> None:
-    """Club Night (alice, bob, carol, dave: #1–#4), prizes from :data:`CLUB_PRIZES` (dave a
+    """Club Night (alice, bob, carol, dave: #1–#4), prizes from :data:`CLUB_NIGHT` (dave a
     youth); round 1: alice beats bob (confirmed), carol beats dave (confirmed)."""
     await running_tournament(club, rounds=2)
-    await club.ok("td", "prizes load", {"file": Upload("club.toml", CLUB_PRIZES.encode())})
+    await club.ok("td", "prizes load", {"file": Upload("club.toml", CLUB_NIGHT.encode())})
     await clicked(club, "bob", await reported(club, "alice", 1, "#2", "win"), "Confirm")
     await clicked(club, "dave", await reported(club, "carol", 1, "#4", "win"), "Confirm")
 
@@ -189,7 +169,7 @@ async def test_why_adds_the_members_award_and_why_not(club: Club) -> None:
     assert "**Bob: no cash prize; no trophy.**" in bob.text
     assert "_Every cash prize you could win went to higher scores" in bob.text
     dave = await club.ok("dave", "why")
-    assert "Dave: $30 (Top youth); no trophy." in dave.text
+    assert "Dave: $30 (Top youth); trophy Top youth." in dave.text
 
 
 async def test_awards_is_provisional_while_a_result_waits(club: Club) -> None:
@@ -211,10 +191,10 @@ async def test_finishing_posts_the_award_list_and_the_export_holds_the_prize_fil
     assert not posted.ephemeral
     assert "🏆 Awards of Club Night" in posted.text
     assert "`1-2` Alice: $80 (1st and 2nd pooled); trophy 1st." in posted.text
-    assert "Dave: $30 (Top youth); no trophy." in posted.text
+    assert "Dave: $30 (Top youth); trophy Top youth." in posted.text
     export = await club.ok("erin", "tournament export", {"tournament": "Club Night"})
     prizes = read_prizes(export.attachment("club-night-prizes.toml").text())
-    assert prizes == read_prizes(CLUB_PRIZES)
+    assert prizes == read_prizes(CLUB_NIGHT)
 
 
 async def test_awards_without_prizes_says_how_to_set_them(club: Club) -> None:

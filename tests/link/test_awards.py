@@ -18,40 +18,10 @@ import pytest
 
 from core.cli import main
 from sheets.settings_tab import default_rows
+from tests.awards.worked import CLUB_NIGHT
 from tests.bot.support import clicked, reported, running_tournament
 from tests.fakes.discord_api import MessageRecord, Upload
 from tests.link.conftest import LinkedClub
-
-PRIZES = """
-method = "us-chess"
-currency = "$"
-[[prize]]
-name = "1st"
-place = 1
-amount = 100
-trophy = true
-[[prize]]
-name = "2nd"
-place = 2
-amount = 60
-[[prize]]
-name = "Top youth"
-category = "youth"
-amount = 30
-trophy = true
-[[prize]]
-name = "Top team"
-place = 1
-team = true
-trophy = true
-[categories]
-youth = [4]
-[teams]
-Knights = [1, 2]
-Rooks = [3, 4]
-[team]
-count = 2
-"""
 
 #: The TD's sheet: the same players (#1–#4, no result typed), their Categories and Team,
 #: the same prizes in a Prizes tab, the method and currency in the Harkness tab.
@@ -154,7 +124,7 @@ async def test_a_club_night_gives_the_same_award_list_in_discord_on_the_sheet_an
     club: LinkedClub, tmp_path: Path
 ) -> None:
     await running_tournament(club, rounds=3)
-    await club.ok("td", "prizes load", {"file": Upload("club.toml", PRIZES.encode())})
+    await club.ok("td", "prizes load", {"file": Upload("club.toml", CLUB_NIGHT.encode())})
     club.make_sheet({"Results": RESULTS, "Prizes": PRIZES_TAB, "Harkness": settings()})
     await club.link()
     for games in NIGHT:

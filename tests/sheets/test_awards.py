@@ -21,7 +21,7 @@ from core.model import Tournament
 from core.numbers import cents_down, display
 from core.standings import compute_standings
 from sheets.sync import SyncResult
-from tests.awards.worked import WORKED, Worked, with_a_game
+from tests.awards.worked import CLUB_NIGHT, WORKED, Worked, with_a_game
 from tests.fakes.sheets_api import SheetsFake
 from tests.sheets.conftest import settings_rows
 
@@ -144,28 +144,11 @@ def shown_number(value: Fraction) -> str:
     return f"{float(value):.2f}" if value.denominator != 1 else str(int(value))
 
 
-CLUB = """
-method = "us-chess"
-currency = "$"
-[[prize]]
-name = "1st"
-place = 1
-amount = 100
-trophy = true
-[[prize]]
-name = "Top youth"
-category = "youth"
-amount = 30
-[categories]
-youth = [4]
-"""
-
-
 def club_sheet() -> dict[str, list[list[Any]]]:
     """The club Swiss of the seed (core/examples) with a youth prize and a Prizes tab."""
     from core.examples import load_example
 
-    return sheet_of(load_example(), CLUB)
+    return sheet_of(load_example(), CLUB_NIGHT)
 
 
 def test_problems_with_the_prizes_are_at_their_cells_and_never_hold_the_standings_back(
@@ -174,7 +157,7 @@ def test_problems_with_the_prizes_are_at_their_cells_and_never_hold_the_standing
     tabs = club_sheet()
     prizes = tabs["Prizes"]
     prizes[1][1] = "lots"  # 1st's amount
-    prizes.append(["2nd", "50", "maybe", "plaec", "2", "", "", ""])
+    prizes.append(["3rd", "50", "maybe", "plaec", "3", "", "", ""])
     prizes.append(["Top senior", "20", "", "category", "seniour", "", "", ""])
     results = tabs["Results"]
     results[2][4] = "Rooks\x07"  # player 2's team
@@ -190,9 +173,9 @@ def test_problems_with_the_prizes_are_at_their_cells_and_never_hold_the_standing
         "amount must be a number above 0 and at most 1,000,000,000, in cents (2 decimals at "
         "most), got 'lots'",
     ]
-    assert errors["Prizes!C4"][1] == "trophy must be Yes or No, got 'maybe'"
-    assert errors["Prizes!D4"][1].startswith("kind must be one of place, class, under")
-    assert errors["Prizes!E5"] == [
+    assert errors["Prizes!C6"][1] == "trophy must be Yes or No, got 'maybe'"
+    assert errors["Prizes!D6"][1].startswith("kind must be one of place, class, under")
+    assert errors["Prizes!E7"] == [
         "seniour",
         "no player's Categories cell names the category 'seniour'",
     ]
@@ -228,7 +211,7 @@ def test_the_awards_tab_is_written_once_and_healed_after_an_edit(
     first = run_sync(sheet_id)
     assert first.changed and first.problems == ()
     rows = awards_rows(sheets_fake, sheet_id)
-    assert [rows[f"Player {p}"]["Cash ($)"] for p in "ABCD"] == ["32.50"] * 4
+    assert [rows[f"Player {p}"]["Cash ($)"] for p in "ABCD"] == ["47.50"] * 4
     assert rows["Player A"]["Trophy"] == "1st"
     assert not run_sync(sheet_id).changed  # nothing changed: nothing written
     before = sheets_fake.values(sheet_id, "Awards")
@@ -239,8 +222,8 @@ def test_the_awards_tab_is_written_once_and_healed_after_an_edit(
     sheets_fake.set_values(sheet_id, "Prizes!B2", [["150"]])
     assert run_sync(sheet_id).changed
     rows = awards_rows(sheets_fake, sheet_id)
-    # Four tied on 3 points pool $150 + $30: $45 each (it was $32.50 each).
-    assert [rows[f"Player {p}"]["Cash ($)"] for p in "ABCD"] == ["45"] * 4
+    # Four tied on 3 points pool $150 + $60 + $30: $60 each (it was $47.50 each).
+    assert [rows[f"Player {p}"]["Cash ($)"] for p in "ABCD"] == ["60"] * 4
 
 
 def test_a_tab_called_awards_that_the_td_made_is_left_alone(
