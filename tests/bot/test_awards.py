@@ -9,6 +9,7 @@ engine gives them (:mod:`tests.awards.worked`)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from fractions import Fraction
 
@@ -23,6 +24,7 @@ from core.standings import compute_standings
 from tests.awards.worked import CLUB_NIGHT, WORKED, YOUTH, Worked, with_a_game
 from tests.bot.support import Club, appoint_tds, clicked, reported, running_tournament
 from tests.fakes.discord_api import MessageRecord, Upload
+from tests.generate import random_swiss
 
 
 def description(message: MessageRecord) -> str:
@@ -211,3 +213,35 @@ def test_the_worked_cash_is_what_the_engine_gives_with_the_game_played() -> None
         assert got == {n: c for n, c in case.cash.items() if c}, case.name
         assert {t.name: t.score for t in result.teams} == case.teams
         assert all(isinstance(c, Fraction) for c in case.cash.values())
+
+
+async def test_a_long_award_list_fits_discord_and_every_name_is_shown_as_typed(
+    club: Club,
+) -> None:
+    """300 players, 200 place prizes with trophies: the award list is cut to Discord's
+    limits with how many more there are (the fake refuses anything longer), the picture
+    left out (too many winners to read), and a name holding Markdown and a mention is shown
+    as typed, pinging nobody."""
+    swiss = random_swiss(300, 7, seed=5)
+    name = "**Bold** @everyone <@1> `x`_y_"
+    first = replace(swiss.players[0], name=name)
+    swiss = replace(swiss, players=(first, *swiss.players[1:]))
+    await appoint_tds(club)
+    upload = Upload("big.trf", write_trf(swiss).encode())
+    await club.ok("td", "tournament import", {"file": upload, "name": "Big Swiss"})
+    prizes = "".join(
+        f'[[prize]]\nname = "Place {n}"\nplace = {n}\namount = {1000 - n}\ntrophy = true\n'
+        for n in range(1, 201)
+    )
+    await club.ok(
+        "td", "prizes load", {"file": Upload("p.toml", prizes.encode()), "tournament": "Big Swiss"}
+    )
+    answer = await club.ok("erin", "awards", {"tournament": "Big Swiss"})
+    text = description(answer)
+    assert len(text) <= 4096 and re.search(r"… and \d+ more$", text)
+    assert answer.attachments == []  # more winners than a picture shows
+    assert markdown_safe(name) in text  # #1, the top seed, is among the first winners
+    assert "<@1>" not in text.replace(markdown_safe("<@1>"), "")
+    listing = await club.ok("erin", "prizes list", {"tournament": "Big Swiss"})
+    assert re.search(r"… and \d+ more", listing.text)
+    assert read_prizes(listing.attachment("big-swiss-prizes.toml").text()).prizes[199].amount == 800

@@ -170,3 +170,41 @@ async def test_the_same_on_postgresql(club: LinkedClub, tmp_path: Path) -> None:
     await test_a_club_night_gives_the_same_award_list_in_discord_on_the_sheet_and_from_its_export(
         club, tmp_path
     )
+
+
+async def test_a_sheet_without_prizes_is_awarded_with_the_prizes_set_in_discord(
+    club: LinkedClub,
+) -> None:
+    await running_tournament(club, rounds=3)
+    await club.ok("td", "prizes load", {"file": Upload("club.toml", CLUB_NIGHT.encode())})
+    rows = [list(r) + [""] * (len(RESULTS[0]) - len(r)) for r in RESULTS]
+    rows[1][5] = "W2 (w)"  # the TD typed round 1 in the sheet only: Alice beat Bob
+    rows[2][5] = "L1 (b)"
+    club.make_sheet({"Results": rows})
+    await club.link()
+    answer = await club.ok("erin", "awards")
+    assert "from the Google Sheet" in answer.text
+    assert "Alice: $100 (1st); trophy 1st." in answer.text  # the sheet's result, Discord's prizes
+    assert "Awards" not in club.sheets.sheet_titles(club.sheet_id)
+
+
+async def test_a_sheets_prizes_with_problems_are_the_tds_to_fix_first(club: LinkedClub) -> None:
+    await running_tournament(club, rounds=3)
+    await club.ok("td", "prizes load", {"file": Upload("club.toml", CLUB_NIGHT.encode())})
+    prizes = [list(r) for r in PRIZES_TAB]
+    prizes[1][1] = "lots"
+    club.make_sheet({"Results": RESULTS, "Prizes": prizes, "Harkness": settings()})
+    await club.link()
+    message = await reported(club, "alice", 1, "#2", "win")
+    await clicked(club, "bob", message, "Confirm")
+    await club.settled()
+    club.refresh()
+    error = await club.refused("erin", "awards")
+    assert "The prizes on the Google Sheet have 1 problem(s): a TD sees them on its Errors tab" in (
+        error.text
+    )
+    errors = {row[0]: row for row in club.tab("Errors")[1:] if row}
+    assert errors["Prizes!B2"][1] == "lots"
+    # /why still explains the place, without an award.
+    why = await club.ok("alice", "why")
+    assert "Alice:" in why.text and "$" not in why.text
