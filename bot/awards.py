@@ -12,13 +12,14 @@ the event loop. Nothing here decides what a prize is worth.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.answers import linked_sheet
 from bot.errors import UserError
 from bot.sheetlink import SheetLinks, SheetView
-from bot.store import ResultStatus, StandingsView, Store, TournamentInfo
+from bot.store import ResultStatus, StandingsView, Store, StoreError, TournamentInfo
 from bot.store.offload import off_loop
 from core.awards import Awards, PrizeList, compute_awards, section_problems
 from core.formats.trf import team_records
@@ -59,9 +60,25 @@ def _computed(standings: Standings, prizes: PrizeList) -> Awards:
     return compute_awards(standings, prizes, teams)
 
 
+#: How many award lists :func:`awards_of` keeps (a large section's takes most of a second).
+AWARDS_CACHED = 32
+_cache: OrderedDict[tuple[int, int], tuple[Standings, PrizeList, Awards]] = OrderedDict()
+
+
 async def awards_of(standings: Standings, prizes: PrizeList) -> Awards:
-    """The awards of ``standings`` under ``prizes``, computed off the event loop."""
-    return await off_loop(_computed, standings, prizes, what="computing the awards")
+    """The awards of ``standings`` under ``prizes``, computed off the event loop; kept while
+    the same standings (the store keeps them until the tournament changes) and an equal
+    prize list are asked about again, so that every member's ``/why`` costs one computation."""
+    key = (id(standings), len(prizes.prizes))
+    kept = _cache.get(key)
+    if kept is not None and kept[0] is standings and kept[1] == prizes:
+        _cache.move_to_end(key)
+        return kept[2]
+    awards = await off_loop(_computed, standings, prizes, what="computing the awards")
+    _cache[key] = (standings, prizes, awards)
+    while len(_cache) > AWARDS_CACHED:
+        _cache.popitem(last=False)
+    return awards
 
 
 def _sheet_prizes(sheet: SheetView) -> PrizeList | None:
@@ -130,9 +147,9 @@ async def awards_for(
     store: Store, info: TournamentInfo, standings: Standings, sheet: SheetView | None = None
 ) -> Awards | None:
     """The awards of these standings when a prize list applies (for ``/why``), else None;
-    None too when the list does not fit (``/awards`` says why)."""
+    None too when the list cannot be used now (``/awards`` says why)."""
     try:
         prizes = await prizes_of(store, info, sheet)
         return None if prizes is None else await awards_of(standings, prizes)
-    except UserError:
+    except (UserError, StoreError):
         return None

@@ -15,6 +15,7 @@ from fractions import Fraction
 
 import pytest
 
+from bot.awards import awards_of
 from core.awards import compute_awards, read_prizes
 from core.explain_render import award_headline
 from core.formats.trf import write_trf
@@ -245,3 +246,16 @@ async def test_a_long_award_list_fits_discord_and_every_name_is_shown_as_typed(
     listing = await club.ok("erin", "prizes list", {"tournament": "Big Swiss"})
     assert re.search(r"… and \d+ more", listing.text)
     assert read_prizes(listing.attachment("big-swiss-prizes.toml").text()).prizes[199].amount == 800
+
+
+async def test_the_award_list_of_unchanged_standings_is_computed_once() -> None:
+    """Every member's /why asks for the same award list: it is computed once while the
+    standings and the prize list stay the same."""
+    standings = compute_standings(with_a_game(WORKED[0]), "uscf")
+    prizes = read_prizes(WORKED[0].prizes)
+    first = await awards_of(standings, prizes)
+    assert await awards_of(standings, read_prizes(WORKED[0].prizes)) is first
+    other = await awards_of(standings, replace(prizes, currency="EUR"))
+    assert other is not first and other.currency == "EUR"
+    again = await awards_of(compute_standings(with_a_game(WORKED[0]), "uscf"), prizes)
+    assert again is not first and again.rows == first.rows
