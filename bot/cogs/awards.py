@@ -42,19 +42,19 @@ def prize_file(info: TournamentInfo, prizes: PrizeList) -> discord.File:
 def _counted(prizes: PrizeList) -> str:
     """``8 prizes, method us-chess; 2 categories, 3 teams, 1 personal limit``."""
 
-    def many(n: int, word: str) -> str:
-        return f"{n} {word}{'' if n == 1 else 's'}"
+    def many(n: int, one: str, more: str) -> str:
+        return f"{n} {one if n == 1 else more}"
 
     marks = [
-        many(len(table), word)
-        for table, word in (
-            (prizes.categories, "category" if len(prizes.categories) == 1 else "categorie"),
-            (prizes.teams, "team"),
-            (prizes.limits, "personal limit"),
+        many(len(table), one, more)
+        for table, one, more in (
+            (prizes.categories, "category", "categories"),
+            (prizes.teams, "team", "teams"),
+            (prizes.limits, "personal limit", "personal limits"),
         )
         if table
     ]
-    text = f"{many(len(prizes.prizes), 'prize')}, method {prizes.method.value}"
+    text = f"{many(len(prizes.prizes), 'prize', 'prizes')}, method {prizes.method.value}"
     return text + (f"; {', '.join(marks)}" if marks else "")
 
 

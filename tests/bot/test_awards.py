@@ -157,7 +157,8 @@ async def club_night_with_prizes(club: Club) -> None:
     """Club Night (alice, bob, carol, dave: #1–#4), prizes from :data:`CLUB_NIGHT` (dave a
     youth); round 1: alice beats bob (confirmed), carol beats dave (confirmed)."""
     await running_tournament(club, rounds=2)
-    await club.ok("td", "prizes load", {"file": Upload("club.toml", CLUB_NIGHT.encode())})
+    loaded = await club.ok("td", "prizes load", {"file": Upload("club.toml", CLUB_NIGHT.encode())})
+    assert "`club.toml`: 4 prizes, method us-chess; 1 category, 2 teams." in loaded.text
     await clicked(club, "bob", await reported(club, "alice", 1, "#2", "win"), "Confirm")
     await clicked(club, "dave", await reported(club, "carol", 1, "#4", "win"), "Confirm")
 

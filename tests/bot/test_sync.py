@@ -21,6 +21,8 @@ TOP_LEVEL = {
     "tiebreaks",
     "round",
     "bye",
+    "prizes",
+    "awards",
 }
 SUBCOMMANDS = {
     "tournament": {
@@ -40,6 +42,7 @@ SUBCOMMANDS = {
     "result": {"set", "bye", "undo", "open", "history"},
     "round": {"preview", "pair", "swap", "show"},
     "bye": {"request"},
+    "prizes": {"load", "add", "remove", "options", "player", "list"},
 }
 
 
@@ -130,3 +133,28 @@ async def test_a_restart_syncs_the_same_tree_again(club: Club) -> None:
     after = {c["name"]: c["id"] for c in club.fake.registered_commands(club.fake.guild)}
     assert after.keys() == before.keys()
     assert len(club.fake.command_syncs) == 2
+
+
+async def test_prizes_add_takes_a_prize_as_a_prizes_tab_row(club: Club) -> None:
+    """/prizes add's options are the columns of a sheet's Prizes tab (one way to type a
+    prize), kind a choice, every cash amount text (exact, as typed)."""
+    add = _options(club.fake.registered_command("prizes", club.fake.guild), "add")
+    assert list(add) == [
+        "name",
+        "kind",
+        "value",
+        "amount",
+        "trophy",
+        "rank",
+        "additive",
+        "team",
+        "tournament",
+    ]
+    assert [c["value"] for c in add["kind"]["choices"]] == [
+        "place",
+        "class",
+        "under",
+        "unrated",
+        "category",
+    ]
+    assert add["amount"]["type"] == 3  # a string: never a float
