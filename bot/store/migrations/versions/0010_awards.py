@@ -2,9 +2,9 @@
 currency and who set it), ``prizes`` (one row a prize, in the order announced) and
 ``player_awards`` (each player's categories, team and personal limit).
 
-Revision ID: 0009
-Revises: 0008
-Create Date: 2027-01-15
+Revision ID: 0010
+Revises: 0009
+Create Date: 2026-12-02
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0009"
-down_revision: str | None = "0008"
+revision: str = "0010"
+down_revision: str | None = "0009"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
