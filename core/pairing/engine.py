@@ -10,13 +10,22 @@ imported only when a round is paired; its version is pinned in pyproject.toml.
 The engine reads the TRF-16 text of :func:`core.pairing.trf.engine_trf` and answers the
 pairs of the round in board order as (white, black) pairing numbers, black ``0`` for the
 pairing-allocated bye.
+
+Its weighted matchings (networkx's ``min_weight_matching``, most of the time of a large
+round) are computed by bbpPairings' matching computer instead (:mod:`core.pairing.matching`:
+the same minimum-weight maximum-cardinality matching, exactly, in C++): gacrux's Dutch
+module is handed networkx with that one function answered by
+:func:`core.pairing.matching.min_weight_matching`. ``matching="networkx"`` pairs with
+networkx's own, as gacrux alone would (the tests compare the two).
 """
 
 from __future__ import annotations
 
 import contextlib
 import io
-from typing import Any
+from collections.abc import Iterator
+from contextvars import ContextVar
+from typing import Any, Literal
 
 from core.problems import HarknessError, Problem
 
@@ -52,13 +61,49 @@ def require_engine() -> None:
         raise _missing()
 
 
+#: Which matching the engine's calls get: bbpPairings' computer, or networkx's own.
+Matching = Literal["computer", "networkx"]
+_matching: ContextVar[Matching] = ContextVar("matching", default="computer")
+
+
+class _Networkx:
+    """networkx as gacrux's Dutch module sees it: ``min_weight_matching`` answered by
+    :func:`core.pairing.matching.min_weight_matching` (unless the pairing asked for
+    networkx's own), everything else networkx's."""
+
+    def __init__(self, networkx: Any) -> None:
+        self._networkx = networkx
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._networkx, name)
+
+    def min_weight_matching(self, graph: Any, weight: str = "weight") -> Any:
+        if _matching.get() == "networkx":
+            return self._networkx.min_weight_matching(graph, weight=weight)
+        from core.pairing.matching import min_weight_matching
+
+        return min_weight_matching(graph, weight)
+
+
 def _gacrux() -> tuple[Any, Any]:
     try:
+        import gacrux.pairingdutch as dutch
         from gacrux.pairingchecker import pairingchecker
         from gacrux.trf2json import trf2json
     except ImportError:
         raise _missing() from None
+    if not isinstance(dutch.nx, _Networkx):
+        dutch.nx = _Networkx(dutch.nx)
     return pairingchecker, trf2json
+
+
+@contextlib.contextmanager
+def _matching_by(matching: Matching) -> Iterator[None]:
+    token = _matching.set(matching)
+    try:
+        yield
+    finally:
+        _matching.reset(token)
 
 
 def engine_version() -> str:
@@ -101,9 +146,10 @@ def _params(round: int) -> dict[str, Any]:
     }
 
 
-def pair_trf(text: str, round: int) -> list[tuple[int, int]]:
+def pair_trf(text: str, round: int, *, matching: Matching = "computer") -> list[tuple[int, int]]:
     """Pair ``round`` of the TRF-16 ``text`` by the Dutch system: (white, black) pairing
-    numbers in board order, black 0 for the pairing-allocated bye.
+    numbers in board order, black 0 for the pairing-allocated bye; the engine's matchings
+    by ``matching`` (see the module's notes).
 
     Raises :class:`HarknessError` when the engine refuses the file or finds no legal
     pairing (C.04.3 leaves that case to the chief arbiter).
@@ -114,7 +160,7 @@ def pair_trf(text: str, round: int) -> list[tuple[int, int]]:
     checker.chessfile = chessfile = trf2json()
     status = chessfile.chessjson["status"]
     # gacrux prints progress only in verbose mode; anything it prints is kept off stdout.
-    with contextlib.redirect_stdout(io.StringIO()):
+    with contextlib.redirect_stdout(io.StringIO()), _matching_by(matching):
         try:
             chessfile.parse_file(text, 0)
             if status["code"] < 400:
