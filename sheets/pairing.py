@@ -39,6 +39,7 @@ from datetime import datetime
 from gspread.http_client import ParamsType
 
 from core.pairing import PairingRequest, RoundPairing, prepare
+from core.pairing.acceleration import Acceleration
 from core.pairing.engine import engine_version
 from core.pairing.isolated import pair_isolated
 from core.pairing.render import SYSTEM, board_rows
@@ -173,6 +174,13 @@ def _sheet_problem(problem: Problem, found: SheetInput) -> SheetProblem:
     """Core's problem with pairing the sheet's next round, at the cell that fixes it: the
     rounds setting when every planned round is paired, the result's cell for a game (decided
     by the problem's code and place, never its words)."""
+    if problem.field == "avoid":  # a group of the "Keep apart" setting
+        return SheetProblem(
+            f"{problem.detail or problem.message}: name players of the results by their "
+            "starting numbers",
+            found.settings.where("keep_apart"),
+            problem.value,
+        )
     if problem.code == "beyond-planned-rounds" and problem.detail:
         return SheetProblem(
             f"{problem.detail}: set more rounds here to pair another",
@@ -228,7 +236,13 @@ def decide_pairing(
         problem = SheetProblem("set the number of rounds here to pair rounds", cell)
         return PairDecision(None, None, None, [problem], str(problem))
     try:
-        request = prepare(found.tournament, rounds=rounds)
+        settings = found.settings
+        request = prepare(
+            found.tournament,
+            rounds=rounds,
+            avoid=settings.keep_apart,
+            acceleration=Acceleration.BAKU if settings.accelerated else None,
+        )
         before = _paired_before(snapshot, request.round)
         if before is not None:
             return before

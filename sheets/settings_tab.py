@@ -60,6 +60,10 @@ class SheetSettings:
     currency: str = ""
     trophy_follows_money: str = "No"
     team_size: str = "4"
+    keep_apart: tuple[tuple[int, ...], ...] = ()
+    """Groups of players (starting numbers) that "Pair next round" never pairs together."""
+    accelerated: bool = False
+    """Rounds are paired with FIDE's Baku Acceleration (C.04.5.1), announced before round 1."""
     cells: dict[str, str] = field(default_factory=dict, compare=False)
 
     @property
@@ -194,12 +198,28 @@ _ROWS = (
         ("team count", "players counting"),
         "How many of a team's players count for its score (2 to 100).",
     ),
+    _Row(
+        "keep_apart",
+        "Keep apart",
+        ("keep players apart", "avoid"),
+        "Players who must never be paired together (team-mates, family): their starting "
+        "numbers (# column), a group of two or more, groups separated by semicolons, e.g. "
+        "3, 17; 40, 41, 42. Empty: none.",
+    ),
+    _Row(
+        "accelerated",
+        "Accelerated pairings",
+        ("acceleration", "baku acceleration"),
+        "Yes: pair with FIDE's Baku Acceleration (C.04.5.1): the top half of round 1's "
+        "players get virtual points in the first rounds. Announce it before round 1. No: "
+        "the Dutch system alone.",
+    ),
 )
 HEADER = ["Setting", "Value", "What it means"]
 _ROW_OF = {row.name: position for position, row in enumerate(_ROWS, start=1)}
 _BY_LABEL = {key: row for row in _ROWS for key in (row.label.lower(), *row.aliases)}
 _DEFAULTS = SheetSettings()
-_YES_NO = ("publish_partial", "write_pairings", *_OPTION_FIELD.values())
+_YES_NO = ("publish_partial", "write_pairings", "accelerated", *_OPTION_FIELD.values())
 _TAB_FIELDS = (
     "results_tab",
     "players_tab",
@@ -216,7 +236,7 @@ def _default_text(name: str) -> str:
     if isinstance(value, bool):
         return "Yes" if value else "No"
     if isinstance(value, tuple):
-        return ", ".join(value)
+        return ", ".join(map(str, value))
     return "" if value is None else str(value)
 
 
@@ -301,6 +321,19 @@ def read_settings(
                 )
                 continue
             settings = replace(settings, discord_servers=tuple(ids))
+        elif f.name == "keep_apart":
+            groups = _groups(text)
+            if groups is None:
+                problems.append(
+                    SheetProblem(
+                        "name the players to keep apart by starting number, two or more to "
+                        "a group, groups separated by semicolons (3, 17; 40, 41, 42)",
+                        where,
+                        text,
+                    )
+                )
+                continue
+            settings = replace(settings, keep_apart=groups)
         else:
             text_settings: dict[str, Any] = {f.name: text}
             settings = replace(settings, **text_settings)
@@ -310,6 +343,28 @@ def read_settings(
 
 
 _SERVER_ID = re.compile(r"\d{17,20}")
+
+
+def _groups(text: str) -> tuple[tuple[int, ...], ...] | None:
+    """The groups of a "Keep apart" cell, or None when it does not read as groups.
+
+    >>> _groups("3, 17; 40 41 42;")
+    ((3, 17), (40, 41, 42))
+    >>> _groups("3"), _groups("3, 3"), _groups("Ann, Bob")
+    (None, None, None)
+    """
+    groups = []
+    for part in text.split(";"):
+        numbers = [n for n in re.split(r"[\s,]+", part) if n]
+        if not numbers:
+            continue
+        if not all(n.isdigit() and int(n) >= 1 for n in numbers):
+            return None
+        group = tuple(dict.fromkeys(int(n) for n in numbers))
+        if len(group) < 2:
+            return None
+        groups.append(group)
+    return tuple(groups)
 
 
 def _check_profile(settings: SheetSettings) -> list[SheetProblem]:

@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from core.pairing import prepare  # noqa: E402
+from core.pairing import matching  # noqa: E402
 from core.pairing.engine import engine_version  # noqa: E402
 from core.pairing.isolated import CEILING, PairingJob  # noqa: E402
 from core.problems import HarknessError  # noqa: E402
@@ -64,7 +65,8 @@ def run(players: int, by_rating: bool) -> None:
 
 def main() -> None:
     sizes = [int(a) for a in sys.argv[1:]] or [500, 1_000, 3_000]
-    print(f"python {sys.version.split()[0]}, {engine_version()}")
+    computer = "bbpPairings' matching computer" if matching.available() else "networkx"
+    print(f"python {sys.version.split()[0]}, {engine_version()}, matchings by {computer}")
     print(
         f"ceiling: {CEILING.players} players to pair, {CEILING.seconds} s of CPU "
         f"({CEILING.wall:g} s waiting), {CEILING.memory / 1024**3:g} GB of address space; "

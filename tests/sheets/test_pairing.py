@@ -287,3 +287,74 @@ def test_a_game_without_colour_is_pointed_at_by_its_cell(
         'Results!D2: "W2": the game against 2 has no colour; pairing by the colour rules '
         "needs the colour of every game played"
     ]
+
+
+def _round_one(
+    client: SheetsClient, sheets_fake: SheetsFake, sheet_id: str
+) -> list[tuple[int, int]]:
+    result = pair_sheet(client, sheet_id)
+    assert result.problems == () and result.round == 1, result.problems
+    rows = sheets_fake.values(sheet_id, "'Pairings Rd 1'!A1:C5")
+    return [(_number(w), _number(b)) for board, w, b in rows[1:] if board.isdigit()]
+
+
+def test_players_kept_apart_in_the_settings_tab_are_never_paired_together(
+    sheets_fake: SheetsFake, make_sheet: MakeSheet, client: SheetsClient
+) -> None:
+    """Without the setting round 1 is 1–3, 4–2 (bye 5); keeping 1 and 3 apart (the
+    "Keep apart" row) changes it."""
+    plain = make_sheet(
+        {"Results": [HEADER], "Players": PLAYERS, "Harkness": settings_rows(Rounds="3")}
+    )
+    assert _round_one(client, sheets_fake, plain) == [(1, 3), (4, 2)]
+    apart = make_sheet(
+        {
+            "Results": [HEADER],
+            "Players": PLAYERS,
+            "Harkness": settings_rows(Rounds="3", Keep_apart="1, 3"),
+        }
+    )
+    boards = _round_one(client, sheets_fake, apart)
+    assert len(boards) == 2 and all({1, 3} != set(board) for board in boards)
+
+
+def test_a_player_kept_apart_who_is_not_in_the_sheet_is_pointed_at_in_the_settings(
+    sheets_fake: SheetsFake, make_sheet: MakeSheet, client: SheetsClient
+) -> None:
+    rows = settings_rows(Rounds="3", Keep_apart="1, 9")
+    sheet_id = make_sheet({"Results": [HEADER], "Players": PLAYERS, "Harkness": rows})
+    row = next(i for i, r in enumerate(rows, start=1) if r[0] == "Keep apart")
+    result = pair_sheet(client, sheet_id)
+    assert result.round is None and [str(p) for p in result.problems] == [
+        f'Harkness!B{row}: "9": there is no player 9: name players of the results by their '
+        "starting numbers"
+    ]
+
+
+def test_a_keep_apart_cell_that_names_no_groups_is_an_error_at_its_cell(
+    sheets_fake: SheetsFake, make_sheet: MakeSheet, client: SheetsClient
+) -> None:
+    rows = settings_rows(Rounds="3", Keep_apart="Ada and Cy")
+    sheet_id = make_sheet({"Results": [HEADER], "Players": PLAYERS, "Harkness": rows})
+    row = next(i for i, r in enumerate(rows, start=1) if r[0] == "Keep apart")
+    result = pair_sheet(client, sheet_id)
+    assert result.round is None
+    assert any(
+        str(p).startswith(f'Harkness!B{row}: "Ada and Cy": name the players')
+        for p in result.problems
+    )
+
+
+def test_accelerated_pairings_pair_the_top_half_apart_in_round_one(
+    sheets_fake: SheetsFake, make_sheet: MakeSheet, client: SheetsClient
+) -> None:
+    """FIDE's Baku Acceleration (C.04.5.1): of 8 players, 1–4 start with a virtual point,
+    so round 1 pairs 1–4 among themselves and 5–8 among themselves."""
+    eight = [["#", "Name", "Rating"], *([n, f"P{n}", 2400 - 10 * n] for n in range(1, 9))]
+    plain = make_sheet(
+        {"Results": [HEADER], "Players": eight, "Harkness": settings_rows(Rounds="5")}
+    )
+    assert _round_one(client, sheets_fake, plain) == [(1, 5), (6, 2), (3, 7), (8, 4)]
+    rows = settings_rows(Rounds="5", Accelerated_pairings="Yes")
+    fast = make_sheet({"Results": [HEADER], "Players": eight, "Harkness": rows})
+    assert _round_one(client, sheets_fake, fast) == [(1, 3), (4, 2), (5, 7), (8, 6)]
