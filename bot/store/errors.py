@@ -59,7 +59,12 @@ def refusal(field: str, value: object) -> StoreError:
 #: What the bot calls the settings core's problems name (``Problem.field``) where the command
 #: line's words would not do: a slash command's option, or the imported file's record for a
 #: setting the bot has no option for.
-_SETTING_NAMES = {"round": "round", "rounds": "rounds", "avoid": "TRF record 260"}
+_SETTING_NAMES = {
+    "round": "round",
+    "rounds": "rounds",
+    # Players kept apart come from /round avoid, or an imported file's record 260.
+    "avoid": "kept apart (/round avoid, or the imported file)",
+}
 
 
 def problem_words(problem: Problem) -> str:

@@ -117,6 +117,8 @@ class TournamentInfo:
     records: tuple[tuple[str, str], ...] = ()
     sheet: SheetLink | None = None
     options: str | None = None
+    #: The accelerated pairing method the TD announced (``baku``), or None.
+    acceleration: str | None = None
 
     @property
     def option_values(self) -> dict[str, bool]:

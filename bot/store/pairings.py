@@ -13,6 +13,10 @@ is audited and undone like any result:
 - ``bye`` for a coming round: a member asks for a half- or zero-point bye before the round is
   paired (a TD may give any bye with ``/result bye``); the pairing leaves them out.
 
+Outside the log, the pairing honours the players a TD keeps apart (:mod:`bot.store.kept_apart`)
+and the accelerated method the TD announced before round 1 (``acceleration``: FIDE's Baku
+Acceleration, C.04.5.1).
+
 ``/result undo`` reverts any of these events: an undone ``publish`` makes the round a
 draft again.
 """
@@ -20,8 +24,12 @@ draft again.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from bot.store import kept_apart
 from bot.store.errors import StoreError, problems_words, refusal
 from bot.store.fold import fold
 from bot.store.model import Event, EventKind, PlayerInfo, TournamentStatus
@@ -39,6 +47,7 @@ from core.pairing import (
     prepare,
     swap_players,
 )
+from core.pairing.acceleration import Acceleration
 from core.problems import HarknessError
 from core.results import bye_result
 
@@ -134,9 +143,13 @@ def next_to_enter(loaded: Loaded) -> int:
     return max(round_to_pair(loaded), rounds_played(folded.tournament, folded.pending) + 1)
 
 
-def request_for(loaded: Loaded, round: int | None = None) -> PairingRequest:
+def request_for(
+    loaded: Loaded, round: int | None = None, avoid: Sequence[Sequence[int]] = ()
+) -> PairingRequest:
     """What core pairs ``round`` (default: :func:`round_to_pair`) from: the results so far,
-    the byes recorded for the round, withdrawals and late entries, the planned rounds."""
+    the byes recorded for the round, withdrawals and late entries, the planned rounds, the
+    groups of players kept apart (``avoid``, starting numbers: see :func:`request_now`) and
+    the accelerated method announced."""
     info = loaded.info
     if info.status is not TournamentStatus.RUNNING:
         raise StoreError(f"{info.name} is not running: start it before pairing", "not-running")
@@ -164,10 +177,20 @@ def request_for(loaded: Loaded, round: int | None = None) -> PairingRequest:
             number,
             rounds=info.rounds,
             requests=requests,
+            avoid=avoid,
             numbering=Numbering.INITIAL_ORDER,
+            acceleration=Acceleration(info.acceleration) if info.acceleration else None,
         )
     except HarknessError as error:
         raise StoreError(problems_words(error), "cannot-pair") from None
+
+
+async def request_now(
+    conn: AsyncConnection, loaded: Loaded, round: int | None = None
+) -> PairingRequest:
+    """:func:`request_for` with the groups kept apart read from the database."""
+    groups = await kept_apart.load(conn, loaded)
+    return request_for(loaded, round, kept_apart.numbers(groups))
 
 
 def _results_complete(loaded: Loaded, round: int) -> None:
@@ -194,10 +217,10 @@ def _results_complete(loaded: Loaded, round: int) -> None:
         )
 
 
-def check_unchanged(loaded: Loaded, request: PairingRequest) -> None:
+async def check_unchanged(change: Change, request: PairingRequest) -> None:
     """The tournament must be as it was when the pairing was computed (off the event loop,
     outside this transaction)."""
-    if request_for(loaded, request.round) != request:
+    if await request_now(change.conn, change.loaded, request.round) != request:
         raise StoreError(
             "the tournament changed while the round was being paired: please pair it again",
             "changed",
@@ -229,7 +252,7 @@ async def save(
 ) -> RoundDraft:
     """Keep a pairing computed for ``request`` as the round's draft, and publish it."""
     change.require_td("pair rounds")
-    check_unchanged(change.loaded, request)
+    await check_unchanged(change, request)
     _unpublished(change.loaded, request.round)
     events: list[tuple[EventKind, dict[str, object]]] = [
         (EventKind.PAIRING, {"round": request.round, "note": encode(pairing)})
@@ -243,7 +266,7 @@ async def save(
 async def publish(change: Change, round: int | None = None) -> tuple[RoundDraft, PairingRequest]:
     """Publish the round's draft (checked again against the tournament as it is now)."""
     change.require_td("publish pairings")
-    request = request_for(change.loaded, round)
+    request = await request_now(change.conn, change.loaded, round)
     draft = _unpublished(change.loaded, request.round)
     if draft is None:
         raise StoreError(f"round {request.round} has no draft pairing", "no-draft")
@@ -286,7 +309,7 @@ async def swap(change: Change, a: PlayerRef, b: PlayerRef) -> tuple[RoundDraft, 
         raise StoreError("there is no draft pairing: /round preview makes one", "no-draft")
     draft = _unpublished(change.loaded, max(found))
     assert draft is not None
-    request = request_for(change.loaded, draft.pairing.round)
+    request = await request_now(change.conn, change.loaded, draft.pairing.round)
     try:
         swapped = swap_players(request, draft.pairing, first.number, second.number)
     except HarknessError as error:

@@ -77,6 +77,7 @@ def tournament_info(row: Row[Any]) -> TournamentInfo:
         records,
         sheet,
         row.options,
+        row.acceleration,
     )
 
 

@@ -64,6 +64,8 @@ tournaments = Table(
     Column("sheet_url", String(512), nullable=True),
     Column("sheet_linked_by", USER, nullable=True),
     Column("sheet_linked_at", UTCDateTime(), nullable=True),
+    # The accelerated pairing method the TD announced ("baku": C.04.5.1); NULL: none.
+    Column("acceleration", String(16), nullable=True),
     UniqueConstraint("guild_id", "name_key"),
     UniqueConstraint("guild_id", "id"),
     CheckConstraint("status IN ('registering', 'running', 'finished')", name="status"),
@@ -174,6 +176,21 @@ sheet_owners = Table(
     Column("claimed_by", USER, nullable=False),
     Column("claimed_at", UTCDateTime(), nullable=False),
     PrimaryKeyConstraint("spreadsheet_id"),
+)
+
+# Players a TD keeps apart (team-mates, family): the pairing never puts two players of one
+# group on a board. ``players`` is the group as a JSON list of player ids (``players.id``).
+kept_apart = Table(
+    "kept_apart",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("guild_id", GUILD, nullable=False),
+    Column("tournament_id", Integer, nullable=False),
+    Column("players", Text, nullable=False),
+    Column("added_by", USER, nullable=False),
+    Column("added_at", UTCDateTime(), nullable=False),
+    ForeignKeyConstraint(["guild_id", "tournament_id"], ["tournaments.guild_id", "tournaments.id"]),
+    Index(None, "guild_id", "tournament_id"),
 )
 
 # Where the bot posted each report with Confirm/Dispute buttons, so that the message can be

@@ -10,7 +10,7 @@ on the same engine and clock.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Collection, Mapping
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from datetime import date, datetime
 from typing import Any, TypeVar
 
@@ -18,10 +18,11 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from bot.store import pairings, players, queries, results, schema, transfer
+from bot.store import kept_apart, pairings, players, queries, results, schema, transfer
 from bot.store.awards import PrizeLists
 from bot.store.base import StorePart, utc_now
 from bot.store.errors import StoreError
+from bot.store.kept_apart import KeptApart
 from bot.store.linked import LinkedSheets
 from bot.store.migrations import HISTORY
 from bot.store.model import (
@@ -47,6 +48,7 @@ from core.limits import shorten
 from core.model import Colour, EntryKind
 from core.names import name_key
 from core.pairing import PairingRequest, RoundPairing
+from core.pairing.acceleration import Acceleration
 from core.problems import HarknessError, Problem
 from core.standings import standings_after
 from sheets.database.migrate import open_engine
@@ -621,8 +623,12 @@ class Store(StorePart):
         self, guild: str, tournament: str, round: int | None = None
     ) -> PairingRequest:
         """What core pairs the next round (or ``round``) from (see :mod:`bot.store.pairings`)."""
-        loaded = await self._read(lambda conn: queries.load(conn, guild, tournament))
-        return pairings.request_for(loaded, round)
+
+        async def work(conn: AsyncConnection) -> PairingRequest:
+            loaded = await queries.load(conn, guild, tournament)
+            return await pairings.request_now(conn, loaded, round)
+
+        return await self._read(work)
 
     async def save_pairing(
         self,
@@ -651,6 +657,44 @@ class Store(StorePart):
     ) -> tuple[RoundDraft, PairingRequest]:
         """A TD exchanges two players' places in the next round's draft (checked)."""
         return await self._change(guild, tournament, actor, lambda c: pairings.swap(c, a, b))
+
+    async def kept_apart(self, guild: str, tournament: str) -> list[KeptApart]:
+        """The groups of players kept apart in the tournament's pairings."""
+
+        async def work(conn: AsyncConnection) -> list[KeptApart]:
+            return await kept_apart.load(conn, await queries.load(conn, guild, tournament))
+
+        return await self._read(work)
+
+    async def keep_apart(
+        self, guild: str, tournament: str, actor: Actor, players: Sequence[PlayerRef]
+    ) -> KeptApart:
+        """A TD keeps ``players`` apart: no pairing puts two of them on one board."""
+        return await self._change(guild, tournament, actor, lambda c: kept_apart.add(c, players))
+
+    async def stop_keeping_apart(
+        self, guild: str, tournament: str, actor: Actor, group: int
+    ) -> KeptApart:
+        """A TD removes group ``group`` (its number in :meth:`kept_apart`)."""
+        return await self._change(guild, tournament, actor, lambda c: kept_apart.remove(c, group))
+
+    async def set_acceleration(
+        self, guild: str, name: str, actor: Actor, method: Acceleration | None
+    ) -> TournamentInfo:
+        """A TD announces an accelerated pairing method (or none), before round 1 is paired."""
+
+        def values(loaded: queries.Loaded) -> dict[str, Any]:
+            if pairings.drafts(loaded) or pairings.round_to_pair(loaded) > 1:
+                raise StoreError(
+                    f"{loaded.info.name} has paired round 1 already: an accelerated method is "
+                    "announced before round 1 and kept to the end",
+                    "already-paired",
+                )
+            return {"acceleration": None if method is None else method.value}
+
+        return await self._update_tournament(
+            guild, name, actor, "announce accelerated pairings", values
+        )
 
     async def round_pairings(self, guild: str, tournament: str) -> dict[int, RoundDraft]:
         """Every round's pairing (draft or published) as the log has it."""

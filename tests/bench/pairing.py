@@ -24,8 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from core.pairing import prepare  # noqa: E402
-from core.pairing import matching  # noqa: E402
+from core.pairing import matching, prepare  # noqa: E402
 from core.pairing.engine import engine_version  # noqa: E402
 from core.pairing.isolated import CEILING, PairingJob  # noqa: E402
 from core.problems import HarknessError  # noqa: E402

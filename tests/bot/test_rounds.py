@@ -235,3 +235,67 @@ async def test_a_bye_asked_ahead_does_not_keep_a_late_entry_out_of_the_next_roun
     pairing = drafts[2].pairing
     paired = {n for b in pairing.boards for n in (b.white, b.black)} | {pairing.bye}
     assert 5 in paired
+
+
+async def test_players_a_td_keeps_apart_are_never_paired_together(club: Club) -> None:
+    """Round 1 pairs Alice with Carol; kept apart, they are not, and the list says so."""
+    await running_tournament(club, rounds=4, players=PLAYERS)
+    assert (await club.refused("alice", "round avoid add", {"player": "#1", "other": "#3"})).text
+    added = await club.ok("td", "round avoid add", {"player": "#1", "other": "#3"})
+    assert (
+        added.text == "✅ #1 Alice – #3 Carol will not be paired together in Club Night (group 1)."
+    )
+    listed = await club.ok("td", "round avoid list")
+    assert listed.text == "Never paired together in Club Night:\n1. #1 Alice – #3 Carol"
+    draft = await club.ok("td", "round preview")
+    boards = draft.text.splitlines()[1:3]
+    assert boards == ["1. 1 Alice (0) – 4 Dave (0)", "2. 3 Carol (0) – 2 Bob (0)"]
+    swap = await club.refused("td", "round swap", {"player": "#3", "other": "#4"})
+    assert swap.text.endswith(
+        "kept apart (/round avoid, or the imported file): players 1 and 3 are to be kept apart."
+    )
+    again = await club.refused("td", "round avoid add", {"player": "#3", "other": "#1"})
+    assert "kept apart already" in again.text
+    await club.ok("td", "round avoid remove", {"group": 1})
+    assert (await club.ok("td", "round avoid list")).text == "Club Night keeps no players apart."
+    draft = await club.ok("td", "round preview")
+    assert draft.text.splitlines()[1] == "1. 1 Alice (0) – 3 Carol (0)"
+
+
+async def test_a_draft_that_pairs_players_kept_apart_since_is_not_published(club: Club) -> None:
+    await running_tournament(club, rounds=4, players=PLAYERS)
+    draft = await club.ok("td", "round preview")
+    assert draft.text.splitlines()[1] == "1. 1 Alice (0) – 3 Carol (0)"
+    await club.ok("td", "round avoid add", {"player": "#1", "other": "#3"})
+    stale = await club.refused("td", "round pair")
+    assert stale.text == (
+        "The draft of round 1 no longer fits the tournament (player 1, round 1: kept apart "
+        "(/round avoid, or the imported file): players 1 and 3 are to be kept apart): pair "
+        "it again."
+    )
+
+
+EIGHT = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal")
+
+
+async def test_accelerated_pairings_are_announced_before_round_one(club: Club) -> None:
+    """FIDE's Baku Acceleration (C.04.5.1): of 8 players the top 4 start with a virtual
+    point, so round 1 pairs 1–4 among themselves (1–3, 4–2) and 5–8 (5–7, 8–6), not 1–5."""
+    await running_tournament(club, rounds=5, players=())
+    for name in EIGHT:  # unrated: C.04.2 orders them by name, as they were entered
+        await club.ok("td", "player add", {"name": name})
+    plain = await club.ok("td", "round preview")
+    assert plain.text.splitlines()[1] == "1. 1 Ann (0) – 5 Eve (0)"
+    # A draft exists: round 1 counts as paired.
+    refused = await club.refused("td", "round accelerate", {"method": "baku"})
+    assert "has paired round 1 already" in refused.text
+    await club.ok("td", "result undo", {})
+    announced = await club.ok("td", "round accelerate", {"method": "baku"})
+    assert "Baku Acceleration" in announced.text
+    draft = await club.ok("td", "round preview")
+    assert draft.text.splitlines()[1:5] == [
+        "1. 1 Ann (0) – 3 Cat (0)",
+        "2. 4 Dan (0) – 2 Ben (0)",
+        "3. 5 Eve (0) – 7 Gus (0)",
+        "4. 8 Hal (0) – 6 Fay (0)",
+    ]

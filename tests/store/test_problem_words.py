@@ -24,13 +24,14 @@ def _error(make: Callable[[], object]) -> HarknessError:
     return raised.value
 
 
-def test_players_kept_apart_are_named_by_the_imported_files_record() -> None:
+def test_players_kept_apart_are_named_by_where_a_td_keeps_them_apart() -> None:
     request = prepare(FOUR, 2, rounds=3, avoid=[(1, 3)])
     paired = RoundPairing(2, 3, (Board(1, 1, 3), Board(2, 4, 2)))
     error = _error(lambda: check_pairing(request, paired))
     assert "(--avoid, TRF record 260)" in str(error)  # the command line's words
     assert problems_words(error) == (
-        "player 1, round 2: TRF record 260: players 1 and 3 are to be kept apart"
+        "player 1, round 2: kept apart (/round avoid, or the imported file): players 1 "
+        "and 3 are to be kept apart"
     )
 
 
