@@ -10,13 +10,15 @@ enter late as in ``tests/pairing/support.py``. Every round is paired (each needs
 before); rounds 1, 3 and the final round are the ones with goals.
 
 Printed per round: the engine's CPU time (what is compared: wall time on a shared
-machine also measures everyone else's work), the wall time, and the engine's peak
-resident memory, next to the goals: any round of a 1,000-player Swiss in ≤ 10 s and
-≤ 1 GB. A section over the ceiling (``CEILING.players``) is refused up front, and says so.
+machine also measures everyone else's work), the wall time and the machine's load average
+(a busy machine stretches CPU time too), and the engine's peak resident memory, next to
+the goals: any round of a 1,000-player Swiss in ≤ 10 s and ≤ 1 GB. A section over the
+ceiling (``CEILING.players``) is refused up front, and says so.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -55,9 +57,10 @@ def run(players: int, by_rating: bool) -> None:
         if r in MEASURED:
             ok = cpu <= GOAL_SECONDS and peak <= GOAL_MEMORY
             mark = "  within the goal" if ok else "  OVER the goal"
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
         print(
             f"round {r}: {len(pairing.boards)} boards, engine {cpu:.1f} s CPU "
-            f"({wall:.1f} s wall), peak {peak / 1024**2:.0f} MB{mark}"
+            f"({wall:.1f} s wall, load {load:.1f}), peak {peak / 1024**2:.0f} MB{mark}"
         )
         event.play(pairing)
 
