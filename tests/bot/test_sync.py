@@ -40,7 +40,7 @@ SUBCOMMANDS = {
     "config": {"td-role"},
     "player": {"add", "withdraw", "link"},
     "result": {"set", "bye", "undo", "open", "history"},
-    "round": {"preview", "pair", "swap", "show"},
+    "round": {"preview", "pair", "swap", "show", "avoid", "accelerate"},
     "bye": {"request"},
     "prizes": {"load", "add", "remove", "options", "player", "list"},
 }
