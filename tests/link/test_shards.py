@@ -27,9 +27,9 @@ from bot.store import Actor, Store, TournamentStatus, schema
 from sheets.discord_tabs import REPORT_HEADER
 from sheets.fleet import schema as fleet_schema
 from tests.fakes.discord_api import DiscordFake, FakeGuild, FakeMember, MessageRecord
-from tests.fakes.discord_fake.models import ChannelType, FakeChannel, FakeRole
 from tests.fakes.sheets_api import Op, ServiceAccountKey, SheetsFake
 from tests.link.conftest import FAST_OUTBOX
+from tests.link.servers import add_guild, general, with_commands
 from tests.store.conftest import fresh_postgres_database, postgres_server
 
 ROOT = Path(__file__).parents[2]
@@ -61,25 +61,6 @@ async def database() -> AsyncIterator[str]:
         yield url
 
 
-def add_guild(fake: DiscordFake, number: int) -> FakeGuild:
-    """Another server where the bot is installed, with PLAYERS members and #general; its id
-    is ``number`` milliseconds after the first's, so that the servers alternate shards."""
-    world = fake.world
-    owner = world.new_user(f"owner{number}")
-    guild_id = fake.guild.id + (number << 22)
-    guild = FakeGuild(guild_id, f"Club {number}", owner_id=owner.id)
-    guild.roles.append(FakeRole(guild.id, "@everyone", fake.guild.everyone.permissions))
-    world.guilds[guild.id] = guild
-    world.new_member(guild, owner)
-    world.new_member(guild, world.bot_user, [world.new_role(guild, "Harkness", 0, managed=True)])
-    world.new_channel(guild, "general", ChannelType.GUILD_TEXT)
-    return guild
-
-
-def general(guild: FakeGuild) -> FakeChannel:
-    return next(c for c in guild.channels if c.name == "general")
-
-
 class Server:
     """One Discord server of the test: its members (players #1–#20) and linked sheet."""
 
@@ -94,6 +75,10 @@ class Server:
     @property
     def id(self) -> str:
         return str(self.guild.id)
+
+    def harkness_tab(self) -> list[list[object]]:
+        """The settings tab, its Discord servers row naming this server (typed as text)."""
+        return [["Setting", "Value"], ["Discord servers", f"'{self.id}"]]
 
     def results_tab(self) -> list[list[object]]:
         rows: list[list[object]] = [["#", "Name", "Rating", "Discord", "Rd 1"]]
@@ -127,7 +112,9 @@ async def set_up(store: Store, servers: list[Server]) -> None:
         for member in server.players:
             await store.join(server.id, NAME, Actor(str(member.user.id), member.user.username))
         await store.set_status(server.id, NAME, TournamentStatus.RUNNING, TD)
-        await store.linked.link_sheet(server.id, NAME, TD, spreadsheet_id=server.sheet)
+        await store.linked.link_sheet(
+            server.id, NAME, TD, spreadsheet_id=server.sheet, named=[server.id]
+        )
 
 
 async def start(env: dict[str, str], *command: str) -> asyncio.subprocess.Process:
@@ -214,7 +201,7 @@ async def test_two_shards_and_two_workers_write_every_result_once_within_googles
     for server in servers:
         server.sheet = sheets_fake.create_spreadsheet(
             f"Club {server.id}",
-            {"Results": server.results_tab()},
+            {"Results": server.results_tab(), "Harkness": server.harkness_tab()},
             shared_with=[service_account_file.email],
         )
     sheets_fake.enforce_quotas(PER_WINDOW, PER_WINDOW, window=WINDOW)
@@ -251,7 +238,7 @@ async def test_two_shards_and_two_workers_write_every_result_once_within_googles
         await fake.wait_until_shards_ready(2, timeout=30)
         await fake.wait_for(lambda: fake.commands.get(fake.guild.id) or None, 30, "commands")
         for guild in guilds[1:]:  # global commands, as a production bot registers them
-            fake.commands[guild.id] = dict(fake.commands[fake.guild.id])
+            with_commands(fake, guild)
 
         # The first half of the results: all twenty servers at once.
         await asyncio.gather(*(s.game(g) for s in servers for g in range(1, 6)))
