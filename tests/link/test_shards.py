@@ -7,6 +7,11 @@ the minute shortened to six seconds, and the processes told 7.5 s (:data:`TOLD_W
 that the test sees many "minutes" turn in about a minute) are never exceeded: no request is
 refused.
 Without the shared budget the same run is refused hundreds of requests.
+
+The same with ten servers whose TDs link their sheets through Discord at the same moment,
+late players joining (the bot writes each sheet's Discord players tab), then 100 results:
+linking and the players tab spend from the same budget, so Google refuses nothing, and a
+member whose result waits for the budget is told so, never that Google is not answering.
 """
 
 from __future__ import annotations
@@ -62,15 +67,39 @@ async def database() -> AsyncIterator[str]:
 
 
 class Server:
-    """One Discord server of the test: its members (players #1–#20) and linked sheet."""
+    """One Discord server of the test: its owner (its TD), its members (players #1–#20) and
+    linked sheet, and what its members were told when they confirmed a result."""
 
     def __init__(self, fake: DiscordFake, guild: FakeGuild, number: int) -> None:
         self.fake, self.guild = fake, guild
+        self.owner = fake.member("owner" if number == 0 else f"owner{number}", guild)
         self.players: list[FakeMember] = [
             fake.world.new_member(guild, fake.world.new_user(f"g{number}p{n:02d}"))
             for n in range(1, PLAYERS + 1)
         ]
         self.sheet = ""
+        self.confirmed: list[str] = []
+
+    async def link(self) -> str:
+        """The TD links the tournament to the sheet (which names this server); the answer."""
+        record = await self.fake.command(
+            self.owner,
+            "tournament link-sheet",
+            {
+                "url": f"https://docs.google.com/spreadsheets/d/{self.sheet}/edit",
+                "tournament": NAME,
+            },
+            channel=general(self.guild),
+        )
+        return (await record.reply(timeout=ANSWER)).text
+
+    async def join(self, member: FakeMember) -> None:
+        """A late player joins (the bot adds them to the sheet's Discord players tab)."""
+        async with AT_ONCE:
+            record = await self.fake.command(
+                member, "join", {"tournament": NAME}, channel=general(self.guild)
+            )
+            await record.reply(timeout=ANSWER)
 
     @property
     def id(self) -> str:
@@ -80,10 +109,13 @@ class Server:
         """The settings tab, its Discord servers row naming this server (typed as text)."""
         return [["Setting", "Value"], ["Discord servers", f"'{self.id}"]]
 
-    def results_tab(self) -> list[list[object]]:
+    def results_tab(self, late: int = 0) -> list[list[object]]:
+        """The crosstable; the last ``late`` players named by their Discord username in its
+        Discord column (so that they join as themselves)."""
         rows: list[list[object]] = [["#", "Name", "Rating", "Discord", "Rd 1"]]
         for n, member in enumerate(self.players, 1):
-            rows.append([n, member.user.username, 1500, "", ""])
+            discord = f"@{member.user.username}" if n > len(self.players) - late else ""
+            rows.append([n, member.user.username, 1500, discord, ""])
         return rows
 
     async def game(self, game: int) -> None:
@@ -103,7 +135,7 @@ class Server:
         )
         message: MessageRecord = await report.reply(timeout=ANSWER)
         confirm = await self.fake.click(black, message, "Confirm")
-        await confirm.reply(timeout=ANSWER)
+        self.confirmed.append((await confirm.reply(timeout=ANSWER)).text)
 
 
 async def set_up(store: Store, servers: list[Server]) -> None:
@@ -115,6 +147,57 @@ async def set_up(store: Store, servers: list[Server]) -> None:
         await store.linked.link_sheet(
             server.id, NAME, TD, spreadsheet_id=server.sheet, named=[server.id]
         )
+
+
+def quota_env(database: str) -> dict[str, str]:
+    """What every process is told: the database, Google's limits and the "minute"."""
+    return {
+        "HARKNESS_SHEETS_QUOTA_WINDOW": str(TOLD_WINDOW),
+        "HARKNESS_SHEETS_READS_PER_MINUTE": str(PER_WINDOW),
+        "HARKNESS_SHEETS_WRITES_PER_MINUTE": str(PER_WINDOW),
+        "HARKNESS_DATABASE_URL": database,
+        "HARKNESS_LOG_FORMAT": "text",
+        "HARKNESS_LOG_LEVEL": "WARNING",
+    }
+
+
+def bot_env(fake: DiscordFake, sheets_env: dict[str, str], database: str) -> dict[str, str]:
+    return {
+        **fake.env,
+        **sheets_env,
+        **FAST_OUTBOX,
+        **quota_env(database),
+        "HARKNESS_SHARD_COUNT": "2",
+        "HARKNESS_SHEETS_LEASE": "3",
+        "HARKNESS_SHEETS_SYNC_JOBS": "1",
+        "HARKNESS_SHEETS_ANSWER_WAIT": "1",
+    }
+
+
+def worker_env(sheets_env: dict[str, str], database: str) -> dict[str, str]:
+    return {
+        **sheets_env,
+        **quota_env(database),
+        "HARKNESS_SHEETS_PORT": "0",
+        "HARKNESS_SHEETS_DEBOUNCE": "0.5",
+    }
+
+
+async def stop(processes: list[asyncio.subprocess.Process]) -> None:
+    """Stop the processes still running (SIGTERM, then SIGKILL after 20 s)."""
+    for process in processes:
+        if process.returncode is None:
+            process.send_signal(signal.SIGTERM)
+    for process in processes:
+        try:
+            await asyncio.wait_for(process.wait(), 20)
+        except TimeoutError:
+            process.kill()
+
+
+def refusals(sheets: SheetsFake) -> list[tuple[str, Op, float]]:
+    """The requests Google refused (429)."""
+    return [(c.kind, c.operation, c.at) for c in sheets.calls() if c.status == 429]
 
 
 async def start(env: dict[str, str], *command: str) -> asyncio.subprocess.Process:
@@ -205,34 +288,12 @@ async def test_two_shards_and_two_workers_write_every_result_once_within_googles
             shared_with=[service_account_file.email],
         )
     sheets_fake.enforce_quotas(PER_WINDOW, PER_WINDOW, window=WINDOW)
-    quota = {
-        "HARKNESS_SHEETS_QUOTA_WINDOW": str(TOLD_WINDOW),
-        "HARKNESS_SHEETS_READS_PER_MINUTE": str(PER_WINDOW),
-        "HARKNESS_SHEETS_WRITES_PER_MINUTE": str(PER_WINDOW),
-        "HARKNESS_DATABASE_URL": database,
-        "HARKNESS_LOG_FORMAT": "text",
-        "HARKNESS_LOG_LEVEL": "WARNING",
-    }
     store = await Store.open(database)
     await set_up(store, servers)
-    bot_env = {
-        **fake.env,
-        **sheets_env,
-        **FAST_OUTBOX,
-        **quota,
-        "HARKNESS_SHARD_COUNT": "2",
-        "HARKNESS_SHEETS_LEASE": "3",
-        "HARKNESS_SHEETS_SYNC_JOBS": "1",
-        "HARKNESS_SHEETS_ANSWER_WAIT": "1",
-    }
-    worker_env = {
-        **sheets_env,
-        **quota,
-        "HARKNESS_SHEETS_PORT": "0",
-        "HARKNESS_SHEETS_DEBOUNCE": "0.5",
-    }
-    shards = {n: await start({**bot_env, "HARKNESS_SHARD_ID": str(n)}, "bot") for n in (0, 1)}
-    workers = [await start(worker_env, "sheets", "serve") for _ in range(2)]
+    bots = bot_env(fake, sheets_env, database)
+    workers_env = worker_env(sheets_env, database)
+    shards = {n: await start({**bots, "HARKNESS_SHARD_ID": str(n)}, "bot") for n in (0, 1)}
+    workers = [await start(workers_env, "sheets", "serve") for _ in range(2)]
     processes = [*shards.values(), *workers]
     try:
         await fake.wait_until_shards_ready(2, timeout=30)
@@ -264,20 +325,13 @@ async def test_two_shards_and_two_workers_write_every_result_once_within_googles
         # is back (a new process of the same shard).
         rest = [(s, g) for s in servers for g in range(6, 11) if s is not victim or g > played]
         first = asyncio.gather(*(s.game(g) for s, g in rest if shard_of[s.id] == 0))
-        shards[1] = await start({**bot_env, "HARKNESS_SHARD_ID": "1"}, "bot")
+        shards[1] = await start({**bots, "HARKNESS_SHARD_ID": "1"}, "bot")
         processes.append(shards[1])
         await fake.wait_until_shards_ready(2, timeout=30)
         await asyncio.gather(first, *(s.game(g) for s, g in rest if shard_of[s.id] == 1))
         await settled(store)
     finally:
-        for process in processes:
-            if process.returncode is None:
-                process.send_signal(signal.SIGTERM)
-        for process in processes:
-            try:
-                await asyncio.wait_for(process.wait(), 20)
-            except TimeoutError:
-                process.kill()
+        await stop(processes)
         o = schema.sheet_outbox
         async with store.engine.connect() as conn:
             rows = (await conn.execute(select(o.c.guild_id, o.c.payload))).all()
@@ -297,7 +351,64 @@ async def test_two_shards_and_two_workers_write_every_result_once_within_googles
         keys = [row[KEY] for row in sheets_fake.values(server.sheet, "'Discord reports'")[1:]]
         assert len(keys) == len(set(keys)) == PLAYERS // 2, server.id
         assert sheets_fake.values(server.sheet, "Standings!A1")
-    refused = [(c.kind, c.operation, c.at) for c in sheets_fake.calls() if c.status == 429]
+    refused = refusals(sheets_fake)
     assert refused == [], f"Google refused {len(refused)} requests: the first {refused[:3]}"
     for kind in ("read", "write"):
         assert sheets_fake.max_calls_in_any_minute(kind=kind, window=WINDOW) <= PER_WINDOW
+
+
+#: Servers linking their sheets at once, and the players of each who join after.
+LINKING, LATE = 10, 4
+
+
+async def test_servers_linking_their_sheets_then_reporting_stay_within_googles_limits(
+    discord_fake: DiscordFake,
+    sheets_fake: SheetsFake,
+    service_account_file: ServiceAccountKey,
+    sheets_env: dict[str, str],
+    database: str,
+) -> None:
+    fake = discord_fake
+    guilds = [fake.guild] + [add_guild(fake, n) for n in range(1, LINKING)]
+    servers = [Server(fake, guild, n) for n, guild in enumerate(guilds)]
+    for server in servers:  # each sheet names its server (its editors typed the id)
+        server.sheet = sheets_fake.create_spreadsheet(
+            f"Club {server.id}",
+            {"Results": server.results_tab(LATE), "Harkness": server.harkness_tab()},
+            shared_with=[service_account_file.email],
+        )
+    sheets_fake.enforce_quotas(PER_WINDOW, PER_WINDOW, window=WINDOW)
+    store = await Store.open(database)
+    for server in servers:  # registering; all but the late players registered already
+        await store.create_tournament(server.id, NAME, rounds=1, actor=TD)
+        for member in server.players[:-LATE]:
+            await store.join(server.id, NAME, Actor(str(member.user.id), member.user.username))
+    bots = bot_env(fake, sheets_env, database)
+    processes = [await start({**bots, "HARKNESS_SHARD_ID": str(n)}, "bot") for n in (0, 1)]
+    processes += [await start(worker_env(sheets_env, database), "sheets", "serve") for _ in (0, 1)]
+    try:
+        await fake.wait_until_shards_ready(2, timeout=30)
+        await fake.wait_for(lambda: fake.commands.get(fake.guild.id) or None, 30, "commands")
+        for guild in guilds[1:]:
+            with_commands(fake, guild)
+        linked = await asyncio.gather(*(s.link() for s in servers))
+        assert all(text.startswith(f"🔗 **{NAME}** is kept in the Google Sheet") for text in linked)
+        await asyncio.gather(*(s.join(m) for s in servers for m in s.players[-LATE:]))
+        for server in servers:
+            await store.set_status(server.id, NAME, TournamentStatus.RUNNING, TD)
+        await asyncio.gather(*(s.game(g) for s in servers for g in range(1, 11)))
+        await settled(store)
+    finally:
+        await stop(processes)
+        await store.close()
+    refused = refusals(sheets_fake)
+    assert refused == [], f"Google refused {len(refused)} requests: the first {refused[:3]}"
+    for kind in ("read", "write"):
+        assert sheets_fake.max_calls_in_any_minute(kind=kind, window=WINDOW) <= PER_WINDOW
+    for server in servers:
+        keys = [row[KEY] for row in sheets_fake.values(server.sheet, "'Discord reports'")[1:]]
+        assert len(keys) == len(set(keys)) == PLAYERS // 2, server.id
+    # Google answered every request: a member who waited was told it was for the budget.
+    told = [text.splitlines()[-1] for s in servers for text in s.confirmed]
+    assert len(told) == LINKING * PLAYERS // 2
+    assert not [t for t in told if "Google Sheets is not answering" in t]
