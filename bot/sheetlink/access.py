@@ -337,10 +337,12 @@ class SheetAccess:
             share=f"guild:{guild}" if guild else "",
         )
 
-    async def spent(self, reads: int, writes: int, *, guild: str = "") -> None:
-        """:meth:`spend`, waiting for the budget at most the answer wait; else
-        :class:`OverBudget` (nothing spent)."""
-        deadline = time.monotonic() + self.answer_wait
+    async def spent(
+        self, reads: int, writes: int, *, guild: str = "", patience: float | None = None
+    ) -> None:
+        """:meth:`spend`, waiting for the budget at most ``patience`` seconds (default: the
+        answer wait); else :class:`OverBudget` (nothing spent)."""
+        deadline = time.monotonic() + (self.answer_wait if patience is None else patience)
         while wait := await self.spend(reads, writes, guild=guild):
             if time.monotonic() + wait > deadline:
                 raise OverBudget(wait)

@@ -111,9 +111,11 @@ class Linker:
                 "spreadsheet's address from your browser"
             ) from None
         linked = self.access.store.linked
+        # A TD links a sheet once: they may wait for the budget up to a minute ("thinking…").
+        patience = max(self.access.answer_wait, self.access.quota.window)
         async with self.access.writing(sheet):
             try:
-                await self.access.spent(1, 0, guild=guild)
+                await self.access.spent(1, 0, guild=guild, patience=patience)
                 snapshot = await asyncio.to_thread(read_snapshot, client, sheet)
                 found = await asyncio.to_thread(read_input, snapshot)
                 named = found.settings.discord_servers
@@ -151,7 +153,7 @@ class Linker:
                             }
                         }
                     ]
-                await self.access.spent(0, 1, guild=guild)
+                await self.access.spent(0, 1, guild=guild, patience=patience)
                 await asyncio.to_thread(
                     client.http_client.batch_update, sheet, {"requests": requests}
                 )
