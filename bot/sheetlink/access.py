@@ -146,7 +146,7 @@ class Waiting(enum.Enum):
 
 
 _WAITING_WORDS = {
-    Waiting.BUDGET: "this bot's share of Google Sheets requests for this minute is used up",
+    Waiting.BUDGET: "Harkness has used its share of Google Sheets requests for this minute",
     Waiting.REFUSED: "Google Sheets refused more requests this minute (its quota)",
     Waiting.SILENT: "Google Sheets is not answering just now",
     Waiting.BUSY: "another Harkness process is writing the sheet just now",
@@ -161,7 +161,7 @@ def waiting_reason(error: BaseException) -> str:
     the sheet held by another process, or the error itself (:func:`short`).
 
     >>> waiting_reason(OverBudget(12.0))
-    "this bot's share of Google Sheets requests for this minute is used up"
+    'Harkness has used its share of Google Sheets requests for this minute'
     """
     waiting = Waiting.of(error)
     return short(error) if waiting is Waiting.FAILED else waiting.words

@@ -102,8 +102,8 @@ PENDING = (
 PENDING_BECAUSE = {
     Waiting.SILENT: PENDING,
     Waiting.BUDGET: (
-        "⏳ Saved. This bot's share of Google Sheets requests for this minute is used up, "
-        "so it will be written to the sheet within a minute (pending); nothing is lost."
+        "⏳ Saved. Harkness has used its share of Google Sheets requests for this minute, so "
+        "it will be written to the sheet within a minute (pending); nothing is lost."
     ),
     Waiting.REFUSED: (
         "⏳ Saved. Google Sheets refused more requests this minute (its quota), so it will "
