@@ -42,6 +42,7 @@ from bot.sheetlink.api import (
 from bot.sheetlink.conflicts import ConflictNotices
 from bot.sheetlink.lease import SheetBusy
 from bot.store import StandingsView, TournamentInfo, TournamentState
+from bot.store.outbox import key_guild
 from bot.store.store import standings_round
 from core.standings import Standings, standings_after
 from sheets.metrics import SYNC_JOBS
@@ -66,8 +67,14 @@ class SheetView:
 
     @property
     def conflicts(self) -> list[ReportConflict]:
-        """Discord reports that disagree with what the TD typed (not applied)."""
+        """Discord reports that disagree with what the TD typed (not applied), of every
+        server the sheet names."""
         return [n for n in self.input.notices if isinstance(n, ReportConflict)]
+
+    def conflicts_of(self, guild: str) -> list[ReportConflict]:
+        """The conflicts of ``guild``'s own reports: a sheet shared by several servers shows
+        each only its own."""
+        return [c for c in self.conflicts if key_guild(c.key) == guild]
 
 
 class SheetReader:
@@ -198,7 +205,7 @@ class SheetReader:
                 error,
                 extra={"guild_id": guild, "spreadsheet": sheet},
             )
-        await self.conflicts.tell(guild, info, view.conflicts)
+        await self.conflicts.tell(guild, info, view.conflicts_of(guild))
         return view
 
     def _view_of(self, sheet: str, snapshot: Snapshot, previous: SheetView | None) -> SheetView:
@@ -261,4 +268,7 @@ class SheetReader:
             view = await self.view(guild, info)
         except UserError:
             return []
-        return [f"{c.cell} says “{c.text}”, but Discord has {c.report}" for c in view.conflicts]
+        return [
+            f"{c.cell} says “{c.text}”, but Discord has {c.report}"
+            for c in view.conflicts_of(guild)
+        ]

@@ -41,6 +41,16 @@ def key(guild: str, tournament: int, seq: int) -> str:
     return f"harkness:{guild}:{tournament}:{seq}"
 
 
+def key_guild(row_key: str) -> str | None:
+    """The guild whose result a sheet row's key (:func:`key`) is (None: not such a key).
+
+    >>> key_guild(key("80351110224678912", 7, 12)), key_guild("my own note")
+    ('80351110224678912', None)
+    """
+    parts = row_key.split(":")
+    return parts[1] if len(parts) == 4 and parts[0] == "harkness" else None
+
+
 def payload(
     loaded: Loaded, event: Event, *, reported_by: Sequence[str] = (), confirmed_by: str = ""
 ) -> dict[str, Any]:

@@ -253,3 +253,35 @@ async def test_a_results_tab_with_a_server_s_id_links_without_a_code(club: Linke
     club.name_server(club.guild)
     answer = await club.ask_to_link()
     assert answer.text.startswith("🔗 **Club Night** is kept in the Google Sheet")
+
+
+async def test_a_sheet_shared_by_two_servers_tells_each_only_its_own_conflicts(
+    club: LinkedClub,
+) -> None:
+    """Both servers are named by the sheet, so both read it; but a Discord report of one that
+    disagrees with the TD's cell is told to that server's TD alone, and listed in its own
+    /result open only."""
+    await running_tournament(club, rounds=3)
+    club.make_sheet()
+    other = await squatter(club)  # here a friendly server: the sheet names it too
+    club.name_server(club.guild)
+    club.name_server(other.id)
+    await club.link()
+    asked = {"url": club.url, "tournament": "Their Night"}
+    linked = await other.ok(None, "tournament link-sheet", asked)
+    assert linked.text.startswith("🔗 **Their Night** is kept in the Google Sheet")
+    # Their TD sets Dave's win over Carol in round 1; the sheet's cell says Carol won.
+    decided = {"round": 1, "player": "Dave", "opponent": "Carol", "result": "win"}
+    await other.ok(None, "result set", {**decided, "tournament": "Their Night"})
+    owner = other.owner.user
+    await club.fake.wait_for(
+        lambda: club.fake.messages_in(club.fake.dm_channel(owner)) or None,
+        10,
+        "their TD told of the conflict",
+    )
+    club.refresh()
+    await club.ok("bob", "standings")  # the club's server reads the sheet too
+    assert not any("disagree" in text for text in dms(club))
+    assert "Results!E5" not in (await club.ok("td", "result open")).text
+    theirs = await other.ok(None, "result open", {"tournament": "Their Night"})
+    assert "Results!E5" in theirs.text
