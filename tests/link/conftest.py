@@ -170,8 +170,8 @@ class LinkedClub(Club):
         for n, row in enumerate(rows, 1):
             if row and row[0].strip().lower() == "discord servers":
                 before = row[1].strip() if len(row) > 1 else ""
-                self.sheets.set_values(
-                    sheet, f"Harkness!B{n}", [[f"{before}, {typed}" if before else typed]]
+                self.sheets.set_values(  # an id alone is typed as text; in a list it is text
+                    sheet, f"Harkness!B{n}", [[f"{before}, {entry}" if before else typed]]
                 )
                 return
         self.sheets.set_values(sheet, f"Harkness!A{len(rows) + 1}", [["Discord servers", typed]])
