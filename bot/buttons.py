@@ -371,7 +371,9 @@ class LinkSheetButton(
 def link_buttons(tournament: int, sheet: str) -> discord.ui.View | None:
     """The **Link** button for a code given to the TD (none when the custom id would pass
     Discord's 100 characters: the TD runs the command again instead)."""
-    if len(f"{PREFIX}:link:{tournament}:{sheet}") > 100 or not re.fullmatch(r"[\w-]+", sheet):
+    if len(f"{PREFIX}:link:{tournament}:{sheet}") > 100 or not re.fullmatch(
+        r"[A-Za-z0-9_-]+", sheet
+    ):
         return None
     view = discord.ui.View(timeout=None)
     view.add_item(LinkSheetButton(tournament, sheet))

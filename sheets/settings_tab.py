@@ -293,6 +293,13 @@ def read_settings(
             settings = replace(settings, rounds=int(text))
         elif f.name == "discord_servers":
             entries = [server_entry(part) for part in re.split(r"[\s,;]+", text) if part]
+            if len(entries) > MAX_SERVERS:
+                problems.append(
+                    SheetProblem(
+                        f"a sheet names at most {MAX_SERVERS} Discord servers", where, text
+                    )
+                )
+                continue
             if not all(entries):
                 problems.append(
                     SheetProblem(
@@ -315,6 +322,8 @@ def read_settings(
 
 
 _SERVER_ID = re.compile(r"\d{17,20}")
+#: The most Discord servers one sheet may name.
+MAX_SERVERS = 100
 #: The letters of a link code: no 0, 1, I, L or O, which look alike.
 LINK_CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 _LINK_CODE = re.compile(r"HK-?([A-HJKMNP-Z2-9]{4})-?([A-HJKMNP-Z2-9]{4})")

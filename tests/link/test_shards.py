@@ -199,9 +199,30 @@ async def stop(processes: list[asyncio.subprocess.Process]) -> None:
             process.kill()
 
 
-def refusals(sheets: SheetsFake) -> list[tuple[str, Op, float]]:
-    """The requests Google refused (429)."""
-    return [(c.kind, c.operation, c.at) for c in sheets.calls() if c.status == 429]
+def within_googles_limits(sheets: SheetsFake, per_window: int) -> None:
+    """Google refused no request (429), and saw at most ``per_window`` of each kind in any
+    of its "minutes"."""
+    refused = [(c.kind, c.operation, c.at) for c in sheets.calls() if c.status == 429]
+    assert refused == [], f"Google refused {len(refused)} requests: the first {refused[:3]}"
+    for kind in ("read", "write"):
+        assert sheets.max_calls_in_any_minute(kind=kind, window=WINDOW) <= per_window
+
+
+def servers_with_sheets(
+    fake: DiscordFake, sheets: SheetsFake, account: ServiceAccountKey, count: int, late: int = 0
+) -> list[Server]:
+    """``count`` servers (the fake's first and more), each with a sheet shared with the
+    service account that names the server (its editors typed its id); ``late`` players of
+    each named in the sheet's Discord column (see :meth:`Server.results_tab`)."""
+    guilds = [fake.guild] + [add_guild(fake, n) for n in range(1, count)]
+    servers = [Server(fake, guild, n) for n, guild in enumerate(guilds)]
+    for server in servers:
+        server.sheet = sheets.create_spreadsheet(
+            f"Club {server.id}",
+            {"Results": server.results_tab(late), "Harkness": server.harkness_tab()},
+            shared_with=[account.email],
+        )
+    return servers
 
 
 async def start(env: dict[str, str], *command: str) -> asyncio.subprocess.Process:
@@ -281,16 +302,10 @@ async def test_two_shards_and_two_workers_write_every_result_once_within_googles
     database: str,
 ) -> None:
     fake = discord_fake
-    guilds = [fake.guild] + [add_guild(fake, n) for n in range(1, GUILDS)]
-    servers = [Server(fake, guild, n) for n, guild in enumerate(guilds)]
+    servers = servers_with_sheets(fake, sheets_fake, service_account_file, GUILDS)
+    guilds = [s.guild for s in servers]
     shard_of = {s.id: (s.guild.id >> 22) % 2 for s in servers}
     assert set(shard_of.values()) == {0, 1}
-    for server in servers:
-        server.sheet = sheets_fake.create_spreadsheet(
-            f"Club {server.id}",
-            {"Results": server.results_tab(), "Harkness": server.harkness_tab()},
-            shared_with=[service_account_file.email],
-        )
     sheets_fake.enforce_quotas(PER_WINDOW, PER_WINDOW, window=WINDOW)
     store = await Store.open(database)
     await set_up(store, servers)
@@ -355,10 +370,7 @@ async def test_two_shards_and_two_workers_write_every_result_once_within_googles
         keys = [row[KEY] for row in sheets_fake.values(server.sheet, "'Discord reports'")[1:]]
         assert len(keys) == len(set(keys)) == PLAYERS // 2, server.id
         assert sheets_fake.values(server.sheet, "Standings!A1")
-    refused = refusals(sheets_fake)
-    assert refused == [], f"Google refused {len(refused)} requests: the first {refused[:3]}"
-    for kind in ("read", "write"):
-        assert sheets_fake.max_calls_in_any_minute(kind=kind, window=WINDOW) <= PER_WINDOW
+    within_googles_limits(sheets_fake, PER_WINDOW)
 
 
 #: Servers linking their sheets, and the players of each who join after.
@@ -386,14 +398,8 @@ async def test_servers_linking_their_sheets_then_reporting_stay_within_googles_l
     database: str,
 ) -> None:
     fake = discord_fake
-    guilds = [fake.guild] + [add_guild(fake, n) for n in range(1, LINKING)]
-    servers = [Server(fake, guild, n) for n, guild in enumerate(guilds)]
-    for server in servers:  # each sheet names its server (its editors typed the id)
-        server.sheet = sheets_fake.create_spreadsheet(
-            f"Club {server.id}",
-            {"Results": server.results_tab(LATE), "Harkness": server.harkness_tab()},
-            shared_with=[service_account_file.email],
-        )
+    servers = servers_with_sheets(fake, sheets_fake, service_account_file, LINKING, LATE)
+    guilds = [s.guild for s in servers]
     sheets_fake.enforce_quotas(TIGHT, TIGHT, window=WINDOW)
     store = await Store.open(database)
     for server in servers:  # registering; all but the late players registered already
@@ -417,10 +423,7 @@ async def test_servers_linking_their_sheets_then_reporting_stay_within_googles_l
     finally:
         await stop(processes)
         await store.close()
-    refused = refusals(sheets_fake)
-    assert refused == [], f"Google refused {len(refused)} requests: the first {refused[:3]}"
-    for kind in ("read", "write"):
-        assert sheets_fake.max_calls_in_any_minute(kind=kind, window=WINDOW) <= TIGHT
+    within_googles_limits(sheets_fake, TIGHT)
     for server in servers:
         keys = [row[KEY] for row in sheets_fake.values(server.sheet, "'Discord reports'")[1:]]
         assert len(keys) == len(set(keys)) == PLAYERS // 2, server.id
