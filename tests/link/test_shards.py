@@ -57,7 +57,7 @@ KEY = REPORT_HEADER.index("Key")
 ANSWER = 30.0
 #: Members acting at the same moment, across the servers (each waits for its answer): more
 #: would be answered late on a loaded two-core machine, not by a slow bot.
-AT_ONCE = asyncio.Semaphore(8)
+AT_ONCE = 8
 
 
 @pytest.fixture
@@ -70,8 +70,11 @@ class Server:
     """One Discord server of the test: its owner (its TD), its members (players #1–#20) and
     linked sheet, and what its members were told when they confirmed a result."""
 
-    def __init__(self, fake: DiscordFake, guild: FakeGuild, number: int) -> None:
+    def __init__(
+        self, fake: DiscordFake, guild: FakeGuild, number: int, at_once: asyncio.Semaphore
+    ) -> None:
         self.fake, self.guild = fake, guild
+        self.at_once = at_once  # shared by the test's servers (see AT_ONCE)
         self.owner = fake.member("owner" if number == 0 else f"owner{number}", guild)
         self.players: list[FakeMember] = [
             fake.world.new_member(guild, fake.world.new_user(f"g{number}p{n:02d}"))
@@ -95,7 +98,7 @@ class Server:
 
     async def join(self, member: FakeMember) -> None:
         """A late player joins (the bot adds them to the sheet's Discord players tab)."""
-        async with AT_ONCE:
+        async with self.at_once:
             record = await self.fake.command(
                 member, "join", {"tournament": NAME}, channel=general(self.guild)
             )
@@ -121,7 +124,7 @@ class Server:
     async def game(self, game: int) -> None:
         """Game ``game`` (1–10) of round 1: white (#2g-1) reports a win, black confirms.
         At most :data:`AT_ONCE` members of all the servers act at the same moment."""
-        async with AT_ONCE:
+        async with self.at_once:
             await self._game(game)
 
     async def _game(self, game: int) -> None:
@@ -215,7 +218,8 @@ def servers_with_sheets(
     service account that names the server (its editors typed its id); ``late`` players of
     each named in the sheet's Discord column (see :meth:`Server.results_tab`)."""
     guilds = [fake.guild] + [add_guild(fake, n) for n in range(1, count)]
-    servers = [Server(fake, guild, n) for n, guild in enumerate(guilds)]
+    at_once = asyncio.Semaphore(AT_ONCE)
+    servers = [Server(fake, guild, n, at_once) for n, guild in enumerate(guilds)]
     for server in servers:
         server.sheet = sheets.create_spreadsheet(
             f"Club {server.id}",
