@@ -246,7 +246,7 @@ async def test_in_its_grace_period_a_link_ends_once_the_sheet_names_servers_but_
     assert (await club.store.tournament(club.guild, "Club Night")).sheet is None
 
 
-async def test_a_results_tab_with_a_server_s_id_links_without_a_code(club: LinkedClub) -> None:
+async def test_a_sheet_naming_the_server_by_its_id_links_without_a_code(club: LinkedClub) -> None:
     """An editor may name the server by its id instead (as the refusal says)."""
     await running_tournament(club, rounds=3)
     club.make_sheet({"Results": [list(r) for r in RESULTS]})
