@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 
 from bot.errors import UserError
 from bot.render import EMBED_FOOTER_MAX, StandingsPages, standings_pages
-from bot.sheetlink import SheetLinks, SheetOfAnotherServer, SheetUnreadable, SheetView
+from bot.sheetlink import SheetLinks, SheetUnreadable, SheetView
 from bot.store import (
     DiscordUser,
     PlayerRef,
@@ -56,10 +56,8 @@ async def linked_sheet(
         return None, "Discord's results only (this bot cannot read Google Sheets)"
     try:
         view = await links.view(guild, info)
-    except SheetOfAnotherServer:
-        return None, "Discord's results only (the Google Sheet no longer names this server)"
-    except SheetUnreadable:
-        return None, "Discord's results only (the Google Sheet cannot be read just now)"
+    except SheetUnreadable as error:  # the sheet does not name this server, or is unread
+        return None, f"Discord's results only ({error.note})"
     return view, links.source_note(view)
 
 

@@ -8,6 +8,8 @@ restarts, still confirms the right report. Nothing is kept in memory between cli
 - **Confirm** / **Dispute** on a reported game: the opponent (or a TD) answers the report.
 - **Previous** / **Next** on a standings page.
 - **Show details** under a ``/why`` summary: the tiebreaks round by round.
+- **Link** under the code ``/tournament link-sheet`` gave a TD: the sheet now names the
+  server (an editor typed the code into it), so link it.
 """
 
 from __future__ import annotations
@@ -20,10 +22,10 @@ from typing import Any
 import discord
 
 from bot import answers, pictures, render
-from bot.checks import actor, bot_store, guild_of
+from bot.checks import actor, bot_store, guild_of, td_actor
 from bot.errors import acknowledged, answer_error, arrived
-from bot.respond import Interaction
-from bot.sheetlink import links_of
+from bot.respond import Interaction, more, reply
+from bot.sheetlink import Linking, links_of, links_or_refusal
 from bot.store import Outcome, ResultStatus
 
 Button = discord.ui.Button[discord.ui.View]
@@ -325,11 +327,75 @@ def why_buttons(tournament: int, player: int, after_round: int) -> discord.ui.Vi
     return view
 
 
+# -- Link (a sheet, once it names the server) ----------------------------------------------
+
+
+class LinkSheetButton(
+    discord.ui.DynamicItem[Button],
+    template=rf"{PREFIX}:link:(?P<tournament>\d+):(?P<sheet>[A-Za-z0-9_-]+)",
+):
+    """A TD links tournament ``tournament`` to spreadsheet ``sheet``, once an editor of the
+    sheet typed the code into it (the same as running ``/tournament link-sheet`` again)."""
+
+    def __init__(self, tournament: int, sheet: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Link",
+                emoji="🔗",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"{PREFIX}:link:{tournament}:{sheet}",
+            )
+        )
+        self.tournament = tournament
+        self.sheet = sheet
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> LinkSheetButton:
+        return cls(int(match["tournament"]), match["sheet"])
+
+    async def callback(self, interaction: Interaction) -> None:
+        await guarded(interaction, "button link sheet", self._link)
+
+    async def _link(self, interaction: Interaction) -> None:
+        await acknowledge_click(interaction, ephemeral=True)
+        store, guild = bot_store(interaction), guild_of(interaction)
+        td = await td_actor(store, interaction, "link a Google Sheet")
+        info = await answers.tournament_by_id(store, guild, self.tournament)
+        address = f"https://docs.google.com/spreadsheets/d/{self.sheet}/edit"
+        linking = await links_or_refusal(interaction).link(guild, info, address, td)
+        await answer_linking(interaction, info.id, linking)
+
+
+def link_buttons(tournament: int, sheet: str) -> discord.ui.View | None:
+    """The **Link** button for a code given to the TD (none when the custom id would pass
+    Discord's 100 characters: the TD runs the command again instead)."""
+    if len(f"{PREFIX}:link:{tournament}:{sheet}") > 100 or not re.fullmatch(
+        r"[A-Za-z0-9_-]+", sheet
+    ):
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(LinkSheetButton(tournament, sheet))
+    return view
+
+
+async def answer_linking(interaction: Interaction, tournament: int, linking: Linking) -> None:
+    """Answer the TD (alone) what linking came to (with the **Link** button under a code),
+    and, once linked, tell the channel."""
+    code = linking.code
+    view = link_buttons(tournament, code.spreadsheet_id) if code is not None else None
+    await reply(interaction, render.joined(linking.lines), view=view)
+    if linking.announced:
+        await more(interaction, render.joined(linking.announced), ephemeral=False)
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ConfirmButton,
     DisputeButton,
     StandingsPageButton,
     WhyDetailsButton,
+    LinkSheetButton,
 )
 
 

@@ -243,7 +243,7 @@ class Gate:
                 429, "too many connects just now: try again later", retry_after=int(wait) + 1
             )
         self.connects.failed("")
-        try:
+        try:  # every connect on one fair share: many sheets asked for take no more than that
             await self.turns.spend(CONNECT_READS, 0)
         except Busy as busy:
             return _answer(503, busy.message, retry_after=math.ceil(busy.retry_after))

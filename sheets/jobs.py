@@ -6,8 +6,9 @@ fleet's tables (:mod:`sheets.fleet.syncjobs`: coalesced per spreadsheet and debo
 ``serve`` process on the database claims due rows one at a time, holds the spreadsheet's
 lease while it syncs (so a bot shard never writes it meanwhile: :mod:`sheets.fleet.leases`),
 spends the sync's requests from its service account's per-minute budget, shared by every
-worker through the database (:mod:`sheets.budget`, :meth:`sheets.fleet.Fleet.spend_quota`:
-a sync that does not fit waits for the minute to turn), and a restart or a ``kill -9`` loses
+worker through the database, on the sheet's fair share of it (:mod:`sheets.budget`,
+:meth:`sheets.fleet.Fleet.spend_quota`: a sync that does not fit waits for the minute to
+turn), and a restart or a ``kill -9`` loses
 nothing (the row stays, its lease runs out, another worker takes it).
 
 Several service accounts at once: each worker holds one key (its
@@ -38,7 +39,14 @@ from datetime import timedelta
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from sheets.budget import HOLD, READS_PER_MINUTE, SYNC_READS, SYNC_WRITES, WRITES_PER_MINUTE
+from sheets.budget import (
+    HOLD,
+    READS_PER_MINUTE,
+    SYNC_READS,
+    SYNC_WRITES,
+    WRITES_PER_MINUTE,
+    share_label,
+)
 from sheets.client import SheetsNotFoundError, SheetsPermissionError
 from sheets.database.engine import database_url, is_sqlite
 from sheets.database.errors import DatabaseError
@@ -230,8 +238,9 @@ class DurableSyncQueue:
                 writes_limit=self.limits[1],
                 window=self.quota_window,
                 hold=self.quota_hold,
+                share=share_label(f"sheet:{sheet}"),  # its fair share (sheets.budget)
             )
-            if wait:  # the account's minute is spent (by any worker): after it
+            if wait:  # the account's minute (or this sheet's share of it) is spent: after it
                 await self.fleet.sync_failed(
                     sheet, self.worker, None, retry_in=timedelta(seconds=wait)
                 )

@@ -17,6 +17,7 @@ regard to case; an empty value means the default.
 from __future__ import annotations
 
 import re
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
@@ -47,7 +48,9 @@ class SheetSettings:
     cumulative_half_bye: bool | None = None
     unplayed_rule: bool | None = None
     discord_servers: tuple[str, ...] = ()
-    """Discord servers (ids) whose bot may use the sheet besides the first that linked it."""
+    """The Discord servers whose Harkness bot may use the sheet, as its editors named them:
+    a server's id, or the link code (:func:`new_link_code`) the bot gave that server's TD
+    (normalized: ``HK-ABCD-EFGH``). Only the sheet's editors can write them."""
     write_pairings: bool = False
     """"Pair next round" also adds the round's games to a game-list results tab."""
     prizes_tab: str = "Prizes"
@@ -154,9 +157,10 @@ _ROWS = (
         "discord_servers",
         "Discord servers",
         ("discord server", "discord guilds"),
-        "Only for a sheet shared by several Discord servers: the ids of the servers whose "
-        "Harkness bot may use it besides the first that linked it, separated by commas "
-        "(type one id alone as text: '80351110224678912). Empty: that server only.",
+        "The Discord servers whose Harkness bot may use this sheet: the code /tournament "
+        "link-sheet gave their TD (HK-…), or a server's id typed as text "
+        "('80351110224678912), separated by commas. Delete an entry to take that server's "
+        "access away. Empty: none.",
     ),
     _Row(
         "write_pairings",
@@ -308,19 +312,27 @@ def read_settings(
                 continue
             settings = replace(settings, rounds=int(text))
         elif f.name == "discord_servers":
-            ids = [part for part in re.split(r"[\s,;]+", text.lstrip("'")) if part]
-            if not all(_SERVER_ID.fullmatch(part) for part in ids):
+            entries = [server_entry(part) for part in re.split(r"[\s,;]+", text) if part]
+            if len(entries) > MAX_SERVERS:
                 problems.append(
                     SheetProblem(
-                        "Discord server ids are numbers of 17 to 20 digits, separated by "
-                        "commas (type one id alone as text, '80351110224678912: Google "
+                        f"a sheet names at most {MAX_SERVERS} Discord servers", where, text
+                    )
+                )
+                continue
+            if not all(entries):
+                problems.append(
+                    SheetProblem(
+                        "name each Discord server by the code /tournament link-sheet gave "
+                        "its TD (HK-…) or by its id, a number of 17 to 20 digits, separated "
+                        "by commas (type one id alone as text, '80351110224678912: Google "
                         "rounds long numbers)",
                         where,
                         text,
                     )
                 )
                 continue
-            settings = replace(settings, discord_servers=tuple(ids))
+            settings = replace(settings, discord_servers=tuple(e for e in entries if e))
         elif f.name == "keep_apart":
             groups = _groups(text)
             if groups is None:
@@ -343,6 +355,39 @@ def read_settings(
 
 
 _SERVER_ID = re.compile(r"\d{17,20}")
+#: The most Discord servers one sheet may name.
+MAX_SERVERS = 100
+#: The letters of a link code: no 0, 1, I, L or O, which look alike.
+LINK_CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+_LINK_CODE = re.compile(r"HK-?([A-HJKMNP-Z2-9]{4})-?([A-HJKMNP-Z2-9]{4})")
+
+
+def new_link_code() -> str:
+    """A new link code, unguessable (8 random letters of 31: about 40 bits), for a TD to
+    have typed into the Discord servers row by an editor of the sheet.
+
+    >>> code = new_link_code()
+    >>> server_entry(code.lower()) == code and len(code) == 12
+    True
+    """
+    letters = "".join(secrets.choice(LINK_CODE_LETTERS) for _ in range(8))
+    return f"HK-{letters[:4]}-{letters[4:]}"
+
+
+def server_entry(text: str) -> str | None:
+    """One entry of the Discord servers row as Harkness compares it: a server's id, or a
+    link code in capitals with its dashes; None when it is neither.
+
+    >>> server_entry("'80351110224678912"), server_entry(" hk-abcd-efgh ")
+    ('80351110224678912', 'HK-ABCD-EFGH')
+    >>> server_entry("HKABCDEFGH"), server_entry("8.03511E+16"), server_entry("HK-ABCD-EFG0")
+    ('HK-ABCD-EFGH', None, None)
+    """
+    entry = text.strip().lstrip("'").upper()
+    if _SERVER_ID.fullmatch(entry):
+        return entry
+    code = _LINK_CODE.fullmatch(entry)
+    return f"HK-{code[1]}-{code[2]}" if code else None
 
 
 def _groups(text: str) -> tuple[tuple[int, ...], ...] | None:

@@ -13,8 +13,9 @@ Without a database (or with SQLite) ``watch`` is one process that paces itself
   add-on with ``serve`` workers (any number, :mod:`sheets.jobs`).
 - **One budget.** Each poll spends its requests (one read, at most one write) from the
   account's per-minute budget shared by every process on the database (bot shards,
-  ``serve`` workers: :meth:`sheets.fleet.Fleet.spend_quota`); a poll that does not fit waits
-  for the minute to turn, so together they stay within Google's limits.
+  ``serve`` workers: :meth:`sheets.fleet.Fleet.spend_quota`), on the sheet's fair share of
+  it (:mod:`sheets.budget`); a poll that does not fit waits for the minute to turn, so
+  together they stay within Google's limits.
 - **One writer a sheet.** Each poll holds the sheet's lease (:mod:`sheets.fleet.hold`), like
   the bot's writes and the workers' syncs; a sheet another process is writing is polled
   again a moment later.
@@ -131,7 +132,9 @@ async def _poll(
         key = sheet.spreadsheet_id
         try:
             async with holding(fleet, key, holder, lease=lease):
-                wait = await quota.spend(fleet, account, reads=SYNC_READS, writes=SYNC_WRITES)
+                wait = await quota.spend(
+                    fleet, account, reads=SYNC_READS, writes=SYNC_WRITES, share=f"sheet:{key}"
+                )
                 if wait:  # the account's minute is spent (by any process): after it
                     watcher.due[key] = watcher.clock() + wait
                     continue

@@ -93,12 +93,18 @@ class Turns:
         if self.fleet is not None and not self.holder:
             raise ValueError("a turn with the fleet's leases needs a holder (process_name)")
 
-    async def spend(self, reads: int, writes: int, *, wait: float | None = None) -> None:
-        """Spend ``reads`` and ``writes`` from the account's budget, waiting for them to fit
-        at most ``wait`` seconds (:attr:`wait` by default); :class:`Busy` if they do not."""
+    async def spend(
+        self, reads: int, writes: int, *, wait: float | None = None, spreadsheet_id: str = ""
+    ) -> None:
+        """Spend ``reads`` and ``writes`` from the account's budget (on ``spreadsheet_id``'s
+        fair share of it, :mod:`sheets.budget`), waiting for them to fit at most ``wait``
+        seconds (:attr:`wait` by default); :class:`Busy` if they do not."""
         deadline = time.monotonic() + (self.wait if wait is None else wait)
+        share = f"sheet:{spreadsheet_id}" if spreadsheet_id else ""
         while True:
-            due = await self.quota.spend(self.budgets, self.account, reads=reads, writes=writes)
+            due = await self.quota.spend(
+                self.budgets, self.account, reads=reads, writes=writes, share=share
+            )
             if not due:
                 return
             if time.monotonic() + due > deadline:
@@ -116,7 +122,7 @@ class Turns:
         """Hold a turn at the sheet for the block: the lock, the lease, the budget."""
         async with self._locks.holding(spreadsheet_id):
             if self.fleet is None:
-                await self.spend(reads, writes, wait=wait)
+                await self.spend(reads, writes, wait=wait, spreadsheet_id=spreadsheet_id)
                 yield
                 return
             from sheets.fleet import SheetBusy, holding
@@ -138,5 +144,5 @@ class Turns:
                         "in a few seconds",
                         BUSY_RETRY,
                     ) from None
-                await self.spend(reads, writes, wait=wait)
+                await self.spend(reads, writes, wait=wait, spreadsheet_id=spreadsheet_id)
                 yield

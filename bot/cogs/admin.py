@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 
 from bot import render
+from bot.buttons import answer_linking
 from bot.checks import actor, guild_of, in_servers, managers_only, td_of, td_only
 from bot.cogs.awards import post_awards, prize_file
 from bot.cogs.base import HarknessCog
@@ -333,7 +334,6 @@ class Admin(HarknessCog):
     @tournament.command(
         name="link-sheet",
         description="Keep the tournament in a Google Sheet: the TD's sheet wins (TD)",
-        extras=public(),
     )
     @td_only("link a Google Sheet")
     @app_commands.describe(
@@ -346,12 +346,14 @@ class Admin(HarknessCog):
         url: app_commands.Range[str, 1, 500],
         tournament: RunningFirst = RUNNING_FIRST.obvious,
     ) -> None:
+        """Answered to the TD alone (a code for the sheet's editors is theirs to pass on);
+        once linked, the channel is told too."""
         found = await tournament.pick(interaction)
         links = links_or_refusal(interaction)
         if not links.available:
             raise UserError(links.why_not or NOT_SET_UP, markup=True)
-        lines = await links.link(found.guild, found, url, td_of(interaction))
-        await reply(interaction, render.joined(lines))
+        linking = await links.link(found.guild, found, url, td_of(interaction))
+        await answer_linking(interaction, found.id, linking)
 
     @tournament.command(
         name="unlink-sheet",

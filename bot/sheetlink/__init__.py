@@ -6,16 +6,20 @@ bot, ``bot.sheets``, :mod:`~bot.sheetlink.links`), a small façade over parts th
 their state and do one job:
 
 - :mod:`~bot.sheetlink.access`: Google Sheets as the parts reach it (the client or why
-  there is none, one lock per spreadsheet, the spreadsheet's lease, the per-minute quota,
-  which server may use a sheet, background tasks);
+  there is none, one lock per spreadsheet, the spreadsheet's lease, the server's fair share
+  of the per-minute quota and why a member waits, which server may use a sheet (the servers
+  the sheet names), background tasks);
 - :mod:`~bot.sheetlink.reading`: reading the sheet for ``/standings``, ``/crosstable`` and
   ``/why``, cached, and syncing its output tabs as the worker does;
 - :mod:`~bot.sheetlink.conflicts`: telling the TD who linked the sheet, in a direct message,
-  when a Discord report disagrees with what they typed (their cell stands);
+  when a Discord report disagrees with what they typed (their cell stands), when the sheet's
+  editors took the server off it (it is unlinked), and when a link made before sheets named
+  their servers must be confirmed;
 - :mod:`~bot.sheetlink.players`: ``/join``, ``/player link`` from the sheet, and the
   sheet's ``Discord players`` tab;
-- :mod:`~bot.sheetlink.linking`: linking a sheet (checking at once that it can be opened and
-  edited) and unlinking it;
+- :mod:`~bot.sheetlink.linking`: linking a sheet (once an editor of the sheet named the
+  server, with the code the TD was given; checking at once that it can be opened and edited)
+  and unlinking it;
 - :mod:`~bot.sheetlink.outbox`: writing each result made final in Discord to the sheet's
   ``Discord reports`` tab from the store's outbox, exactly once, in the background.
 
@@ -30,8 +34,9 @@ instructions, and a linked tournament answers from Discord's own results, saying
 
 from __future__ import annotations
 
-from bot.sheetlink.access import NOT_INSTALLED, NOT_SET_UP, SheetOfAnotherServer, SheetUnreadable
+from bot.sheetlink.access import NOT_INSTALLED, NOT_SET_UP, SheetNotNamed, SheetUnreadable
 from bot.sheetlink.conflicts import conflict_message
+from bot.sheetlink.linking import Linking
 from bot.sheetlink.links import SheetLinks, landed_line, links_of, links_or_refusal
 from bot.sheetlink.outbox import PENDING, PENDING_NO_SHEETS, WRITTEN
 from bot.sheetlink.reading import SheetView
@@ -42,8 +47,9 @@ __all__ = [
     "PENDING",
     "PENDING_NO_SHEETS",
     "WRITTEN",
+    "Linking",
     "SheetLinks",
-    "SheetOfAnotherServer",
+    "SheetNotNamed",
     "SheetUnreadable",
     "SheetView",
     "conflict_message",

@@ -1,5 +1,6 @@
 """Telling the TD of Discord reports that disagree with their sheet: a direct message to
-the TD who linked it, once for each conflict (their cell stands; nothing is applied)."""
+the TD who linked it (:func:`bot.sheetlink.notices.direct_message`), once for each conflict
+(their cell stands; nothing is applied)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,11 @@ from collections.abc import Sequence
 import discord
 
 from bot.sheetlink.api import ReportConflict
-from bot.store import Actor, Store, TournamentInfo
+from bot.sheetlink.notices import HARKNESS, direct_message
+from bot.store import Store, TournamentInfo
 
 log = logging.getLogger("harkness.bot")
 
-#: Who the bot is when it records something of its own (conflicts it told the TD about).
-HARKNESS = Actor("harkness", "Harkness", td=True)
 #: Guild setting holding the conflicts already told to the TD, by tournament id.
 CONFLICTS_TOLD = "sheet_conflicts:{tournament}"
 
@@ -43,16 +43,7 @@ class ConflictNotices:
         )
         new = [c for signature, c in now.items() if signature not in told]
         if new and info.sheet is not None:
-            await self._direct_message(info.sheet.linked_by, conflict_message(info.name, new))
-
-    async def _direct_message(self, user_id: str, text: str) -> None:
-        try:
-            user = self.bot.get_user(int(user_id)) or await self.bot.fetch_user(int(user_id))
-            await user.send(text, allowed_mentions=discord.AllowedMentions.none())
-        except (ValueError, discord.HTTPException) as error:
-            log.warning(
-                "could not send the TD a direct message: %s", error, extra={"user_id": user_id}
-            )
+            await direct_message(self.bot, info.sheet.linked_by, conflict_message(info.name, new))
 
 
 def conflict_message(tournament: str, conflicts: Sequence[ReportConflict]) -> str:

@@ -1,14 +1,29 @@
-"""Linking a tournament to a spreadsheet and unlinking it (TD): the bot checks at once that
-its service account can open and edit the sheet, and otherwise says whom to share it with."""
+"""Linking a tournament to a spreadsheet and unlinking it (TD).
+
+A sheet is linked only by a server it names, so only someone who can edit it links it: the
+first ``/tournament link-sheet`` of a sheet that does not name the server gives the TD a code
+(to them alone) and links nothing; an editor of the sheet types the code into the "Discord
+servers" row of its Harkness tab, and the TD presses **Link** (or runs the command again),
+which links (:mod:`bot.store.linked`). Then the bot checks at once that its service account
+can open and edit the sheet, and otherwise says whom to share it with. Nothing of the sheet
+is shown to a server, and nothing written to it, before the sheet names that server.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from bot.errors import UserError
-from bot.sheetlink.access import SheetAccess, SheetUnreadable, short
+from bot.sheetlink.access import (
+    OverBudget,
+    SheetAccess,
+    SheetUnreadable,
+    short,
+    waiting_reason,
+)
 from bot.sheetlink.api import (
     PLAYERS_MARKER,
     PLAYERS_TAB,
@@ -31,11 +46,45 @@ from bot.sheetlink.api import (
 )
 from bot.sheetlink.players import PlayerLinks
 from bot.sheetlink.reading import SheetReader
-from bot.store import Actor, StoreError, TournamentInfo
+from bot.store import Actor, LinkCode, Naming, StoreError, TournamentInfo
 from core.names import markdown_safe as md
 from core.names import mentioned_id
 
 log = logging.getLogger("harkness.bot")
+
+
+@dataclass(frozen=True)
+class Linking:
+    """What ``/tournament link-sheet`` came to: the lines of the TD's answer; ``code`` when
+    the sheet must name the server first (nothing was linked or written), else
+    ``announced``, the lines for the channel."""
+
+    lines: list[str]
+    code: LinkCode | None = None
+    announced: list[str] = field(default_factory=list)
+
+
+def code_lines(tournament: str, code: LinkCode, expired: bool) -> list[str]:
+    """The TD's instructions to have an editor of the sheet name this server with ``code``
+    (nothing of the sheet is quoted: it does not name this server yet)."""
+    until = int(code.expires_at.timestamp())
+    return [
+        *(
+            ["⌛ The code in the sheet has expired: replace it with the new one below."]
+            if expired
+            else []
+        ),
+        f"🔑 Before **{md(tournament)}** is linked, an editor of the sheet must let this "
+        "server use it (so that nobody links a sheet they cannot edit):",
+        f"1. In the sheet's **Harkness** tab, type `{code.code}` in the **Discord servers** "
+        "row, after any entry already there, separated by a comma. (No Harkness tab yet? "
+        "Add a tab named Harkness, with `Discord servers` in A1 and the code in B1.)",
+        f"2. Then press **Link** below, or run /tournament link-sheet again with the same "
+        f"address, before <t:{until}:t> (the code is for this server, this tournament and "
+        "this sheet only, and links it once).",
+        "Nothing was written to the sheet. The code stays in the sheet as this server's "
+        "entry: deleting it later takes this server's access away.",
+    ]
 
 
 class Linker:
@@ -47,10 +96,12 @@ class Linker:
         self.reader = reader
         self.players = players
 
-    async def link(self, guild: str, info: TournamentInfo, url: str, td: Actor) -> list[str]:
-        """Link ``info`` to the spreadsheet at ``url`` (TD): check at once that the service
-        account can open and edit it, add the bot's tabs, add the sheet's players Discord does
-        not know yet, and sync. Answers the lines of the reply."""
+    async def link(self, guild: str, info: TournamentInfo, url: str, td: Actor) -> Linking:
+        """Link ``info`` to the spreadsheet at ``url`` (TD), if the sheet names this server
+        (else a code for an editor to type into it: see the module): check at once that the
+        service account can open and edit it, add the bot's tabs, add the sheet's players
+        Discord does not know yet, and sync. Every request holds the sheet's lease and is
+        spent from the server's share of the budget first."""
         client = self.access.sheets_client()
         try:
             sheet = spreadsheet_id(url)
@@ -59,9 +110,20 @@ class Linker:
                 f"{url.strip()[:200]!r} is not a Google Sheets link: copy the "
                 "spreadsheet's address from your browser"
             ) from None
+        linked = self.access.store.linked
+        # A TD links a sheet once: they may wait for the budget up to a minute ("thinking…").
+        patience = max(self.access.answer_wait, self.access.quota.window)
         async with self.access.writing(sheet):
             try:
+                await self.access.spent(1, 0, guild=guild, patience=patience)
                 snapshot = await asyncio.to_thread(read_snapshot, client, sheet)
+                found = await asyncio.to_thread(read_input, snapshot)
+                named = found.settings.discord_servers
+                naming = await linked.naming(guild, info.name, sheet, named)
+                if naming not in (Naming.NAMED, Naming.CODE):  # nothing shown, nothing written
+                    code = await linked.link_code(guild, info.name, td, spreadsheet_id=sheet)
+                    lines = code_lines(info.name, code, expired=naming is Naming.EXPIRED)
+                    return Linking(lines, code)
                 for title, marker in ((REPORTS_TAB, REPORTS_MARKER), (PLAYERS_TAB, PLAYERS_MARKER)):
                     taken = foreign_tab(snapshot, title, marker)
                     if taken is not None:
@@ -70,9 +132,6 @@ class Linker:
                             f"“{taken.title}” that Harkness did not make: rename "
                             "it, then link the sheet again"
                         )
-                found = await asyncio.to_thread(read_input, snapshot)
-                guests = found.settings.discord_servers
-                await self._check_first_link(guild, sheet, guests)
                 members = await self.players.members(
                     await self.access.store.players(guild, info.name), found.players
                 )
@@ -94,24 +153,29 @@ class Linker:
                             }
                         }
                     ]
+                await self.access.spent(0, 1, guild=guild, patience=patience)
                 await asyncio.to_thread(
                     client.http_client.batch_update, sheet, {"requests": requests}
                 )
             except SheetsError as error:
                 raise self._refusal(error) from None
-            linked = await self.access.store.linked.link_sheet(
-                guild, info.name, td, spreadsheet_id=sheet, url=url.strip(), guests=guests
+            except OverBudget as error:
+                raise UserError(
+                    f"{waiting_reason(error)}, so nothing was linked: run /tournament "
+                    "link-sheet again in a minute"
+                ) from None
+            info = await linked.link_sheet(
+                guild, info.name, td, spreadsheet_id=sheet, url=url.strip(), named=named
             )
-            added, refused = await self._add_sheet_players(
-                guild, linked, found.players, matched, td
-            )
+            added, refused = await self._add_sheet_players(guild, info, found.players, matched, td)
         self.reader.forget(sheet)
-        lines = [
-            f"🔗 **{md(linked.name)}** is kept in the Google Sheet “{md(snapshot.title)}” from now "
+        announced = [
+            f"🔗 **{md(info.name)}** is kept in the Google Sheet “{md(snapshot.title)}” from now "
             "on: what the TD types there wins.",
             "Results confirmed in Discord are added to its **Discord reports** tab, and "
             "`/standings`, `/crosstable` and `/why` read the sheet.",
         ]
+        lines = list(announced)
         known = len(found.players)
         lines.append(
             f"The sheet lists {known} player{'s' if known != 1 else ''}; "
@@ -138,7 +202,7 @@ class Linker:
                 "Discord column) so their games count there."
             )
         try:
-            view = await self.reader.view(guild, linked, force=True)
+            view = await self.reader.view(guild, info, force=True)
         except SheetUnreadable as error:
             lines.append(f"The standings will be read when Google answers ({error.message}).")
         else:
@@ -147,14 +211,7 @@ class Linker:
                     f"The sheet has {len(view.input.problems)} problem(s): they are "
                     "listed on its Errors tab."
                 )
-        return lines
-
-    async def _check_first_link(self, guild: str, sheet: str, guests: Collection[str]) -> None:
-        """Before anything is written: a sheet no server has linked yet is free (the store
-        makes it this server's when the link is made); any other must be this server's or
-        name it (:meth:`SheetAccess.check_use`)."""
-        if await self.access.store.linked.sheet_owner(sheet) is not None:
-            await self.access.check_use(guild, sheet, guests)
+        return Linking(lines, announced=announced)
 
     async def unlink(self, guild: str, info: TournamentInfo, td: Actor) -> list[str]:
         """Unlink the spreadsheet (TD); results waiting to be written stay queued."""

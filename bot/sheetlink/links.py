@@ -3,6 +3,8 @@ per bot, ``bot.sheets``): a small façade over the link's parts, each owning its
 
 - :class:`~bot.sheetlink.access.SheetAccess`: the Sheets client, locks, leases, the quota,
   which server may use a sheet, background tasks;
+- :class:`~bot.sheetlink.notices.LinkNotices`: the TD told when the sheet no longer names the
+  server (it was unlinked), or when a link from before must be confirmed;
 - :class:`~bot.sheetlink.reading.SheetReader`: the sheets as last read, read again when old;
 - :class:`~bot.sheetlink.conflicts.ConflictNotices`: the TD told of conflicting reports;
 - :class:`~bot.sheetlink.players.PlayerLinks`: who is who between Discord and the sheet;
@@ -23,7 +25,8 @@ from bot.errors import UserError
 from bot.settings import BotSettings
 from bot.sheetlink.access import NOT_SET_UP, SheetAccess
 from bot.sheetlink.conflicts import ConflictNotices
-from bot.sheetlink.linking import Linker
+from bot.sheetlink.linking import Linker, Linking
+from bot.sheetlink.notices import LinkNotices
 from bot.sheetlink.outbox import OutboxWriter
 from bot.sheetlink.players import PlayerLinks
 from bot.sheetlink.reading import SheetReader, SheetView
@@ -36,6 +39,9 @@ class SheetLinks:
 
     def __init__(self, bot: discord.Client, settings: BotSettings, access: SheetAccess) -> None:
         self.access = access
+        notices = LinkNotices(bot, access.store)
+        access.on_withdrawn(notices.withdrawn)
+        access.on_graced(notices.graced)
         self.reader = SheetReader(access, ConflictNotices(bot, access.store))
         self.players = PlayerLinks(bot, access, self.reader)
         self.linker = Linker(access, self.reader, self.players)
@@ -82,8 +88,8 @@ class SheetLinks:
 
     # -- linking -------------------------------------------------------------------------
 
-    async def link(self, guild: str, info: TournamentInfo, url: str, td: Actor) -> list[str]:
-        """``/tournament link-sheet`` (:meth:`Linker.link`)."""
+    async def link(self, guild: str, info: TournamentInfo, url: str, td: Actor) -> Linking:
+        """``/tournament link-sheet`` and its **Link** button (:meth:`Linker.link`)."""
         return await self.linker.link(guild, info, url, td)
 
     async def unlink(self, guild: str, info: TournamentInfo, td: Actor) -> list[str]:

@@ -2,8 +2,10 @@
 the store's outbox (:mod:`bot.store.outbox`), exactly once.
 
 The command that made the result waits a few seconds for it to land and otherwise tells the
-member it is pending; a background task writes whatever is due, backing off while Google is
-unreachable or over quota. Before writing it reads the tab and skips rows whose key is
+member it is pending, and why (:class:`~bot.sheetlink.access.Waiting`: this server's share of
+the budget, Google's refusal, Google not answering, another process writing the sheet); a
+background task writes whatever is due, backing off while Google is unreachable or over
+quota. Before writing it reads the tab and skips rows whose key is
 already there, and it marks a result written only once it has seen its row in the sheet.
 After writing, the sheet is synced (:meth:`bot.sheetlink.reading.SheetReader.adopt`).
 """
@@ -21,7 +23,7 @@ from datetime import timedelta
 
 from bot.metrics import OUTBOX_DEPTH, OUTBOX_OLDEST_DUE
 from bot.settings import BotSettings
-from bot.sheetlink.access import SheetAccess, SheetOfAnotherServer
+from bot.sheetlink.access import SheetAccess, SheetNotNamed, Waiting
 from bot.sheetlink.api import (
     SHEETS_MISSING,
     RetryPolicy,
@@ -96,6 +98,32 @@ PENDING = (
     "⏳ Saved. Google Sheets is not answering just now, so it will be written to the "
     "sheet as soon as it does (pending); nothing is lost."
 )
+#: What a member whose result waits is told, by why it waits (None: not known here).
+PENDING_BECAUSE = {
+    Waiting.SILENT: PENDING,
+    Waiting.BUDGET: (
+        "⏳ Saved. Harkness has used its share of Google Sheets requests for this minute, so "
+        "it will be written to the sheet within a minute (pending); nothing is lost."
+    ),
+    Waiting.REFUSED: (
+        "⏳ Saved. Google Sheets refused more requests this minute (its quota), so it will "
+        "be written to the sheet as soon as Google allows (pending); nothing is lost."
+    ),
+    Waiting.BUSY: (
+        "⏳ Saved. Another Harkness process is writing the sheet just now, so it will be "
+        "written right after (pending); nothing is lost."
+    ),
+    Waiting.UNNAMED: (
+        "⚠️ Saved in Discord only: the Google Sheet no longer names this server, so the "
+        "tournament was unlinked from it (the TD has been told); it is written if a TD links "
+        "the sheet again."
+    ),
+    Waiting.FAILED: (
+        "⏳ Saved. The Google Sheet could not be written just now, so it will be tried "
+        "again shortly (pending); nothing is lost."
+    ),
+    None: "⏳ Saved. It will be written to the sheet in a moment (pending); nothing is lost.",
+}
 PENDING_NO_SHEETS = (
     "⏳ Saved in Discord; it will be written to the Google Sheet once this bot "
     "is set up for Google Sheets (pending)."
@@ -189,14 +217,14 @@ class OutboxWriter:
         await self._settle(outbox_key(guild, info.id, seq), deadline)
         pending = await self._pending(guild, info, seq)
         lock = self.access.lock(sheet)
-        if pending and lock.locked():  # the background writer has it: let it finish
+        if pending is not None and lock.locked():  # the background writer has it: let it finish
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
                     async with lock:
                         pass
             pending = await self._pending(guild, info, seq)
-        if pending:
-            return PENDING
+        if pending is not None:
+            return PENDING_BECAUSE[Waiting.noted_in(pending.last_error)]
         view = self.reader.cached(sheet)
         key = outbox_key(guild, info.id, seq)
         clash = [c for c in view.conflicts if c.key == key] if view is not None else []
@@ -208,8 +236,10 @@ class OutboxWriter:
             )
         return WRITTEN
 
-    async def _pending(self, guild: str, info: TournamentInfo, seq: int) -> bool:
-        return any(i.event_seq == seq for i in await self.linked.pending_writes(guild, info.name))
+    async def _pending(self, guild: str, info: TournamentInfo, seq: int) -> OutboxItem | None:
+        """The result of event ``seq`` while it is still to be written (None once it is)."""
+        waiting = await self.linked.pending_writes(guild, info.name)
+        return next((i for i in waiting if i.event_seq == seq), None)
 
     async def _settle(self, key: str, deadline: float) -> None:
         """Wait (until ``deadline``) while a flush of this process may hold the result
@@ -317,7 +347,9 @@ class OutboxWriter:
             async with self.access.writing(sheet, wait=0) as held:
                 await self._write_held(guild, name, sheet, batch, held)
         except SheetBusy:  # another bot process is writing to it: after that one
-            await self.linked.postpone_writes(batch, self.access.worker, retry_in=BUSY_RETRY)
+            await self.linked.postpone_writes(
+                batch, self.access.worker, retry_in=BUSY_RETRY, why=Waiting.BUSY.noted()
+            )
             self._due_in(BUSY_RETRY.total_seconds())
 
     async def _write_held(
@@ -328,10 +360,13 @@ class OutboxWriter:
         if info.sheet is None or info.sheet.spreadsheet_id != sheet:
             await self._give_back(batch, "the tournament is no longer linked to this sheet")
             return
-        wait = await self.access.spend(WRITE_READS, WRITE_WRITES)
-        if wait:  # the account's minute is spent (by any process on the database): after it
+        wait = await self.access.spend(WRITE_READS, WRITE_WRITES, guild=guild)
+        if wait:  # the server's share of the account's minute is spent: after it
             await self.linked.postpone_writes(
-                batch, self.access.worker, retry_in=timedelta(seconds=wait)
+                batch,
+                self.access.worker,
+                retry_in=timedelta(seconds=wait),
+                why=Waiting.BUDGET.noted(f"for {wait:.1f} s"),
             )
             self._due_in(wait)
             return
@@ -339,7 +374,9 @@ class OutboxWriter:
             snapshot = await asyncio.to_thread(read_snapshot, client, sheet)
             there = written_keys(snapshot)
             found = await asyncio.to_thread(read_input, snapshot)
-            await self.access.check_use(guild, sheet, found.settings.discord_servers)
+            await self.access.check_use(
+                guild, sheet, found.settings.discord_servers, title=snapshot.title
+            )
             members = await self.players.members(
                 await self.store.players(guild, name), found.players
             )
@@ -356,9 +393,10 @@ class OutboxWriter:
                     client.http_client.batch_update, sheet, {"requests": requests}
                 )
                 after = await asyncio.to_thread(read_snapshot, client, sheet)
-        except (TabTaken, SheetOfAnotherServer) as error:
+        except (TabTaken, SheetNotNamed) as error:
             log.warning("%s: %s", name, error, extra={"guild_id": guild})
-            await self._give_back(batch, str(error), self.retry.maximum if self.retry else 0)
+            why = Waiting.of(error).noted(str(error))
+            await self._give_back(batch, why, self.retry.maximum if self.retry else 0)
             return
         except SheetsError as error:
             if isinstance(error, SheetsTimeoutError) or (
@@ -376,7 +414,7 @@ class OutboxWriter:
                 error,
                 extra={"guild_id": guild, "spreadsheet": sheet},
             )
-            await self._give_back(batch, str(error))
+            await self._give_back(batch, Waiting.of(error).noted(str(error)))
             return
         landed = written_keys(after)
         missing = []

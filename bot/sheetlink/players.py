@@ -13,7 +13,7 @@ from dataclasses import replace
 import discord
 
 from bot.errors import UserError
-from bot.sheetlink.access import SheetAccess, SheetOfAnotherServer
+from bot.sheetlink.access import OverBudget, SheetAccess, SheetNotNamed
 from bot.sheetlink.api import (
     Member,
     PlayerRow,
@@ -189,7 +189,8 @@ class PlayerLinks:
 
     async def players_changed(self, guild: str, info: TournamentInfo) -> None:
         """Bring the sheet's Discord players tab up to date (waiting at most the answer wait;
-        the next write of a result does it otherwise)."""
+        the next write of a result does it otherwise), under the sheet's lease and within
+        the server's share of the budget, as every read and write of the sheet."""
         if info.sheet is not None and self.access.available:
             await self.access.bounded(self._write_players(guild, info))
 
@@ -199,19 +200,23 @@ class PlayerLinks:
         sheet = info.sheet.spreadsheet_id
         try:
             async with self.access.writing(sheet):
+                await self.access.spent(1, 0, guild=guild)
                 snapshot = await asyncio.to_thread(read_snapshot, client, sheet)
                 found = await asyncio.to_thread(read_input, snapshot)
-                await self.access.check_use(guild, sheet, found.settings.discord_servers)
+                await self.access.check_use(
+                    guild, sheet, found.settings.discord_servers, title=snapshot.title
+                )
                 members = await self.members(
                     await self.access.store.players(guild, info.name), found.players
                 )
                 matched = match_players(members, found.players)
                 requests = players_requests(snapshot, player_rows(members, found.players, matched))
                 if requests:
+                    await self.access.spent(0, 1, guild=guild)
                     await asyncio.to_thread(
                         client.http_client.batch_update, sheet, {"requests": requests}
                     )
-        except (SheetsError, TabTaken, SheetOfAnotherServer, SheetBusy) as error:
+        except (SheetsError, TabTaken, SheetNotNamed, SheetBusy, OverBudget) as error:
             log.warning(
                 "the Discord players tab of %s was not updated: %s",
                 info.name,

@@ -8,7 +8,10 @@ long as the input's hash is the same, so a busy evening costs a few reads a minu
 read is synced as the worker does (:func:`sheets.sync.sync`: one read, at most one write), so
 the sheet's Standings tab shows the same places as Discord, and new conflicts are told to
 the TD (:mod:`bot.sheetlink.conflicts`). The read and its sync hold the sheet's lease, like
-every other write, so several bot processes never interleave them.
+every other write, so several bot processes never interleave them, and are spent from the
+server's share of the service account's budget first; a sheet that cannot be read is
+answered from the last read, or from Discord's own results, saying why
+(:func:`~bot.sheetlink.access.waiting_reason`).
 """
 
 from __future__ import annotations
@@ -20,7 +23,12 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 
 from bot.errors import UserError
-from bot.sheetlink.access import SheetAccess, SheetUnreadable, short
+from bot.sheetlink.access import (
+    OverBudget,
+    SheetAccess,
+    SheetUnreadable,
+    waiting_reason,
+)
 from bot.sheetlink.api import (
     ReportConflict,
     SheetInput,
@@ -34,6 +42,7 @@ from bot.sheetlink.api import (
 from bot.sheetlink.conflicts import ConflictNotices
 from bot.sheetlink.lease import SheetBusy
 from bot.store import StandingsView, TournamentInfo, TournamentState
+from bot.store.outbox import key_guild
 from bot.store.store import standings_round
 from core.standings import Standings, standings_after
 from sheets.metrics import SYNC_JOBS
@@ -46,7 +55,7 @@ class SheetView:
     """A linked sheet as last read: its input (merged with the Discord reports), and its
     standings under the sheet's own rules. ``held`` is True when the sheet has problems now
     and these are the last good standings (as the worker keeps them on the Standings tab);
-    ``stale`` when the sheet could not be read again and this is the last read."""
+    ``stale`` says why the sheet could not be read again, when this is the last read."""
 
     spreadsheet_id: str
     title: str
@@ -54,12 +63,18 @@ class SheetView:
     input: SheetInput
     standings: Standings | None
     held: bool = False
-    stale: bool = False
+    stale: str = ""
 
     @property
     def conflicts(self) -> list[ReportConflict]:
-        """Discord reports that disagree with what the TD typed (not applied)."""
+        """Discord reports that disagree with what the TD typed (not applied), of every
+        server the sheet names."""
         return [n for n in self.input.notices if isinstance(n, ReportConflict)]
+
+    def conflicts_of(self, guild: str) -> list[ReportConflict]:
+        """The conflicts of ``guild``'s own reports: a sheet shared by several servers shows
+        each only its own."""
+        return [c for c in self.conflicts if key_guild(c.key) == guild]
 
 
 class SheetReader:
@@ -91,43 +106,48 @@ class SheetReader:
         sheet = info.sheet.spreadsheet_id
         cached = self._views.get(sheet)
         if not force and cached is not None and self._fresh(cached):
-            await self.access.check_use(guild, sheet, cached.input.settings.discord_servers)
+            await self._check(guild, cached)
             return cached
         async with self.access.lock(sheet):
             cached = self._views.get(sheet)
             if not force and cached is not None and self._fresh(cached):
-                await self.access.check_use(guild, sheet, cached.input.settings.discord_servers)
+                await self._check(guild, cached)
                 return cached  # someone else read it while this one waited
             async with self._syncing(sheet) as syncs:
                 try:
                     # One read, and the sync's write when the bot makes it.
-                    if not await self.access.spent(
-                        1, 1 if syncs and not self.access.sync_jobs else 0
-                    ):
-                        raise SheetsError("Google's quota for this minute is spent")
+                    writes = 1 if syncs and not self.access.sync_jobs else 0
+                    await self.access.spent(1, writes, guild=guild)
                     snapshot = await asyncio.to_thread(read_snapshot, client, sheet)
-                except SheetsError as error:
+                except (SheetsError, OverBudget) as error:
                     log.warning(
                         "cannot read the sheet of %s: %s",
                         info.name,
                         error,
                         extra={"guild_id": guild, "spreadsheet": sheet},
                     )
+                    why = waiting_reason(error)
                     if cached is not None:
-                        await self.access.check_use(
-                            guild, sheet, cached.input.settings.discord_servers
-                        )
-                        return replace(cached, stale=True)
+                        await self._check(guild, cached)
+                        return replace(cached, stale=why)
                     if isinstance(error, SheetsPermissionError):
                         raise SheetUnreadable(
                             f"the Google Sheet of {info.name} is no longer shared "
                             f"with {error.share_with}: a TD shares it again (as "
-                            "an Editor)"
+                            "an Editor)",
+                            "the Google Sheet is no longer shared with this bot",
                         ) from None
                     raise SheetUnreadable(
-                        f"the Google Sheet of {info.name} cannot be read just now ({short(error)})"
+                        f"the Google Sheet of {info.name} cannot be read just now ({why})",
+                        f"the Google Sheet cannot be read just now: {why}",
                     ) from None
                 return await self.adopt(guild, info, snapshot, syncs=syncs)
+
+    async def _check(self, guild: str, view: SheetView) -> None:
+        """Whether ``guild`` may be shown ``view`` (:meth:`SheetAccess.check_use`)."""
+        await self.access.check_use(
+            guild, view.spreadsheet_id, view.input.settings.discord_servers, title=view.title
+        )
 
     @contextlib.asynccontextmanager
     async def _syncing(self, sheet: str) -> AsyncIterator[bool]:
@@ -159,8 +179,8 @@ class SheetReader:
         client = self.access.sheets_client()
         sheet = snapshot.spreadsheet_id or (info.sheet.spreadsheet_id if info.sheet else "")
         view = await asyncio.to_thread(self._view_of, sheet, snapshot, self._views.get(sheet))
-        await self.access.check_use(guild, sheet, view.input.settings.discord_servers)
-        self._views[sheet] = view
+        self._views[sheet] = view  # what the sheet says now, whichever server asks next
+        await self._check(guild, view)
         try:
             if not syncs:
                 log.debug(
@@ -185,7 +205,7 @@ class SheetReader:
                 error,
                 extra={"guild_id": guild, "spreadsheet": sheet},
             )
-        await self.conflicts.tell(guild, info, view.conflicts)
+        await self.conflicts.tell(guild, info, view.conflicts_of(guild))
         return view
 
     def _view_of(self, sheet: str, snapshot: Snapshot, previous: SheetView | None) -> SheetView:
@@ -237,7 +257,7 @@ class SheetReader:
         if view.held:
             note += " (the sheet has problems now: these are its last good standings)"
         if view.stale:
-            note += " (it cannot be read just now: this is the last read)"
+            note += f" (it cannot be read again just now, as {view.stale}: this is the last read)"
         return note
 
     async def conflict_lines(self, guild: str, info: TournamentInfo) -> list[str]:
@@ -248,4 +268,7 @@ class SheetReader:
             view = await self.view(guild, info)
         except UserError:
             return []
-        return [f"{c.cell} says “{c.text}”, but Discord has {c.report}" for c in view.conflicts]
+        return [
+            f"{c.cell} says “{c.text}”, but Discord has {c.report}"
+            for c in view.conflicts_of(guild)
+        ]

@@ -47,7 +47,8 @@ The API at a glance (all ``async``; ``g`` is the guild id, ``t`` a tournament na
     store.prizes: get(g, t) / load(g, t, actor, file, filename) / add(g, t, actor, cells)
                   remove(g, t, actor, name) / set_options / mark(g, t, actor, player, …)
 
-    store.linked: link_sheet / unlink_sheet(g, t, actor) / sheet_owner(sheet)
+    store.linked: link_code / naming / link_sheet(g, t, actor, spreadsheet_id=, named=)
+                  unlink_sheet(g, t, actor) / sheet_use(g, sheet, named) / withdraw_sheet
                   pending_writes(g, t) / outbox_backlog()
                   claim_writes(worker, busy=) / renew_claims / release_claims / postpone_writes
                   mark_written / mark_failed   on_queued(listener) (a result was queued)
@@ -81,7 +82,7 @@ A whole game, reported and confirmed::
 from __future__ import annotations
 
 from bot.store.errors import StoreError
-from bot.store.linked import LinkedSheets, sheet_of_another_server
+from bot.store.linked import LinkCode, LinkedSheets, Naming, SheetUse, sheet_not_named
 from bot.store.model import (
     Actor,
     Event,
@@ -115,13 +116,16 @@ __all__ = [
     "EventKind",
     "EventView",
     "GameView",
+    "LinkCode",
     "LinkedSheets",
+    "Naming",
     "OutboxItem",
     "Outcome",
     "PlayerInfo",
     "PlayerRef",
     "ResultStatus",
     "SheetLink",
+    "SheetUse",
     "Source",
     "StandingsView",
     "Store",
@@ -129,5 +133,5 @@ __all__ = [
     "TournamentInfo",
     "TournamentState",
     "TournamentStatus",
-    "sheet_of_another_server",
+    "sheet_not_named",
 ]

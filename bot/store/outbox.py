@@ -41,6 +41,16 @@ def key(guild: str, tournament: int, seq: int) -> str:
     return f"harkness:{guild}:{tournament}:{seq}"
 
 
+def key_guild(row_key: str) -> str | None:
+    """The guild whose result a sheet row's key (:func:`key`) is (None: not such a key).
+
+    >>> key_guild(key("80351110224678912", 7, 12)), key_guild("my own note")
+    ('80351110224678912', None)
+    """
+    parts = row_key.split(":")
+    return parts[1] if len(parts) == 4 and parts[0] == "harkness" else None
+
+
 def payload(
     loaded: Loaded, event: Event, *, reported_by: Sequence[str] = (), confirmed_by: str = ""
 ) -> dict[str, Any]:
@@ -245,15 +255,27 @@ async def failed(
 
 
 async def postpone(
-    conn: AsyncConnection, ids: Sequence[int], worker: str, retry_at: datetime
+    conn: AsyncConnection,
+    ids: Sequence[int],
+    worker: str,
+    retry_at: datetime,
+    why: str | None = None,
 ) -> int:
-    """Give claimed rows back unwritten and untried (their spreadsheet was busy), due again
-    from ``retry_at``; how many were ``worker``'s."""
+    """Give claimed rows back unwritten and untried (their spreadsheet was busy, or the
+    budget spent: ``why``, kept as their last error when given), due again from
+    ``retry_at``; how many were ``worker``'s."""
     o = schema.sheet_outbox
+    values: dict[str, Any] = {
+        "next_attempt_at": retry_at,
+        "claimed_by": None,
+        "claimed_until": None,
+    }
+    if why is not None:
+        values["last_error"] = why[:2000]
     result = await conn.execute(
         update(o)
         .where(o.c.id.in_(list(ids)), o.c.claimed_by == worker, o.c.written_at.is_(None))
-        .values(next_attempt_at=retry_at, claimed_by=None, claimed_until=None)
+        .values(**values)
     )
     return int(result.rowcount)
 

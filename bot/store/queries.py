@@ -286,10 +286,3 @@ async def next_number(conn: AsyncConnection, guild: str, tournament: int) -> int
 
 def records_json(records: Sequence[tuple[str, str]]) -> str:
     return json.dumps([list(r) for r in records], ensure_ascii=False)
-
-
-async def sheet_owner(conn: AsyncConnection, spreadsheet_id: str) -> str | None:
-    """The server a spreadsheet belongs to, if any server linked it."""
-    o = schema.sheet_owners
-    found = await conn.execute(select(o.c.guild_id).where(o.c.spreadsheet_id == spreadsheet_id))
-    return found.scalar_one_or_none()

@@ -7,9 +7,10 @@ jobs, service accounts, budgets), in a history of their own; nothing here refers
 
 Every table carries ``guild_id`` (the tenant: a Discord guild, or another key for
 non-Discord use) and every query filters on it (``sheet_owners`` is keyed by spreadsheet:
-it records the one guild a sheet belongs to). Rows that belong to a tournament point to it
-with the pair ``(guild_id, tournament_id)``, so the database itself refuses a player or an
-event that would sit in one guild's tournament under another guild's key.
+it records the guild that linked a sheet first, before sheets named their servers). Rows
+that belong to a tournament point to it with the pair ``(guild_id, tournament_id)``, so the
+database itself refuses a player or an event that would sit in one guild's tournament under
+another guild's key.
 
 Results live in ``events``, an append-only log: rows are inserted, never updated or deleted.
 ``seq`` numbers a tournament's events 1, 2, 3, … and is unique per tournament, which is what
@@ -166,8 +167,11 @@ sheet_outbox = Table(
     Index(None, "guild_id", "tournament_id"),
 )
 
-# Which Discord server a spreadsheet belongs to: the first that linked it. Another server may
-# link it only when the sheet itself says so (its Harkness tab's "Discord servers" row).
+# The Discord server that linked each spreadsheet first, while the first server needed no
+# word from the sheet (before revision 0011; no row is added since). A server may use a sheet
+# only when the sheet's "Discord servers" row (its Harkness tab, which only its editors can
+# change) names it; such a first server may go on using its sheet while that row is empty,
+# until ``grace_until`` (:meth:`bot.store.LinkedSheets.sheet_use`).
 sheet_owners = Table(
     "sheet_owners",
     metadata,
@@ -175,6 +179,7 @@ sheet_owners = Table(
     Column("guild_id", GUILD, nullable=False),
     Column("claimed_by", USER, nullable=False),
     Column("claimed_at", UTCDateTime(), nullable=False),
+    Column("grace_until", UTCDateTime(), nullable=True),
     PrimaryKeyConstraint("spreadsheet_id"),
 )
 
@@ -191,6 +196,27 @@ kept_apart = Table(
     Column("added_at", UTCDateTime(), nullable=False),
     ForeignKeyConstraint(["guild_id", "tournament_id"], ["tournaments.guild_id", "tournaments.id"]),
     Index(None, "guild_id", "tournament_id"),
+)
+
+# The codes /tournament link-sheet gave TDs, for an editor of the sheet to type into its
+# "Discord servers" row: each names one server for one spreadsheet. A code is issued for one
+# tournament and links it once, if the sheet holds it before ``expires_at``; from then on
+# (``confirmed_at``) it names its server for as long as the sheet holds it, and deleting it
+# from the sheet withdraws the server (:mod:`bot.store.linked`).
+sheet_link_codes = Table(
+    "sheet_link_codes",
+    metadata,
+    Column("code", String(16), nullable=False),
+    Column("guild_id", GUILD, nullable=False),
+    Column("tournament_id", Integer, nullable=False),
+    Column("spreadsheet_id", String(128), nullable=False),
+    Column("requested_by", USER, nullable=False),
+    Column("requested_at", UTCDateTime(), nullable=False),
+    Column("expires_at", UTCDateTime(), nullable=False),
+    Column("confirmed_at", UTCDateTime(), nullable=True),
+    ForeignKeyConstraint(["guild_id", "tournament_id"], ["tournaments.guild_id", "tournaments.id"]),
+    PrimaryKeyConstraint("code"),
+    Index(None, "guild_id", "spreadsheet_id"),
 )
 
 # Where the bot posted each report with Confirm/Dispute buttons, so that the message can be

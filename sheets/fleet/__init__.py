@@ -16,7 +16,8 @@ process, never by a Discord server) with a history of migrations of their own
 - **Routing** (:mod:`~sheets.fleet.routing`): with several service accounts, a job goes to a
   worker whose key opens its sheet; one no running worker's key opens is set aside.
 - **Budget** (:mod:`~sheets.fleet.quota`): each service account's per-minute quota, spent by
-  every process from one row (the arithmetic is :mod:`sheets.budget`'s).
+  every process from one row, fairly among the servers and sheets it is spent for (the
+  arithmetic is :mod:`sheets.budget`'s).
 - **Add-on keys** (:mod:`~sheets.fleet.keys`): the hashes of the keys each spreadsheet
   vouches for, accepted by every ``serve`` process (:mod:`sheets.addon_keys`).
 
@@ -30,7 +31,7 @@ The API at a glance (all ``async``)::
     take_sheet / sheet_holder / held_by_others / drop_sheet / release_sheets
     request_sync / claim_sync / renew_sync / sync_done / sync_failed / syncs_waiting
     sync_worker_seen / sync_refused / syncs_set_aside
-    spend_quota(account, reads=, writes=, reads_limit=, writes_limit=, window=, hold=)
+    spend_quota(account, reads=, writes=, reads_limit=, writes_limit=, window=, hold=, share=)
     addon_keys / keep_addon_keys
 
 One writer at a time::

@@ -199,14 +199,17 @@ class Fleet:
         writes_limit: int = 60,
         window: float = 60.0,
         hold: float = 5.0,
+        share: str | None = None,
     ) -> float:
         """Spend requests of a Google service account's per-minute budget, shared by every
         process on the database: 0 when spent, else the seconds to wait (nothing spent).
-        The requests are made within ``hold`` seconds (:meth:`sheets.budget.Window.spend`)."""
+        The requests are made within ``hold`` seconds (:meth:`sheets.budget.Window.spend`);
+        on behalf of ``share`` (a label, :func:`sheets.budget.share_label`), fairly among
+        shares, when given (:mod:`sheets.budget`)."""
         now = self.clock()
         return await self._db.write(
             lambda conn: quota.spend(
-                conn, account, now, reads, writes, reads_limit, writes_limit, window, hold
+                conn, account, now, reads, writes, reads_limit, writes_limit, window, hold, share
             )
         )
 

@@ -1,7 +1,9 @@
 """Google's per-minute quota of each service account, spent by every worker process from
 one row (``quota_budget``): the row is locked while a worker spends (``FOR UPDATE`` on
 PostgreSQL; SQLite's write transactions are one at a time), so two workers never both spend
-the last request of a minute. The arithmetic is :class:`sheets.budget.Budget`'s.
+the last request of a minute. The arithmetic is :class:`sheets.budget.Budget`'s, fair shares
+included: the row keeps on whose behalf each request was spent (a short hash,
+:func:`sheets.budget.share_label`).
 """
 
 from __future__ import annotations
@@ -28,9 +30,10 @@ async def spend(
     writes_limit: int,
     window: float = 60.0,
     hold: float = 0.0,
+    share: str | None = None,
 ) -> float:
     """Spend ``reads`` and ``writes`` of ``account``'s budget now if they fit (answers 0),
-    else the seconds to wait (nothing spent)."""
+    else the seconds to wait (nothing spent); for ``share`` when given (fair shares)."""
     q = schema.quota_budget
     row = (
         await conn.execute(select(q.c.uses).where(q.c.account == account).with_for_update())
@@ -39,7 +42,7 @@ async def spend(
         json.loads(row.uses) if row else {}, reads_limit, writes_limit, window=window
     )
     moment = now.timestamp()
-    wait = budget.spend(moment, reads, writes, hold)
+    wait = budget.spend(moment, reads, writes, hold, share)
     if wait:
         return wait
     budget.reads.wait(moment, 0)  # drop what left the window before storing

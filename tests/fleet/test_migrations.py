@@ -171,7 +171,9 @@ async def made_before_the_fleet(url: str, at: str, folder: Path, clock: Clock) -
         for member in (ANN, BOB):
             await store.join(GUILD, "Club Night", member)
         await store.set_status(GUILD, "Club Night", TournamentStatus.RUNNING, TD)
-        await store.linked.link_sheet(GUILD, "Club Night", TD, spreadsheet_id="sheet-a")
+        await store.linked.link_sheet(
+            GUILD, "Club Night", TD, spreadsheet_id="sheet-a", named=[GUILD]
+        )
         said = await store.report(
             GUILD, "Club Night", ANN, round=1, opponent=user(BOB), result="win"
         )

@@ -40,3 +40,17 @@ async def test_processes_spending_at_once_stay_within_the_limit(
         for other in others:
             await other.close()
     assert sum(1 for wait in waits if wait == 0) == 10
+
+
+async def test_a_busy_share_leaves_the_reserve_to_another_that_comes(fleet: Fleet, clock: Clock):
+    spend = {"reads_limit": 12, "writes_limit": 12, "hold": 0.0}
+    busy = [
+        await fleet.spend_quota("a@x", reads=1, writes=0, share="a", **spend) for _ in range(11)
+    ]
+    assert busy == [0.0] * 10 + [60.0]  # alone, it spends all but the reserve (2 of 12)
+    clock.advance(1)
+    assert await fleet.spend_quota("a@x", reads=2, writes=0, share="b", **spend) == 0  # at once
+    assert await fleet.spend_quota("a@x", reads=1, writes=0, share="a", **spend) > 0
+    # Without shares (a caller that names none) it is first come, first served, as before.
+    assert await fleet.spend_quota("c@x", reads=12, writes=0, **spend) == 0
+    assert await fleet.spend_quota("c@x", reads=1, writes=0, share="b", **spend) > 0

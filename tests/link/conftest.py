@@ -15,6 +15,7 @@ time, with waits of a fraction of a second (``HARKNESS_SHEETS_OUTBOX_*``).
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -55,6 +56,12 @@ RESULTS = [
     [3, "Carol", 1700, "", "W4 (w)", "", ""],
     [4, "Dave", 1650, "", "L3 (b)", "", ""],
 ]
+
+
+def link_code(text: str) -> str | None:
+    """The link code in the bot's answer to /tournament link-sheet, if it gave one."""
+    found = re.search(r"`(HK-[A-Z0-9]{4}-[A-Z0-9]{4})`", text)
+    return found[1] if found else None
 
 
 def as_shown(rows: list[list[object]]) -> list[list[str]]:
@@ -150,8 +157,46 @@ class LinkedClub(Club):
         """Every row of a tab."""
         return self.sheets.values(self.sheet_id, f"'{title}'")
 
+    def name_server(self, entry: str, sheet_id: str | None = None) -> None:
+        """An editor of the sheet adds ``entry`` (a link code, or a server's id) to the Discord
+        servers row of its Harkness tab, as the bot's instructions say (adding the tab, or
+        the row, when the sheet has none)."""
+        sheet = sheet_id or self.sheet_id
+        typed = f"'{entry}" if entry.isdigit() else entry  # an id typed as text
+        if "Harkness" not in self.sheets.sheet_titles(sheet):
+            self.sheets.add_tab(sheet, "Harkness", [["Discord servers", typed]])
+            return
+        rows = self.sheets.values(sheet, "Harkness!A:B")
+        for n, row in enumerate(rows, 1):
+            if row and row[0].strip().lower() == "discord servers":
+                before = row[1].strip() if len(row) > 1 else ""
+                self.sheets.set_values(  # an id alone is typed as text; in a list it is text
+                    sheet, f"Harkness!B{n}", [[f"{before}, {entry}" if before else typed]]
+                )
+                return
+        self.sheets.set_values(sheet, f"Harkness!A{len(rows) + 1}", [["Discord servers", typed]])
+
+    def unname_server(self, entry: str, sheet_id: str | None = None) -> None:
+        """An editor of the sheet deletes ``entry`` from its Discord servers row."""
+        sheet = sheet_id or self.sheet_id
+        for n, row in enumerate(self.sheets.values(sheet, "Harkness!A:B"), 1):
+            if row and row[0].strip().lower() == "discord servers" and len(row) > 1:
+                kept = [e.strip() for e in row[1].split(",") if e.strip().lstrip("'") != entry]
+                self.sheets.set_values(sheet, f"Harkness!B{n}", [[", ".join(kept)]])
+
     async def link(self, tournament: str = "Club Night") -> MessageRecord:
-        """The TD links the tournament to the spreadsheet."""
+        """The TD links the tournament to the spreadsheet: the bot gives them a code, an
+        editor of the sheet types it into its Harkness tab, the TD presses Link. The TD's
+        answer that it is linked."""
+        answer = await self.ask_to_link(tournament)
+        code = link_code(answer.text)
+        if code is None:  # the sheet names this server already
+            return answer
+        self.name_server(code)
+        return await self.succeeded(await self.click("td", answer, "Link"))
+
+    async def ask_to_link(self, tournament: str = "Club Night") -> MessageRecord:
+        """The TD runs /tournament link-sheet: the answer (a code, or linked)."""
         return await self.ok(
             "td", "tournament link-sheet", {"url": self.url, "tournament": tournament}
         )

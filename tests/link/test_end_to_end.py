@@ -124,14 +124,15 @@ async def test_a_result_confirmed_in_discord_lands_in_the_sheet_which_stays_the_
     assert len(club.fake.messages_in(club.fake.dm_channel(club.member("td")))) == 1
 
     # Google is over quota, then failing, for a while: Dave and Carol's round-2 draw is
-    # kept, the members are told it is pending, and it lands later, once.
+    # kept, the members are told it is pending and why (Google's own quota), and it lands
+    # later, once.
     club.sheets.fail_for(1.5, 429)
     club.sheets.fail_next(8, 500)
     message = await reported(club, "dave", 2, "#3", "draw")
     confirmed = await clicked(club, "carol", message, "Confirm")
     assert confirmed.text.splitlines()[-1] == (
-        "⏳ Saved. Google Sheets is not answering just now, so it will be written to the sheet "
-        "as soon as it does (pending); nothing is lost."
+        "⏳ Saved. Google Sheets refused more requests this minute (its quota), so it will be "
+        "written to the sheet as soon as Google allows (pending); nothing is lost."
     )
     [pending] = await club.store.linked.pending_writes(club.guild, "Club Night")
     await club.settled()

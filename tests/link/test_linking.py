@@ -1,7 +1,7 @@
 """Linking a tournament to a Google Sheet (``/tournament link-sheet``) and unlinking it: the
 bot checks at once that its service account can open and edit the sheet and, when it cannot,
 says exactly which address to share the sheet with; without Sheets settings it says how to
-set them up; nothing is linked by halves."""
+set them up; nothing is linked by halves. (Who may link a sheet at all: ``test_ownership``.)"""
 
 from __future__ import annotations
 
@@ -32,10 +32,11 @@ async def test_a_sheet_shared_read_only_is_refused_the_same_way_and_left_as_it_w
 ) -> None:
     await running_tournament(club, rounds=3)
     club.make_sheet(role="reader")
+    club.name_server(club.guild)  # its editors let this server use it
     error = await club.refused("td", "tournament link-sheet", {"url": club.url})
     assert f"Share it with {club.account.email} as an Editor" in error.text
     assert (await club.store.tournament(club.guild, "Club Night")).sheet is None
-    assert club.sheets.sheet_titles(club.sheet_id) == ["Results"]
+    assert club.sheets.sheet_titles(club.sheet_id) == ["Results", "Harkness"]
 
 
 async def test_only_a_td_links_or_unlinks_a_sheet(club: LinkedClub) -> None:
@@ -64,6 +65,7 @@ async def test_a_link_that_is_not_a_google_sheet_is_refused(club: LinkedClub) ->
 async def test_a_tab_named_like_the_bots_but_not_the_bots_is_left_alone(club: LinkedClub) -> None:
     await running_tournament(club, rounds=3)
     club.make_sheet({"Results": [list(r) for r in RESULTS], "Discord reports": [["My own notes"]]})
+    club.name_server(club.guild)
     error = await club.refused("td", "tournament link-sheet", {"url": club.url})
     assert error.text == (
         "The spreadsheet already has a tab named “Discord reports” that "
@@ -94,6 +96,7 @@ async def test_a_bot_without_sheets_settings_says_how_to_set_them_up_and_keeps_w
         "Club Night",
         Actor("1", "TD", td=True),
         spreadsheet_id="1AbCdEfGhIjKlMnOpQrStUv",
+        named=[club.guild],
     )
     message = await reported(club, "alice", 1, "#2", "win")
     confirmed = await clicked(club, "bob", message, "Confirm")
@@ -161,13 +164,16 @@ async def test_unlinking_keeps_discord_results_and_the_writes_still_queued(
     assert header == REPORT_HEADER and row[1:5] == ["1", "#1 Alice", "1-0", "#2 Bob"]
 
 
-async def test_linking_costs_two_reads_and_two_writes(club: LinkedClub) -> None:
+async def test_linking_costs_three_reads_and_two_writes(club: LinkedClub) -> None:
     await running_tournament(club, rounds=3)
     club.make_sheet()
     await club.link()
-    # One read to check access, one write for the bot's tabs (proving it may edit), then the
-    # worker's sync: one read and one write of the Standings, Breakdown and Errors tabs.
+    # A read to see whether the sheet names this server (it does not: a code, nothing
+    # written); once an editor typed it, a read to check it and one write for the bot's tabs
+    # (proving it may edit), then the worker's sync: one read and one write of the
+    # Standings, Breakdown and Errors tabs.
     assert [c.operation for c in club.sheets.calls(club.sheet_id)] == [
+        Op.GET,
         Op.GET,
         Op.BATCH_UPDATE,
         Op.GET,

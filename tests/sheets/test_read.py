@@ -226,6 +226,20 @@ def test_settings_read_with_their_cells_and_any_label_case() -> None:
     assert read_settings(default_rows())[0] == SheetSettings()
 
 
+def test_the_discord_servers_row_holds_server_ids_and_link_codes() -> None:
+    """What only the sheet's editors can write: which Discord servers may use the sheet."""
+    typed = "hk-7qf4-mx2p, '80351110224678912;HK9ABCDEFG"
+    settings, problems = read_settings([["Discord servers", typed]])
+    assert problems == []
+    assert settings.discord_servers == ("HK-7QF4-MX2P", "80351110224678912", "HK-9ABC-DEFG")
+    for wrong in ("8.03511E+16", "HK-0000-1111", "my club"):  # a rounded id, not a code
+        settings, [problem] = read_settings([["Discord servers", wrong]])
+        assert settings.discord_servers == () and problem.cell == "Harkness!B1"
+    many = ", ".join(["HK-ABCD-EFGH"] * 101)
+    settings, [problem] = read_settings([["Discord servers", many]])
+    assert "at most 100" in problem.message and settings.discord_servers == ()
+
+
 @pytest.mark.parametrize(
     "module",
     [

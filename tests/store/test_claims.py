@@ -18,7 +18,9 @@ S = timedelta(seconds=1)
 
 @pytest.fixture
 async def linked(club: Club) -> Club:
-    await club.store.linked.link_sheet(GUILD, club.name, TD, spreadsheet_id="sheet-abc")
+    await club.store.linked.link_sheet(
+        GUILD, club.name, TD, spreadsheet_id="sheet-abc", named=[GUILD]
+    )
     return club
 
 

@@ -3,7 +3,7 @@ exactly (the fleet's history beside it: :mod:`tests.fleet.test_migrations`)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from alembic import command
@@ -28,6 +28,7 @@ TABLES = {
     "prize_lists",
     "prizes",
     "report_messages",
+    "sheet_link_codes",
     "sheet_outbox",
     "sheet_owners",
     "tournaments",
@@ -44,7 +45,7 @@ async def test_opening_an_empty_database_migrates_it_to_the_newest_schema(db_url
         await engine.dispose()
     store = await Store.open(db_url)
     try:
-        assert await current_revision(store.engine, HISTORY) == head_revision(HISTORY) == "0011"
+        assert await current_revision(store.engine, HISTORY) == head_revision(HISTORY) == "0012"
         async with store.engine.connect() as conn:
             assert await conn.run_sync(lambda c: set(inspect(c).get_table_names())) == TABLES
     finally:
@@ -127,6 +128,35 @@ async def test_sheets_linked_before_owners_were_kept_belong_to_the_first_server(
             assert sorted(owners.all()) == [("sheet-a", "g1"), ("sheet-b", "g2")]
     finally:
         await engine.dispose()
+
+
+async def test_sheets_linked_first_before_they_named_servers_keep_working_a_while(db_url: str):
+    """At the upgrade to revision 0012 every server that linked a sheet first gets a grace
+    period of 14 days, in which it goes on using the sheet while the sheet names no server."""
+    engine = create_engine(db_url)
+    try:
+        await upgrade(engine, HISTORY, "0010")
+        at = datetime(2026, 3, 1, tzinfo=UTC)
+        async with engine.begin() as conn:
+            await conn.execute(
+                insert(schema.sheet_owners).values(
+                    spreadsheet_id="sheet-a", guild_id="g1", claimed_by="td", claimed_at=at
+                )
+            )
+    finally:
+        await engine.dispose()
+    before = datetime.now(UTC)
+    store = await Store.open(db_url)
+    try:
+        use = await store.linked.sheet_use("g1", "sheet-a", [])
+        assert use.grace_until is not None and use.allowed and not use.named
+        assert (
+            before + timedelta(days=14) <= use.grace_until <= datetime.now(UTC) + timedelta(days=14)
+        )
+        assert not (await store.linked.sheet_use("g1", "sheet-a", ["990000000000000001"])).allowed
+        assert not (await store.linked.sheet_use("g2", "sheet-a", [])).allowed
+    finally:
+        await store.close()
 
 
 async def test_the_database_refuses_a_player_of_a_tournament_that_does_not_exist(db_url: str):

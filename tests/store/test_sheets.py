@@ -7,8 +7,8 @@ from datetime import timedelta
 
 import pytest
 
-from bot.store import StoreError
-from tests.store.conftest import ANN, BOB, CAT, DAN, GUILD, OTHER_GUILD, TD, Club
+from bot.store import Naming, StoreError
+from tests.store.conftest import ANN, BOB, CAT, DAN, GUILD, OTHER_GUILD, TD, Clock, Club
 
 
 @pytest.fixture
@@ -19,17 +19,84 @@ async def linked(club: Club) -> Club:
         TD,
         spreadsheet_id="sheet-abc",
         url="https://docs.google.com/spreadsheets/d/sheet-abc",
+        named=[GUILD],
     )
     return club
 
 
 async def test_linking_needs_a_td_and_is_shown_on_the_tournament(club: Club):
     with pytest.raises(StoreError) as member:
-        await club.store.linked.link_sheet(GUILD, club.name, ANN, spreadsheet_id="x")
+        await club.store.linked.link_sheet(GUILD, club.name, ANN, spreadsheet_id="x", named=[GUILD])
     assert member.value.code == "not-td"
-    info = await club.store.linked.link_sheet(GUILD, club.name, TD, spreadsheet_id=" sheet-abc ")
+    info = await club.store.linked.link_sheet(
+        GUILD, club.name, TD, spreadsheet_id=" sheet-abc ", named=[GUILD]
+    )
     assert info.sheet.spreadsheet_id == "sheet-abc" and info.sheet.linked_by == TD.user
     assert (await club.store.linked.unlink_sheet(GUILD, club.name, TD)).sheet is None
+
+
+async def test_a_sheet_is_linked_only_by_a_server_it_names(club: Club, clock: Clock):
+    linked = club.store.linked
+    with pytest.raises(StoreError) as refused:
+        await linked.link_sheet(GUILD, club.name, TD, spreadsheet_id="sheet-abc", named=[])
+    assert refused.value.code == "sheet-not-named"
+    await club.store.create_tournament(OTHER_GUILD, "Their Night", rounds=3, actor=TD)
+    with pytest.raises(StoreError):  # another server's id does not name this one
+        await linked.link_sheet(GUILD, club.name, TD, spreadsheet_id="sheet-abc", named=["123"])
+    code = await linked.link_code(GUILD, club.name, TD, spreadsheet_id="sheet-abc")
+    assert code.code.startswith("HK-") and code.tournament == club.name
+    assert (await linked.link_code(GUILD, club.name, TD, spreadsheet_id="sheet-abc")) == code
+    with pytest.raises(StoreError) as member:
+        await linked.link_code(GUILD, club.name, ANN, spreadsheet_id="sheet-abc")
+    assert member.value.code == "not-td"
+    # The code is this server's, for this sheet and this tournament only.
+    mine = [code.code]
+    assert await linked.naming(OTHER_GUILD, "Their Night", "sheet-abc", mine) is Naming.NONE
+    assert await linked.naming(GUILD, club.name, "sheet-xyz", mine) is Naming.NONE
+    await club.store.create_tournament(GUILD, "Blitz", rounds=3, actor=TD)
+    assert await linked.naming(GUILD, "Blitz", "sheet-abc", mine) is Naming.NONE
+    assert await linked.naming(GUILD, club.name, "sheet-abc", mine) is Naming.CODE
+    with pytest.raises(StoreError):
+        await linked.link_sheet(
+            OTHER_GUILD, "Their Night", TD, spreadsheet_id="sheet-abc", named=mine
+        )
+    # Linking uses it up: from then on it names this server for the sheet, any tournament.
+    info = await linked.link_sheet(GUILD, club.name, TD, spreadsheet_id="sheet-abc", named=mine)
+    assert info.sheet is not None and info.sheet.spreadsheet_id == "sheet-abc"
+    assert await linked.naming(GUILD, "Blitz", "sheet-abc", mine) is Naming.NAMED
+    assert (await linked.sheet_use(GUILD, "sheet-abc", mine)).allowed
+    assert not (await linked.sheet_use(OTHER_GUILD, "sheet-abc", mine)).allowed
+    assert not (await linked.sheet_use(GUILD, "sheet-abc", [])).allowed  # the editors took it off
+    new = await linked.link_code(GUILD, club.name, TD, spreadsheet_id="sheet-abc")
+    assert new.code != code.code  # a used code is never given again
+
+
+async def test_a_code_not_in_the_sheet_in_time_expires(club: Club, clock: Clock):
+    linked = club.store.linked
+    code = await linked.link_code(GUILD, club.name, TD, spreadsheet_id="sheet-abc")
+    clock.advance(31 * 60)
+    assert await linked.naming(GUILD, club.name, "sheet-abc", [code.code]) is Naming.EXPIRED
+    with pytest.raises(StoreError):
+        await linked.link_sheet(GUILD, club.name, TD, spreadsheet_id="sheet-abc", named=[code.code])
+    fresh = await linked.link_code(GUILD, club.name, TD, spreadsheet_id="sheet-abc")
+    assert fresh.code != code.code and fresh.expires_at == clock() + timedelta(minutes=30)
+
+
+async def test_a_sheet_that_no_longer_names_a_server_is_unlinked_from_its_tournaments(
+    club: Club,
+):
+    linked = club.store.linked
+    await club.store.create_tournament(GUILD, "Blitz", rounds=3, actor=TD)
+    for name in (club.name, "Blitz"):
+        await linked.link_sheet(GUILD, name, TD, spreadsheet_id="sheet-abc", named=[GUILD])
+    said = await club.report(ANN, 1, BOB, "win")
+    await club.store.confirm(GUILD, club.name, BOB, said.event.seq)
+    unlinked = await linked.withdraw_sheet(GUILD, "sheet-abc")
+    assert sorted(i.name for i in unlinked) == ["Blitz", club.name]
+    assert all(i.sheet is not None and i.sheet.linked_by == TD.user for i in unlinked)
+    assert (await club.store.tournament(GUILD, club.name)).sheet is None
+    assert await linked.withdraw_sheet(GUILD, "sheet-abc") == []  # once
+    assert len(await linked.pending_writes(GUILD, club.name)) == 1  # kept, unsent
 
 
 async def test_an_unlinked_tournament_queues_nothing(club: Club):
@@ -117,7 +184,7 @@ async def test_unlinking_holds_queued_writes_and_relinking_releases_them(linked:
     await store.set_bye(GUILD, linked.name, TD, round=1, player=1)
     await store.linked.unlink_sheet(GUILD, linked.name, TD)
     assert await store.linked.claim_writes("worker-a") == []
-    await store.linked.link_sheet(GUILD, linked.name, TD, spreadsheet_id="sheet-abc")
+    await store.linked.link_sheet(GUILD, linked.name, TD, spreadsheet_id="sheet-abc", named=[GUILD])
     assert len(await store.linked.claim_writes("worker-a")) == 1
 
 
@@ -125,7 +192,9 @@ async def test_claims_take_the_oldest_first_and_can_keep_to_one_guild(linked: Cl
     store = linked.store
     await store.create_tournament(OTHER_GUILD, "Elsewhere", rounds=2, actor=TD)
     await store.add_player(OTHER_GUILD, "Elsewhere", "Zoe", actor=TD)
-    await store.linked.link_sheet(OTHER_GUILD, "Elsewhere", TD, spreadsheet_id="sheet-xyz")
+    await store.linked.link_sheet(
+        OTHER_GUILD, "Elsewhere", TD, spreadsheet_id="sheet-xyz", named=[OTHER_GUILD]
+    )
     await store.set_bye(OTHER_GUILD, "Elsewhere", TD, round=1, player=1)
     for player in (CAT, DAN):
         await store.set_bye(GUILD, linked.name, TD, round=1, player=player.name)
