@@ -219,6 +219,33 @@ class LiveReplay(Generic[T, K, G, B, W]):
         live.undone = undone(live._undos, key=key, undoes=undoes)
         return live
 
+    @classmethod
+    def begin(
+        cls,
+        undos: Sequence[T],
+        step: Callable[[Replay[G, B, W], T], None],
+        *,
+        key: Callable[[T], K],
+        undoes: Callable[[T], K | None],
+        part: Callable[[T], Part],
+    ) -> LiveReplay[T, K, G, B, W]:
+        """An empty replay of a log whose undos are ``undos`` (every one, oldest first), to
+        be fed the log's entries in order (:meth:`feed`): a log read a piece at a time
+        gives what :func:`replay` gives once it has all been fed."""
+        live: LiveReplay[T, K, G, B, W] = cls(step, key=key, undoes=undoes, part=part)
+        live._undos = list(undos)
+        live._undo_keys = {key(e) for e in undos}
+        live.undone = undone(live._undos, key=key, undoes=undoes)
+        return live
+
+    def feed(self, entries: Iterable[T]) -> None:
+        """Step the next entries of the log :meth:`begin` started (in order): those in
+        force, as :func:`replay` does."""
+        taken, undoes, step, state = self.undone, self._undoes, self._step, self.state
+        for entry in entries:
+            if undoes(entry) is None and self._key(entry) not in taken:
+                step(state, entry)
+
     def changes(self, entry: T) -> frozenset[K]:
         """The keys of the earlier entries (undos left out) that ``entry``, added next,
         takes back or restores: none unless it is an undo."""

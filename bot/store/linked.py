@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from bot.store import outbox, queries, schema
 from bot.store.base import StorePart
 from bot.store.errors import StoreError
+from bot.store.live import Folds
 from bot.store.model import Actor, TournamentInfo
 from bot.store.records import OutboxItem
 from sheets.database.transactions import Conflict
@@ -37,8 +38,8 @@ def sheet_of_another_server(guild: str) -> str:
 class LinkedSheets(StorePart):
     """Linked spreadsheets and the results queued for them (see the module)."""
 
-    def __init__(self, engine: AsyncEngine, clock: Callable[[], datetime]) -> None:
-        super().__init__(engine, clock)
+    def __init__(self, engine: AsyncEngine, clock: Callable[[], datetime], folds: Folds) -> None:
+        super().__init__(engine, clock, folds)
         #: Told after each change that queued a result for a linked sheet (:meth:`on_queued`).
         self._queued: list[Callable[[], None]] = []
 
@@ -76,7 +77,7 @@ class LinkedSheets(StorePart):
         t, o = schema.tournaments, schema.sheet_owners
 
         async def work(conn: AsyncConnection) -> TournamentInfo:
-            loaded = await queries.load(conn, guild, tournament, lock=True)
+            found = await queries.find_tournament(conn, guild, tournament, lock=True)
             owner = await queries.sheet_owner(conn, sheet_id)
             if owner is None:
                 try:
@@ -95,7 +96,7 @@ class LinkedSheets(StorePart):
             row = (
                 await conn.execute(
                     update(t)
-                    .where(t.c.guild_id == guild, t.c.id == loaded.info.id)
+                    .where(t.c.guild_id == guild, t.c.id == found.id)
                     .values(
                         sheet_id=sheet_id,
                         sheet_url=url[:512] or None,

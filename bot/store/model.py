@@ -117,6 +117,8 @@ class TournamentInfo:
     records: tuple[tuple[str, str], ...] = ()
     sheet: SheetLink | None = None
     options: str | None = None
+    #: Counts the changes of the tournament's players (a join, an import, a link).
+    players_version: int = 0
 
     @property
     def option_values(self) -> dict[str, bool]:

@@ -19,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from bot.store import schema
 from bot.store.errors import StoreError
 from bot.store.model import Actor, PlayerInfo, TournamentInfo, TournamentStatus
-from bot.store.queries import clean_name, next_number, player_info
+from bot.store.queries import bump_players, clean_name, next_number, player_info
 from core.limits import quote, shorten
 from core.names import mentioned_id, name_key
 from core.players import Found, close_to, find
@@ -194,6 +194,7 @@ async def add_player(
         ).scalar_one()
     except IntegrityError as error:
         raise Conflict from error
+    await bump_players(conn, info)
     return PlayerInfo(
         new_id,
         number,
@@ -240,4 +241,5 @@ async def link(
         ).one()
     except IntegrityError as error:
         raise Conflict from error
+    await bump_players(conn, info)
     return player_info(row)

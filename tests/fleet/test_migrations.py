@@ -218,7 +218,7 @@ async def test_a_database_made_before_the_fleet_upgrades_in_place_and_keeps_its_
     await made_before_the_fleet(db_url, at, tmp_path / "legacy", clock)
     if how == "python -m bot.store upgrade":
         # As an operator runs it before starting the new code.
-        assert await store_command(db_url, "upgrade") == (0, "at store 0008, fleet 0001\n", "")
+        assert await store_command(db_url, "upgrade") == (0, "at store 0009, fleet 0001\n", "")
     store = await Store.open(db_url, clock=clock, migrate=how != "worker first")
     fleet_of_worker = await Fleet.open(db_url, clock=clock)
     try:

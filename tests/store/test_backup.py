@@ -107,7 +107,7 @@ async def test_a_backup_taken_while_the_bot_writes_restores_the_same_standings(
     async with _empty_database(db_url, tmp_path) as restored_url:
         status, stdout, stderr = await store_command(restored_url, "restore", str(backup))
         assert (status, stderr) == (0, ""), stderr
-        assert stdout == f"restored from {backup} (now at store 0008, fleet 0001)\n"
+        assert stdout == f"restored from {backup} (now at store 0009, fleet 0001)\n"
         restored = await Store.open(restored_url)
         try:
             restored_fleet = await Fleet.on(restored.engine)
