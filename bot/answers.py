@@ -28,8 +28,6 @@ from bot.store import (
     StoreError,
     TournamentInfo,
 )
-from bot.store.offload import off_loop
-from bot.store.store import standings_of
 from core.explain import Explanation, explain
 from core.explain_render import MarkdownExplanation, to_markdown
 from core.limits import shorten
@@ -125,11 +123,7 @@ async def crosstable(
     csv = await store.export(guild, info.name, "crosstable", separator=",")
     state = await store.state(guild, info.name)
     played = state.rounds_played
-    standings = (
-        (await off_loop(standings_of, state, None, what="computing the standings")).standings
-        if played
-        else None
-    )
+    standings = (await store.standings(guild, info.name)).standings if played else None
     return Crosstable(text, csv, played, info.rounds, len(state.players), note, standings)
 
 

@@ -2,7 +2,10 @@
 round's board list.
 
 Drawing is :mod:`core.pictures`' (Pillow, a few tens of milliseconds a picture): it runs in a
-worker thread, never on the event loop. The text answer always stays (screen readers,
+worker thread, never on the event loop, in its server's turn among the small jobs
+(:data:`bot.store.offload.JOBS`): one server's members asking for pictures at once wait for
+each other, not for another server's. A picture that cannot be drawn now (the server has too
+many waiting) is left out like any other. The text answer always stays (screen readers,
 search, copy and paste); a picture is an attachment with an alt text (Discord's
 ``description``) and is simply left out when it cannot be made: Pillow missing, a section
 too large for a crosstable picture, or a file over :data:`PICTURE_MAX_BYTES`.
@@ -10,7 +13,6 @@ too large for a crosstable picture, or a file over :data:`PICTURE_MAX_BYTES`.
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 from collections.abc import Callable
@@ -19,7 +21,8 @@ from typing import Literal
 import discord
 
 from bot.render import mark_signs
-from bot.store import StandingsView
+from bot.store import StandingsView, StoreError
+from bot.store.offload import JOBS
 from core.explain import Explanation
 from core.pairing import PairingRequest, RoundPairing
 from core.pictures import Picture
@@ -45,11 +48,14 @@ def theme_of(message: discord.Message | None) -> Theme:
     return DEFAULT_THEME
 
 
-async def _drawn(filename: str, draw: Callable[[], Picture]) -> discord.File | None:
-    """``draw`` run in a worker thread, as an attachment; None when it cannot be made."""
+async def _drawn(
+    filename: str, draw: Callable[[], Picture], guild: str | None
+) -> discord.File | None:
+    """``draw`` run in a worker thread in ``guild``'s turn, as an attachment; None when it
+    cannot be made."""
     try:
-        picture = await asyncio.to_thread(draw)
-    except HarknessError as error:  # Pillow missing, or a section too large to draw
+        picture = await JOBS.run(guild or "", draw, size=0, what="drawing a picture")
+    except (HarknessError, StoreError) as error:  # Pillow missing, too large, too many
         log.info("no picture %s: %s", filename, error)
         return None
     except Exception:  # a picture is an extra: the text answer goes out regardless
@@ -94,24 +100,31 @@ async def standings_page(
     return await _drawn(
         f"standings-p{page + 1}-{theme}.png",
         lambda: standings_picture(content, theme, narrow=True),
+        view.state.info.guild,
     )
 
 
-async def why(standings: Standings, explanation: Explanation, theme: Theme) -> discord.File | None:
-    """The "why" picture of an explanation."""
+async def why(
+    standings: Standings, explanation: Explanation, theme: Theme, guild: str | None = None
+) -> discord.File | None:
+    """The "why" picture of an explanation (drawn in ``guild``'s turn)."""
     from core.pictures.why import why_picture
 
     return await _drawn(
         f"why-{explanation.player.id}-{theme}.png",
         lambda: why_picture(standings, explanation, theme),
+        guild,
     )
 
 
-async def crosstable(standings: Standings, base: str, theme: Theme) -> discord.File | None:
-    """The crosstable picture, for a section small enough to read as one."""
+async def crosstable(
+    standings: Standings, base: str, theme: Theme, guild: str | None = None
+) -> discord.File | None:
+    """The crosstable picture, for a section small enough to read as one (drawn in
+    ``guild``'s turn)."""
     from core.pictures.crosstable import crosstable_picture
 
-    return await _drawn(f"{base}-{theme}.png", lambda: crosstable_picture(standings, theme))
+    return await _drawn(f"{base}-{theme}.png", lambda: crosstable_picture(standings, theme), guild)
 
 
 async def pairing(
@@ -123,4 +136,5 @@ async def pairing(
     return await _drawn(
         f"round-{round_pairing.round}-pairings-{theme}.png",
         lambda: pairing_picture(request, round_pairing, theme),
+        None,
     )

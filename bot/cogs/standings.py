@@ -71,7 +71,7 @@ class StandingsCog(HarknessCog, name="Standings"):
         table = await answers.crosstable(self.store, found.guild, found, links_of(interaction))
         base = f"{render.slug(found.name)}-crosstable"
         picture = (
-            await pictures.crosstable(table.standings, base, theme)
+            await pictures.crosstable(table.standings, base, theme, found.guild)
             if table.standings is not None
             else None
         )
@@ -128,7 +128,7 @@ class StandingsCog(HarknessCog, name="Standings"):
         if why.source:
             text = shorten(f"{text}\n_{render.plain(why.source)}_", render.MESSAGE_MAX)
         picture = (
-            await pictures.why(why.standings, why.explanation, theme)
+            await pictures.why(why.standings, why.explanation, theme, found.guild)
             if why.standings is not None
             else None
         )

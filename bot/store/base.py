@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.store import queries, schema
 from bot.store.errors import StoreError
-from bot.store.live import Folds
+from bot.store.live import Folds, WriteInProgress
 from bot.store.model import Actor, TournamentInfo
 from sheets.database.transactions import Busy, Transactions
 
@@ -43,11 +43,21 @@ class StorePart:
         self.folds = folds
         self._db = Transactions(engine)
 
+    async def _reading(self, work: Callable[[AsyncConnection], Awaitable[T]]) -> T:
+        """Run ``work``, which reads a tournament's fold (:meth:`Folds.loaded`), in a read
+        transaction; again, holding no connection meanwhile, after a write of the
+        tournament it waited for."""
+        while True:
+            try:
+                return await self._read(work)
+            except WriteInProgress as busy:
+                await busy.wait()
+
     async def _prepare(self, guild: str, name: str, *, whole: bool = False) -> None:
         """Bring the tournament's fold up to date (and build its core tournament, with
         ``whole``) in a read, so that a write after it holds the database's write lock only
         for its own events."""
-        await self._read(lambda conn: self.folds.prepare(conn, guild, name, whole=whole))
+        await self._reading(lambda conn: self.folds.prepare(conn, guild, name, whole=whole))
 
     async def _read(self, work: Callable[[AsyncConnection], Awaitable[T]]) -> T:
         return await self._db.read(work)

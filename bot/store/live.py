@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import functools
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -86,11 +87,29 @@ class Live:
         return found
 
 
+class WriteInProgress(Exception):
+    """A write of the tournament is changing its fold: wait (:meth:`wait`, holding no
+    connection) and read again."""
+
+    def __init__(self, lock: asyncio.Lock) -> None:
+        super().__init__("a write of the tournament is in progress")
+        self._lock = lock
+
+    async def wait(self) -> None:
+        async with self._lock:
+            pass
+
+
 @dataclass(slots=True)
 class _Writing:
     """A write in progress: whether it changed the kept fold."""
 
     changed: set[tuple[str, int]] = field(default_factory=set)
+
+
+#: The writes the running task is inside (:meth:`Folds.writing`), by folds and tournament.
+_WRITING: contextvars.ContextVar[dict[tuple[int, str, str], _Writing] | None]
+_WRITING = contextvars.ContextVar("harkness_writing", default=None)
 
 
 class Folds:
@@ -102,7 +121,6 @@ class Folds:
         self.jobs = jobs
         self._locks: dict[tuple[str, str], asyncio.Lock] = {}
         self._building: dict[tuple[str, int], asyncio.Future[Live]] = {}
-        self._writing: dict[tuple[str, str], _Writing] = {}
         #: Events folded while building folds from whole logs (tests read it: a write
         #: never reads the whole log).
         self.events_read = 0
@@ -113,6 +131,10 @@ class Folds:
         if found is None:
             found = self._locks[key] = asyncio.Lock()
         return found
+
+    def _held(self, guild: str, name: str) -> _Writing | None:
+        """The write of tournament ``name`` this task is inside, if any."""
+        return (_WRITING.get() or {}).get((id(self), guild, name_key(name)))
 
     def _get(self, guild: str, tournament: int) -> Live | None:
         found = self.kept.get(("fold", guild, tournament))
@@ -132,7 +154,8 @@ class Folds:
         commits, let go if not."""
         key = (guild, name_key(name))
         async with self._lock(guild, name):
-            writing = self._writing[key] = _Writing()
+            writing = _Writing()
+            mine = _WRITING.set({**(_WRITING.get() or {}), (id(self), *key): writing})
             try:
                 yield
             except BaseException:
@@ -140,7 +163,7 @@ class Folds:
                     self.forget(g, t)
                 raise
             finally:
-                del self._writing[key]
+                _WRITING.reset(mine)
             for g, t in writing.changed:
                 live = self._get(g, t)
                 if live is not None:
@@ -165,10 +188,11 @@ class Folds:
         """Tournament ``name`` of ``guild`` with its players and the fold of its log, up
         to date with what ``conn`` sees (``lock``: its row locked, for a write, which must
         be inside :meth:`writing`); ``whole`` builds its core tournament too (off the event
-        loop)."""
+        loop). A reader that would wait for a write of the tournament to end is told so
+        (:class:`WriteInProgress`): it lets its connection go, waits, and reads again."""
         info = await queries.find_tournament(conn, guild, name, lock=lock)
         last = await queries.last_seq(conn, guild, info.id)
-        held = self._writing.get((guild, name_key(name)))
+        held = self._held(guild, name)
         live = self._get(guild, info.id)
         current = (
             live is not None
@@ -180,13 +204,21 @@ class Folds:
             if held is not None:
                 live = await self._update(conn, info, last, live, writing=True)
             else:
-                async with self._lock(guild, name):
+                turn = self._lock(guild, name)
+                if turn.locked():  # never wait holding a connection: the writer needs one
+                    raise WriteInProgress(turn)
+                async with turn:
                     live = await self._update(conn, info, last, self._get(guild, info.id))
         assert live is not None
         folded = live.folded(info)
         if whole and "tournament" not in folded._built:
-            size = 0 if held is not None else round_entries(live.players, folded.rounds)
-            await self.jobs.run(guild, folded.complete, size=size, what="reading the tournament")
+            await self.jobs.run(
+                guild,
+                folded.complete,
+                size=round_entries(live.players, folded.rounds),
+                what="reading the tournament",
+                urgent=held is not None,
+            )
         advance = None
         if held is not None:
 
@@ -218,7 +250,7 @@ class Folds:
             later = await queries.events_where(
                 conn, info.guild, info.id, schema.events.c.seq > live.fold.last_seq
             )
-            await self._add(conn, info, live, later)
+            await self._add(conn, info, live, later, writing=writing)
         self._keep(live)
         return live
 
@@ -253,20 +285,29 @@ class Folds:
             conn, guild, info.id, e.c.kind.in_([k.value for k in PAIRING_KINDS])
         )
         fold = LiveFold.begin(reverts, pairing)
-        size = 0 if writing else round_entries(players, info.rounds)
+        size = round_entries(players, info.rounds)
         async for rows in queries.fold_rows(conn, guild, info.id, chunk=CHUNK):
             await self.jobs.run(
                 guild,
                 functools.partial(_feed, fold, rows),
                 size=size,
                 what=f"reading the results of {info.name}",
+                urgent=writing,
             )
             self.events_read += len(rows)
-        await self.jobs.run(guild, fold.finish, size=size, what=f"reading {info.name}")
+        await self.jobs.run(
+            guild, fold.finish, size=size, what=f"reading {info.name}", urgent=writing
+        )
         return Live(guild, info.id, fold, players, info.players_version)
 
     async def _add(
-        self, conn: AsyncConnection, info: TournamentInfo, live: Live, events: Sequence[Event]
+        self,
+        conn: AsyncConnection,
+        info: TournamentInfo,
+        live: Live,
+        events: Sequence[Event],
+        *,
+        writing: bool,
     ) -> None:
         """Add the log's next events to the kept fold (an undo's rounds read again), and
         settle the rounds they changed, in a worker thread."""
@@ -281,20 +322,22 @@ class Folds:
                 for part in {part_of(t) for t in targets}:
                     parts[part] = await queries.events_of_part(conn, info.guild, info.id, part)
             live.fold.add(event, parts)
-        await self.jobs.run(info.guild, live.fold.settle, size=0, what="adding the results")
+        await self.jobs.run(
+            info.guild, live.fold.settle, size=0, what="adding the results", urgent=writing
+        )
 
     async def _advance(
         self, conn: AsyncConnection, loaded: queries.Loaded, event: Event
     ) -> queries.Loaded:
         """A write's own event, just appended, added to the kept fold."""
         info = loaded.info
-        writing = self._writing.get((info.guild, name_key(info.name)))
+        writing = self._held(info.guild, info.name)
         live = self._get(info.guild, info.id)
         assert writing is not None and live is not None, "a write outside Folds.writing"
         assert live.fold.last_seq == loaded.folded.last_seq, "the fold moved under a write"
         writing.changed.add((info.guild, info.id))
         live.tentative = True
-        await self._add(conn, info, live, [event])
+        await self._add(conn, info, live, [event], writing=True)
         self._keep(live)
         return replace(
             loaded, folded=live.folded(info), pairing_events=tuple(live.fold.pairing_events)

@@ -2,17 +2,23 @@
 results log, computing standings, writing an export, drawing a picture.
 
 Work whose cost grows with a section's size never runs on the event loop: it runs in a
-worker thread, so every server's commands are acknowledged meanwhile. :class:`Jobs` is the
-queue in front of those threads, one for the process (:data:`JOBS`):
+worker thread, so every server's commands are acknowledged meanwhile. :class:`Jobs` (one for
+the process, :data:`JOBS`) sends it down one of three lanes:
 
-- **Small work** (a section's size under :data:`SMALL`, a few milliseconds) starts at once in
-  a thread of its own lane: a club's answer never waits behind another club's import.
-- **Heavy work** waits its turn: each server has its own queue, the queues are served in
-  turn (round robin) by :data:`WORKERS` threads, and a server has at most
-  :data:`GUILD_RUNNING` heavy jobs running and :data:`GUILD_WAITING` waiting. One server's
-  imports and large standings take its own turns, never another's: a second server's job
-  starts as soon as a thread is free, ahead of the first server's next one. A job asked for
-  while its server already has :data:`GUILD_WAITING` waiting is refused at once, in words.
+- **heavy** (a section of :data:`SMALL` round entries or more: a large import, fold,
+  standings or export): :data:`WORKERS` threads, each server at most
+  :data:`GUILD_RUNNING` of them at once and :data:`GUILD_WAITING` more waiting;
+- **small** (a small section's standings, a picture: milliseconds each):
+  :data:`SMALL_WORKERS` threads, each server at most :data:`GUILD_SMALL_RUNNING` at once and
+  :data:`GUILD_SMALL_WAITING` waiting;
+- **urgent** (a write's own event settled while the write holds the database: bounded by
+  one round, and never to wait behind anyone): at once.
+
+In each fair lane (:class:`FairPool`) every server has its own queue and the queues are
+served in turn (round robin): one server's jobs take its own turns, never another's, so a
+second server's job starts as soon as a thread is free, ahead of the first server's next
+one. A job asked for while its server already has its lane's waiting jobs is refused at
+once, in words (:class:`StoreError` ``busy``).
 
 A job that runs longer than its time limit is answered with a :class:`StoreError` (the
 thread finishes by itself; its server's turn is taken until then). A heavy job builds under
@@ -23,9 +29,10 @@ leaves is frozen out of their way), never with the collector disabled.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -38,13 +45,15 @@ from bot.store.errors import StoreError
 READ_SECONDS = 60.0
 #: Threads that run heavy jobs (a Python thread holds the interpreter while it computes, so
 #: more threads than cores only share the same time; two let a second server's job start
-#: while a first server's long one runs).
+#: while a first server's long one runs), and a server's share of them.
 WORKERS = 2
-#: Heavy jobs one server may have running at once, and waiting for their turn.
 GUILD_RUNNING = 1
 GUILD_WAITING = 8
-#: A job on a section of fewer round entries (players × rounds) than this is small: it
-#: takes milliseconds and starts at once.
+#: Threads that run small jobs, and a server's share of them.
+SMALL_WORKERS = 4
+GUILD_SMALL_RUNNING = 2
+GUILD_SMALL_WAITING = 32
+#: A job on a section of fewer round entries (players × rounds) than this is small.
 SMALL = 20_000
 
 T = TypeVar("T")
@@ -64,79 +73,48 @@ class _Guild:
     running: int = 0
 
 
-class Jobs:
-    """Heavy work in ``workers`` threads, each server's in its own queue, served in turn;
-    small work at once in ``small_workers`` threads of its own."""
+class FairPool:
+    """``workers`` threads serving each server's queue in turn, a server at most
+    ``guild_running`` jobs at once and ``guild_waiting`` waiting; ``around`` wraps each job
+    in its thread."""
 
     def __init__(
         self,
-        workers: int = WORKERS,
-        *,
-        guild_running: int = GUILD_RUNNING,
-        guild_waiting: int = GUILD_WAITING,
-        small_workers: int = 4,
-        collector: Collector = COLLECTOR,
+        name: str,
+        workers: int,
+        guild_running: int,
+        guild_waiting: int,
+        around: Callable[[], contextlib.AbstractContextManager[None]] = contextlib.nullcontext,
     ) -> None:
+        self.name = name
         self.workers = workers
-        self.collector = collector
         self.guild_running = guild_running
         self.guild_waiting = guild_waiting
-        self._heavy = ThreadPoolExecutor(workers, thread_name_prefix="harkness-heavy")
-        self._small = ThreadPoolExecutor(small_workers, thread_name_prefix="harkness-small")
+        self._around = around
+        self._threads = ThreadPoolExecutor(workers, thread_name_prefix=f"harkness-{name}")
         self._guilds: dict[str, _Guild] = {}
         #: Servers with jobs waiting, in the order they are served next.
         self._turns: deque[str] = deque()
         self._running = 0
 
     def waiting(self, guild: str) -> int:
-        """How many of the server's heavy jobs wait for their turn."""
+        """How many of the server's jobs wait for their turn."""
         found = self._guilds.get(guild)
         return len(found.waiting) if found is not None else 0
 
     def running(self, guild: str | None = None) -> int:
-        """How many heavy jobs run (the server's, or everyone's)."""
+        """How many jobs run (the server's, or everyone's)."""
         if guild is None:
             return self._running
         found = self._guilds.get(guild)
         return found.running if found is not None else 0
 
-    async def run(
-        self,
-        guild: str,
-        work: Callable[[], T],
-        *,
-        size: int,
-        what: str,
-        seconds: float = READ_SECONDS,
-    ) -> T:
-        """``work()`` in a worker thread, in ``guild``'s turn when ``size`` (round entries of
-        the section it works on) makes it heavy; a :class:`StoreError` if the server has too
-        many jobs waiting, or if it runs longer than ``seconds``."""
-        loop = asyncio.get_running_loop()
-        if size < SMALL:
-            done = loop.run_in_executor(self._small, work)
-        else:
-            job = self._queue(guild, work, what)
-            try:
-                await asyncio.shield(job.begun)
-            except asyncio.CancelledError:
-                self._withdraw(guild, job)
-                raise
-            done = job.done
-        try:
-            return await asyncio.wait_for(asyncio.shield(done), seconds)
-        except TimeoutError:
-            raise StoreError(
-                f"{what} took longer than {seconds:.0f} seconds, so Harkness stopped waiting; "
-                "nothing was changed",
-                "too-slow",
-            ) from None
-
-    def _queue(self, guild: str, work: Callable[[], Any], what: str) -> _Job:
+    async def start(self, guild: str, work: Callable[[], Any], what: str) -> asyncio.Future[Any]:
+        """Queue ``work`` in ``guild``'s turn; once a thread has taken it, its outcome."""
         state = self._guilds.setdefault(guild, _Guild())
         if len(state.waiting) >= self.guild_waiting:
             raise StoreError(
-                f"this server already has {len(state.waiting)} large jobs waiting for their "
+                f"this server already has {len(state.waiting)} requests waiting for their "
                 f"turn, so {what} was not started: please try again in a minute",
                 "busy",
             )
@@ -146,7 +124,12 @@ class Jobs:
         if guild not in self._turns:
             self._turns.append(guild)
         self._dispatch()
-        return job
+        try:
+            await asyncio.shield(job.begun)
+        except asyncio.CancelledError:
+            self._withdraw(guild, job)
+            raise
+        return job.done
 
     def _withdraw(self, guild: str, job: _Job) -> None:
         """Take back a job nobody waits for any more, unless a thread has it already."""
@@ -177,14 +160,13 @@ class Jobs:
             passes = len(self._turns)
             state.running += 1
             self._running += 1
+            job.begun.set_result(None)
             loop = asyncio.get_running_loop()
-            if not job.begun.done():
-                job.begun.set_result(None)
-            future = loop.run_in_executor(self._heavy, self._built, job.work)
+            future = loop.run_in_executor(self._threads, self._wrapped, job.work)
             future.add_done_callback(functools.partial(self._finished, guild, job))
 
-    def _built(self, work: Callable[[], T]) -> T:
-        with self.collector.building():
+    def _wrapped(self, work: Callable[[], T]) -> T:
+        with self._around():
             return work()
 
     def _finished(self, guild: str, job: _Job, future: asyncio.Future[Any]) -> None:
@@ -203,22 +185,67 @@ class Jobs:
         self._dispatch()
 
     def close(self) -> None:
+        self._threads.shutdown(wait=False, cancel_futures=True)
+
+
+class Jobs:
+    """The three lanes of slow work (see the module): ``heavy`` and ``small`` are fair
+    between servers; urgent work starts at once."""
+
+    def __init__(
+        self,
+        workers: int = WORKERS,
+        *,
+        guild_running: int = GUILD_RUNNING,
+        guild_waiting: int = GUILD_WAITING,
+        small_workers: int = SMALL_WORKERS,
+        guild_small_running: int = GUILD_SMALL_RUNNING,
+        guild_small_waiting: int = GUILD_SMALL_WAITING,
+        collector: Collector = COLLECTOR,
+    ) -> None:
+        self.collector = collector
+        self.heavy = FairPool("heavy", workers, guild_running, guild_waiting, collector.building)
+        self.small = FairPool("small", small_workers, guild_small_running, guild_small_waiting)
+        self._urgent = ThreadPoolExecutor(4, thread_name_prefix="harkness-urgent")
+
+    async def run(
+        self,
+        guild: str,
+        work: Callable[[], T],
+        *,
+        size: int,
+        what: str,
+        urgent: bool = False,
+        seconds: float = READ_SECONDS,
+    ) -> T:
+        """``work()`` in a worker thread: in ``guild``'s turn in the heavy lane or the small
+        one by ``size`` (round entries of the section it works on), or at once when
+        ``urgent``. A :class:`StoreError` if the server has too many jobs waiting in its
+        lane, or if it runs longer than ``seconds`` once started."""
+        if urgent:
+            done = asyncio.get_running_loop().run_in_executor(self._urgent, work)
+        else:
+            pool = self.heavy if size >= SMALL else self.small
+            done = await pool.start(guild, work, what)
+        try:
+            return await asyncio.wait_for(asyncio.shield(done), seconds)
+        except TimeoutError:
+            raise StoreError(
+                f"{what} took longer than {seconds:.0f} seconds, so Harkness stopped waiting; "
+                "nothing was changed",
+                "too-slow",
+            ) from None
+
+    def lanes(self) -> Iterator[FairPool]:
+        yield self.heavy
+        yield self.small
+
+    def close(self) -> None:
         """Stop taking jobs (running ones finish in their threads)."""
-        self._heavy.shutdown(wait=False, cancel_futures=True)
-        self._small.shutdown(wait=False, cancel_futures=True)
+        for pool in self.lanes():
+            pool.close()
+        self._urgent.shutdown(wait=False, cancel_futures=True)
 
 
 #: The process's jobs (every store and every picture of the bot share its threads).
 JOBS = Jobs()
-
-
-async def off_loop(
-    guild: str,
-    work: Callable[[], T],
-    *,
-    size: int,
-    what: str,
-    seconds: float = READ_SECONDS,
-) -> T:
-    """``work()`` among the process's jobs (:data:`JOBS`, see :meth:`Jobs.run`)."""
-    return await JOBS.run(guild, work, size=size, what=what, seconds=seconds)

@@ -240,7 +240,7 @@ class Store(StorePart):
     async def _loaded(self, guild: str, tournament: str, *, whole: bool = False) -> queries.Loaded:
         """The tournament and its fold, for reading (its core tournament built, with
         ``whole``; off the event loop)."""
-        return await self._read(
+        return await self._reading(
             lambda conn: self.folds.loaded(conn, guild, tournament, whole=whole)
         )
 
@@ -853,7 +853,7 @@ class Store(StorePart):
                         break
             return out
 
-        return await self._read(work)
+        return await self._reading(work)
 
     # -- files ----------------------------------------------------------------------------
 
@@ -931,9 +931,13 @@ class Store(StorePart):
         ``separator`` two spaces, ``","`` for CSV or ``"\\t"``), with standings when it has
         results. Provisional results are included; disputed ones are not."""
         state = await self.state(guild, tournament)
+        standings = None
+        if with_standings and state.rounds_played and state.tournament.players:
+            view = await self.standings(guild, tournament)  # kept: computed once a version
+            state, standings = view.state, view.standings
         return await self.jobs.run(
             guild,
-            lambda: _exported(state, form, separator, with_standings),
+            lambda: transfer.export(state.tournament, standings, form, separator),
             size=round_entries(state.players, state.tournament.rounds),
             what="writing the file",
         )
@@ -979,14 +983,6 @@ class Store(StorePart):
             return [(int(seq), str(channel), str(message)) for seq, channel, message in rows]
 
         return await self._read(work)
-
-
-def _exported(state: TournamentState, form: str, separator: str, with_standings: bool) -> str:
-    """:meth:`Store.export`'s work, done in a worker thread."""
-    standings = None
-    if with_standings and state.rounds_played and state.tournament.players:
-        standings = standings_of(state, None).standings
-    return transfer.export(state.tournament, standings, form, separator)
 
 
 def standings_round(where: str, played: int, after_round: int | None) -> int:

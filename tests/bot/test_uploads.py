@@ -12,7 +12,7 @@ import pytest
 
 from bot.store import Actor
 from bot.store.errors import StoreError
-from bot.store.offload import off_loop
+from bot.store.offload import JOBS
 from bot.store.transfer import read_upload
 from core.examples import example_path
 from core.formats.trf import write_trf
@@ -151,12 +151,6 @@ def test_a_failure_that_is_not_the_files_is_answered_in_words() -> None:
 
 async def test_work_off_the_loop_has_a_time_limit() -> None:
     with pytest.raises(StoreError, match=r"reading x\.trf took longer than 0 seconds"):
-        await off_loop(lambda s, _: time.sleep(s), 0.5, None, what="reading x.trf", seconds=0.05)
-
-
-async def test_the_collector_is_paused_while_work_runs_off_the_loop() -> None:
-    import gc
-
-    gc.enable()
-    seen = await off_loop(lambda _a, _b: gc.isenabled(), None, None, what="looking")
-    assert seen is False and gc.isenabled()
+        await JOBS.run(
+            "g", lambda: time.sleep(0.5), size=10**6, what="reading x.trf", seconds=0.05
+        )
