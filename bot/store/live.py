@@ -27,7 +27,7 @@ import asyncio
 import contextlib
 import contextvars
 import functools
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -38,10 +38,11 @@ from bot.store.cache import Kept
 from bot.store.fold import PAIRING_KINDS, Folded, LiveFold, part_of
 from bot.store.model import Event, EventKind, PlayerInfo, TournamentInfo
 from bot.store.offload import Jobs
+from core.log import Part
 from core.names import name_key
 
 #: Rows of a log read from the database at a time while a fold is built.
-CHUNK = 20_000
+CHUNK = 5_000
 #: Estimated bytes of a fold (:func:`fold_bytes`): an event folded (its game's replay and
 #: settled state), a player, and a round entry of the built tournament. Measured with
 #: tracemalloc on a 2,000-player, 40-round Swiss (``tests/bench/store.py --sizes``).
@@ -176,6 +177,15 @@ class Folds:
         read transaction, before a write: the write then finds it ready."""
         await self.loaded(conn, guild, name, whole=whole)
 
+    async def players(self, conn: AsyncConnection, guild: str, name: str) -> tuple[PlayerInfo, ...]:
+        """The players of tournament ``name``: those of its kept fold when they are current,
+        else read (made records off the event loop), without folding anything."""
+        info = await queries.find_tournament(conn, guild, name)
+        live = self._get(guild, info.id)
+        if live is not None and live.players_version == info.players_version:
+            return live.players
+        return await self._players(conn, info, writing=False)
+
     async def loaded(
         self,
         conn: AsyncConnection,
@@ -244,8 +254,8 @@ class Folds:
         if live is None:
             live = await self._built(conn, info, writing=writing)
         if live.players_version != info.players_version:
-            players = tuple(await queries.load_players(conn, info.guild, info.id))
-            live.players, live.players_version = players, info.players_version
+            live.players = await self._players(conn, info, writing=writing)
+            live.players_version = info.players_version
         if live.fold.last_seq < last:
             later = await queries.events_where(
                 conn, info.guild, info.id, schema.events.c.seq > live.fold.last_seq
@@ -277,7 +287,7 @@ class Folds:
         self, conn: AsyncConnection, info: TournamentInfo, *, writing: bool
     ) -> Live:
         guild, e = info.guild, schema.events
-        players = tuple(await queries.load_players(conn, guild, info.id))
+        players = await self._players(conn, info, writing=writing)
         reverts = await queries.events_where(
             conn, guild, info.id, e.c.kind == EventKind.REVERT.value
         )
@@ -312,18 +322,48 @@ class Folds:
         """Add the log's next events to the kept fold (an undo's rounds read again), and
         settle the rounds they changed, in a worker thread."""
         e = schema.events
+        steps: list[tuple[Event, dict[Part, list[Sequence[Any]]]]] = []
         for event in events:
-            changed = live.fold.changes(event)
+            changed = live.fold.changes(event) if event.kind is EventKind.REVERT else ()
             parts = {}
             if changed:
+                # Undos of undos: whether a revert restores depends on those before it, which
+                # are already in the fold or earlier in this list.
+                if steps:
+                    await self.jobs.run(
+                        info.guild,
+                        functools.partial(_add_all, live.fold, steps),
+                        size=0,
+                        what="adding the results",
+                        urgent=writing,
+                    )
+                    steps = []
+                    changed = live.fold.changes(event)
                 targets = await queries.events_where(
                     conn, info.guild, info.id, e.c.seq.in_(changed)
                 )
                 for part in {part_of(t) for t in targets}:
-                    parts[part] = await queries.events_of_part(conn, info.guild, info.id, part)
-            live.fold.add(event, parts)
+                    parts[part] = await queries.part_rows(conn, info.guild, info.id, part)
+            steps.append((event, parts))
         await self.jobs.run(
-            info.guild, live.fold.settle, size=0, what="adding the results", urgent=writing
+            info.guild,
+            functools.partial(_add_all, live.fold, steps),
+            size=0,
+            what="adding the results",
+            urgent=writing,
+        )
+
+    async def _players(
+        self, conn: AsyncConnection, info: TournamentInfo, *, writing: bool
+    ) -> tuple[PlayerInfo, ...]:
+        """The tournament's players, read, and made records off the event loop."""
+        rows = await queries.player_rows(conn, info.guild, info.id)
+        return await self.jobs.run(
+            info.guild,
+            lambda: tuple(queries.player_info(row) for row in rows),
+            size=0,
+            what="reading the players",
+            urgent=writing,
         )
 
     async def _advance(
@@ -346,6 +386,19 @@ class Folds:
 
 def _feed(fold: LiveFold, rows: Sequence[Sequence[Any]]) -> None:
     fold.feed(queries.fold_event(row) for row in rows)
+
+
+def _add_all(
+    fold: LiveFold, steps: Sequence[tuple[Event, Mapping[Part, Sequence[Sequence[Any]]]]]
+) -> None:
+    """Add events to a fold (each undo with the rows of the parts it changes), then settle
+    the rounds they changed: a worker thread's job."""
+    for event, parts in steps:
+        fold.add(
+            event,
+            {part: [queries.fold_event(row) for row in rows] for part, rows in parts.items()},
+        )
+    fold.settle()
 
 
 def round_entries(players: Sequence[PlayerInfo], rounds: int) -> int:

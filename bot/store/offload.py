@@ -11,8 +11,8 @@ the process, :data:`JOBS`) sends it down one of three lanes:
 - **small** (a small section's standings, a picture: milliseconds each):
   :data:`SMALL_WORKERS` threads, each server at most :data:`GUILD_SMALL_RUNNING` at once and
   :data:`GUILD_SMALL_WAITING` waiting;
-- **urgent** (a write's own event settled while the write holds the database: bounded by
-  one round, and never to wait behind anyone): at once.
+- **urgent** (work inside a write, which holds the database: a write's own event settled,
+  bounded by one round; an import's rows made): at once, never behind anyone.
 
 In each fair lane (:class:`FairPool`) every server has its own queue and the queues are
 served in turn (round robin): one server's jobs take its own turns, never another's, so a
@@ -223,6 +223,8 @@ class Jobs:
         ``urgent``. A :class:`StoreError` if the server has too many jobs waiting in its
         lane, or if it runs longer than ``seconds`` once started."""
         if urgent:
+            if size >= SMALL:
+                work = functools.partial(_building, self.collector, work)
             done = asyncio.get_running_loop().run_in_executor(self._urgent, work)
         else:
             pool = self.heavy if size >= SMALL else self.small
@@ -245,6 +247,11 @@ class Jobs:
         for pool in self.lanes():
             pool.close()
         self._urgent.shutdown(wait=False, cancel_futures=True)
+
+
+def _building(collector: Collector, work: Callable[[], T]) -> T:
+    with collector.building():
+        return work()
 
 
 #: The process's jobs (every store and every picture of the bot share its threads).

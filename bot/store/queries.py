@@ -205,23 +205,36 @@ async def event_at(conn: AsyncConnection, guild: str, tournament: int, seq: int)
     return found[0] if found else None
 
 
-async def events_of_part(
+async def part_rows(
     conn: AsyncConnection, guild: str, tournament: int, part: Part
-) -> list[Event]:
-    """Every event of one part of the fold (:func:`bot.store.fold.part_of`): a player's
-    withdrawals, or everything else of a round."""
+) -> list[Sequence[Any]]:
+    """Every event of one part of the fold (:func:`bot.store.fold.part_of`: a player's
+    withdrawals, or everything else of a round), oldest first, as the fold reads them
+    (:data:`FOLD_COLUMNS`, made events by :func:`fold_event` off the event loop)."""
     e = schema.events
     if part.withdrawal:
-        return await events_where(
-            conn,
-            guild,
-            tournament,
-            e.c.kind == EventKind.WITHDRAW.value,
-            e.c.player_id == part.number,
-        )
-    return await events_where(
-        conn, guild, tournament, e.c.round == part.number, e.c.kind != EventKind.WITHDRAW.value
+        where = (e.c.kind == EventKind.WITHDRAW.value, e.c.player_id == part.number)
+    else:
+        where = (e.c.round == part.number, e.c.kind != EventKind.WITHDRAW.value)
+    query = (
+        select(*FOLD_COLUMNS)
+        .where(e.c.guild_id == guild, e.c.tournament_id == tournament, *where)
+        .order_by(e.c.seq)
     )
+    return [tuple(row) for row in await conn.execute(query)]
+
+
+async def player_rows(conn: AsyncConnection, guild: str, tournament: int) -> Sequence[Row[Any]]:
+    """A tournament's players as rows (:func:`player_info` of each, off the event loop for
+    a large section)."""
+    p = schema.players
+    return (
+        await conn.execute(
+            select(*(c for c in p.c if c.name not in ("added_by", "added_at")))
+            .where(p.c.guild_id == guild, p.c.tournament_id == tournament)
+            .order_by(p.c.number)
+        )
+    ).all()
 
 
 #: The columns the fold reads of each event (:func:`fold_event`).

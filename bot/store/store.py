@@ -537,11 +537,7 @@ class Store(StorePart):
         """A tournament's players by starting number; ``typed`` keeps those whose name or
         number contains it, best matches first (for autocomplete, with ``limit=25``)."""
 
-        async def work(conn: AsyncConnection) -> list[PlayerInfo]:
-            info = await queries.find_tournament(conn, guild, tournament)
-            return await queries.load_players(conn, guild, info.id)
-
-        found = await self._read(work)
+        found = list(await self._read(lambda conn: self.folds.players(conn, guild, tournament)))
         if typed.strip():
             return players.matching(found, typed, limit or len(found))
         return found[:limit]
@@ -754,8 +750,16 @@ class Store(StorePart):
     async def state(self, guild: str, tournament: str) -> TournamentState:
         """The tournament now: core tournament, marks, open games (see
         :class:`~bot.store.records.TournamentState`)."""
-        loaded = await self._loaded(guild, tournament, whole=True)
-        return TournamentState.of(loaded.info, loaded.players, loaded.folded)
+        return await self._state(await self._loaded(guild, tournament, whole=True))
+
+    async def _state(self, loaded: queries.Loaded) -> TournamentState:
+        """The state of a tournament loaded whole (its views made off the event loop)."""
+        return await self.jobs.run(
+            loaded.info.guild,
+            lambda: TournamentState.of(loaded.info, loaded.players, loaded.folded),
+            size=0,
+            what="reading the tournament",
+        )
 
     async def open_games(self, guild: str, tournament: str) -> list[GameView]:
         """Games waiting for a confirmation (provisional) or a TD (disputed)."""
@@ -804,7 +808,7 @@ class Store(StorePart):
         self, guild: str, tournament: str, after_round: int | None
     ) -> StandingsView:
         loaded = await self._loaded(guild, tournament, whole=True)
-        state = TournamentState.of(loaded.info, loaded.players, loaded.folded)
+        state = await self._state(loaded)
         view = await self.jobs.run(
             guild,
             lambda: standings_of(state, after_round),
@@ -893,6 +897,12 @@ class Store(StorePart):
         if warnings is not None:
             warnings.extend(data.warnings)
         planned = _check_rounds(max(data.rounds, rounds or 1))
+
+        async def urgently(work: Callable[[], Any]) -> Any:
+            """Work inside the import's write: at once, off the event loop."""
+            size = len(data.players) * max(data.rounds, 1)
+            return await self.jobs.run(guild, work, size=size, what="importing", urgent=True)
+
         source = Actor(actor.user, actor.name, True, Source.IMPORT)
         now = self.clock()
 
@@ -913,7 +923,7 @@ class Store(StorePart):
                 records=queries.records_json(data.records),
                 options=stored,
             )
-            await transfer.write_import(conn, info, data, source, now)
+            await transfer.write_import(conn, info, data, source, now, urgently)
             return info
 
         return await self._write(work)
