@@ -14,6 +14,7 @@ read the sheet, it answers from Discord's own results and says so.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, replace
 
 from bot.errors import UserError
@@ -28,6 +29,7 @@ from bot.store import (
     StoreError,
     TournamentInfo,
 )
+from bot.store.offload import JOBS
 from core.explain import Explanation, explain
 from core.explain_render import MarkdownExplanation, to_markdown
 from core.limits import shorten
@@ -78,7 +80,32 @@ async def standings(
             view = links.standings_view(sheet, info, after_round)
             return view, _noted(standings_pages(view), note)
     view = await store.standings(guild, tournament, after_round=after_round)
-    return view, _noted(standings_pages(view), note)
+    return view, _noted(await pages_of(view), note)
+
+
+#: The pages of the standings answered lately, by view: laid out once a view (a section of
+#: 10,000 players has 400 pages), not once a member.
+_PAGES: OrderedDict[int, tuple[StandingsView, StandingsPages]] = OrderedDict()
+PAGES_KEPT = 16
+
+
+async def pages_of(view: StandingsView) -> StandingsPages:
+    """The pages of ``view``, laid out off the event loop in its server's turn (once a
+    view: they are kept with it)."""
+    found = _PAGES.get(id(view))
+    if found is not None and found[0] is view:
+        _PAGES.move_to_end(id(view))
+        return found[1]
+    pages = await JOBS.run(
+        view.state.info.guild,
+        lambda: standings_pages(view),
+        size=0,
+        what="laying out the standings",
+    )
+    _PAGES[id(view)] = (view, pages)
+    while len(_PAGES) > PAGES_KEPT:
+        _PAGES.popitem(last=False)
+    return pages
 
 
 def _noted(pages: StandingsPages, note: str) -> StandingsPages:
@@ -179,10 +206,15 @@ async def why(
             ) from None
         raise
     view = await store.standings(guild, info.name, after_round=after_round)
-    explanation = explain(view.standings, who.number, after_round)
+    explanation, markdown = await JOBS.run(
+        guild,
+        lambda: _explained(view.standings, who.number, after_round),
+        size=0,
+        what="explaining the standings",
+    )
     return Why(
         explanation,
-        to_markdown(explanation),
+        markdown,
         who.number,
         view.after_round,
         view.marked(who.number),
@@ -190,6 +222,13 @@ async def why(
         note,
         view.standings,
     )
+
+
+def _explained(
+    standings: Standings, number: int, after_round: int | None
+) -> tuple[Explanation, MarkdownExplanation]:
+    explanation = explain(standings, number, after_round)
+    return explanation, to_markdown(explanation)
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,7 +42,9 @@ from pydantic import ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 
 from bot import buttons, health, logs
-from bot.errors import answer_error, arrived
+from bot.errors import answer_error, arrived, to_the_handler
+from bot.fairshare import Turns, taking_turn
+from bot.respond import acknowledge
 from bot.settings import HOW_TO_GET_A_TOKEN, BotSettings, settings_problem
 from bot.sheetlink import SheetLinks
 from bot.sole import SharedSQLite, sole_bot
@@ -73,8 +75,18 @@ class HarknessTree(app_commands.CommandTree[discord.Client]):
         await answer_error(interaction, error)
 
     async def interaction_check(self, interaction: discord.Interaction[discord.Client], /) -> bool:
-        """Every command passes; it is counted here, and its arrival noted (metrics)."""
+        """Every command is counted here and its arrival noted (metrics); a slash command in
+        a server is acknowledged (:func:`bot.respond.acknowledge`), then takes one of its
+        server's turns (:mod:`bot.fairshare`) until it is over. A server with too many
+        commands waiting is refused in words."""
         arrived(interaction)
+        if (
+            interaction.type is discord.InteractionType.application_command
+            and interaction.guild_id is not None
+        ):
+            with to_the_handler(interaction):
+                await acknowledge(interaction)
+            await taking_turn(interaction)
         return True
 
 
@@ -115,6 +127,8 @@ class HarknessBot(commands.Bot):
         self.synced: list[app_commands.AppCommand] = []
         self.fleet: Fleet | None = None
         self.sheets: SheetLinks | None = None
+        #: Each server's share of the commands worked on at once (:mod:`bot.fairshare`).
+        self.turns = Turns()
         self._heartbeat: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:

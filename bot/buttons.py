@@ -22,6 +22,7 @@ import discord
 from bot import answers, pictures, render
 from bot.checks import actor, bot_store, guild_of
 from bot.errors import acknowledged, answer_error, arrived
+from bot.fairshare import taking_turn
 from bot.respond import Interaction
 from bot.sheetlink import links_of
 from bot.store import Outcome, ResultStatus
@@ -32,12 +33,20 @@ PREFIX = "harkness"
 
 
 async def guarded(
-    interaction: Interaction, name: str, work: Callable[[Interaction], Awaitable[None]]
+    interaction: Interaction,
+    name: str,
+    work: Callable[[Interaction], Awaitable[None]],
+    *,
+    ephemeral: bool = False,
 ) -> None:
-    """Run a button's work; anything that goes wrong is answered by the one error handler.
-    The click is counted as ``name`` in the metrics, like a slash command."""
+    """Acknowledge a click (privately, ``ephemeral``, when the answer is a new message only
+    the member sees), take one of its server's turns (:mod:`bot.fairshare`), then run the
+    button's work; anything that goes wrong is answered by the one error handler. The
+    click is counted as ``name`` in the metrics, like a slash command."""
     arrived(interaction, name)
     try:
+        await acknowledge_click(interaction, ephemeral=ephemeral)
+        await taking_turn(interaction)
         await work(interaction)
     except Exception as error:  # every error is answered and logged there
         await answer_error(interaction, error)
@@ -66,7 +75,6 @@ def _verdict(outcome: Outcome, by: str) -> str:
 async def _answer_report(
     interaction: Interaction, tournament_id: int, report: int, confirm: bool
 ) -> None:
-    await acknowledge_click(interaction)
     store, guild = bot_store(interaction), guild_of(interaction)
     info = await answers.tournament_by_id(store, guild, tournament_id)
     who = await actor(store, interaction)
@@ -232,7 +240,6 @@ class StandingsPageButton(
         await guarded(interaction, "button standings page", self._turn)
 
     async def _turn(self, interaction: Interaction) -> None:
-        await acknowledge_click(interaction)
         store, guild = bot_store(interaction), guild_of(interaction)
         info = await answers.tournament_by_id(store, guild, self.tournament)
         standings, pages = await answers.standings(
@@ -293,10 +300,9 @@ class WhyDetailsButton(
         return cls(int(match["tournament"]), int(match["player"]), int(match["round"]))
 
     async def callback(self, interaction: Interaction) -> None:
-        await guarded(interaction, "button why details", self._details)
+        await guarded(interaction, "button why details", self._details, ephemeral=True)
 
     async def _details(self, interaction: Interaction) -> None:
-        await acknowledge_click(interaction, ephemeral=True)
         store, guild = bot_store(interaction), guild_of(interaction)
         info = await answers.tournament_by_id(store, guild, self.tournament)
         why = await answers.why(

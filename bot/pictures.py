@@ -87,21 +87,21 @@ async def standings_page(
     from core.pictures.standings import StandingsPage, standings_picture
 
     first, count = page_rows(pages, page)
-    signs, legend = mark_signs(view)
-    content = StandingsPage(
-        view.standings,
-        first,
-        count,
-        marks=signs,
-        legend=legend,
-        after_round=view.after_round,
-        planned=view.state.info.rounds,
-    )
-    return await _drawn(
-        f"standings-p{page + 1}-{theme}.png",
-        lambda: standings_picture(content, theme, narrow=True),
-        view.state.info.guild,
-    )
+
+    def draw() -> Picture:
+        signs, legend = mark_signs(view)
+        content = StandingsPage(
+            view.standings,
+            first,
+            count,
+            marks=signs,
+            legend=legend,
+            after_round=view.after_round,
+            planned=view.state.info.rounds,
+        )
+        return standings_picture(content, theme, narrow=True)
+
+    return await _drawn(f"standings-p{page + 1}-{theme}.png", draw, view.state.info.guild)
 
 
 async def why(
