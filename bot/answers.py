@@ -14,7 +14,7 @@ read the sheet, it answers from Discord's own results and says so.
 
 from __future__ import annotations
 
-from collections import OrderedDict
+from collections.abc import Hashable
 from dataclasses import dataclass, replace
 
 from bot.errors import UserError
@@ -29,6 +29,7 @@ from bot.store import (
     StoreError,
     TournamentInfo,
 )
+from bot.store.cache import MB, Kept
 from bot.store.offload import JOBS
 from core.explain import Explanation, explain
 from core.explain_render import MarkdownExplanation, to_markdown
@@ -78,33 +79,32 @@ async def standings(
         sheet, note = await linked_sheet(links, guild, info)
         if sheet is not None:
             view = links.standings_view(sheet, info, after_round)
-            return view, _noted(standings_pages(view), note)
+            return view, _noted(await pages_of(view), note)
     view = await store.standings(guild, tournament, after_round=after_round)
     return view, _noted(await pages_of(view), note)
 
 
-#: The pages of the standings answered lately, by view: laid out once a view (a section of
-#: 10,000 players has 400 pages), not once a member.
-_PAGES: OrderedDict[int, tuple[StandingsView, StandingsPages]] = OrderedDict()
-PAGES_KEPT = 16
+#: The pages of the standings answered lately, by the view's stamp: laid out once a view (a
+#: section of 10,000 players has 400 pages), not once a member; bounded in bytes, with a
+#: share a server.
+PAGES_BYTES = 32 * MB
+GUILD_PAGES_BYTES = 16 * MB
+_PAGES: Kept[Hashable, StandingsPages] = Kept(PAGES_BYTES, GUILD_PAGES_BYTES)
 
 
 async def pages_of(view: StandingsView) -> StandingsPages:
     """The pages of ``view``, laid out off the event loop in its server's turn (once a
-    view: they are kept with it)."""
-    found = _PAGES.get(id(view))
-    if found is not None and found[0] is view:
-        _PAGES.move_to_end(id(view))
-        return found[1]
+    view of the store's: they are kept by its stamp)."""
+    guild = view.state.info.guild
+    found = _PAGES.get(view.stamp) if view.stamp is not None else None
+    if found is not None:
+        return found
     pages = await JOBS.run(
-        view.state.info.guild,
-        lambda: standings_pages(view),
-        size=0,
-        what="laying out the standings",
+        guild, lambda: standings_pages(view), size=0, what="laying out the standings"
     )
-    _PAGES[id(view)] = (view, pages)
-    while len(_PAGES) > PAGES_KEPT:
-        _PAGES.popitem(last=False)
+    if view.stamp is not None:
+        size = sum(len(page) for page in pages.pages) * 2 + 1024
+        _PAGES.put(view.stamp, guild, pages, size)
     return pages
 
 
@@ -167,6 +167,8 @@ class Why:
     tournament: TournamentInfo
     source: str = ""
     standings: Standings | None = None
+    #: The stamp of the standings explained (:attr:`StandingsView.stamp`), when the store's.
+    stamp: Hashable | None = None
 
 
 async def why(
@@ -221,6 +223,7 @@ async def why(
         info,
         note,
         view.standings,
+        view.stamp,
     )
 
 

@@ -44,6 +44,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from bot import buttons, health, logs
 from bot.errors import answer_error, arrived, to_the_handler
 from bot.fairshare import Turns, taking_turn
+from bot.metrics import watch_the_loop
 from bot.respond import acknowledge
 from bot.settings import HOW_TO_GET_A_TOKEN, BotSettings, settings_problem
 from bot.sheetlink import SheetLinks
@@ -130,6 +131,7 @@ class HarknessBot(commands.Bot):
         #: Each server's share of the commands worked on at once (:mod:`bot.fairshare`).
         self.turns = Turns()
         self._heartbeat: asyncio.Task[None] | None = None
+        self._loop_watch: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         """Open the store, the fleet and the sheet links, add the cogs and buttons, and sync
@@ -150,6 +152,7 @@ class HarknessBot(commands.Bot):
             self._heartbeat = asyncio.create_task(
                 self._beat(self.settings.health_file), name="harkness-heartbeat"
             )
+        self._loop_watch = asyncio.create_task(watch_the_loop(), name="harkness-loop-watch")
 
     async def _beat(self, path: Path) -> None:
         """Touch the heartbeat file while connected (see :mod:`bot.health`)."""
@@ -186,8 +189,9 @@ class HarknessBot(commands.Bot):
 
     async def close(self) -> None:
         """Leave the gateway, then close the database (when the bot opened it)."""
-        if self._heartbeat is not None:
-            self._heartbeat.cancel()
+        for task in (self._heartbeat, self._loop_watch):
+            if task is not None:
+                task.cancel()
         if self.sheets is not None:
             await self.sheets.close()
         await super().close()

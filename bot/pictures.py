@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Literal
 
 import discord
 
 from bot.render import mark_signs
 from bot.store import StandingsView, StoreError
+from bot.store.cache import MB, Kept
 from bot.store.offload import JOBS
 from core.explain import Explanation
 from core.pairing import PairingRequest, RoundPairing
@@ -48,13 +49,24 @@ def theme_of(message: discord.Message | None) -> Theme:
     return DEFAULT_THEME
 
 
+#: Pictures drawn lately, by what they show (a page of standings many members ask for is
+#: drawn once): bounded in bytes, with a share a server.
+PICTURES_BYTES = 48 * MB
+GUILD_PICTURES_BYTES = 16 * MB
+_DRAWN: Kept[Hashable, Picture] = Kept(PICTURES_BYTES, GUILD_PICTURES_BYTES)
+
+
 async def _drawn(
-    filename: str, draw: Callable[[], Picture], guild: str | None
+    filename: str, draw: Callable[[], Picture], guild: str | None, key: Hashable | None = None
 ) -> discord.File | None:
-    """``draw`` run in a worker thread in ``guild``'s turn, as an attachment; None when it
-    cannot be made."""
+    """``draw`` run in a worker thread in ``guild``'s turn, as an attachment (drawn once for
+    a ``key``); None when it cannot be made."""
+    picture = _DRAWN.get(key) if key is not None else None
     try:
-        picture = await JOBS.run(guild or "", draw, size=0, what="drawing a picture")
+        if picture is None:
+            picture = await JOBS.run(guild or "", draw, size=0, what="drawing a picture")
+            if key is not None:
+                _DRAWN.put(key, guild or "", picture, len(picture.data) + 1024)
     except (HarknessError, StoreError) as error:  # Pillow missing, too large, too many
         log.info("no picture %s: %s", filename, error)
         return None
@@ -101,19 +113,27 @@ async def standings_page(
         )
         return standings_picture(content, theme, narrow=True)
 
-    return await _drawn(f"standings-p{page + 1}-{theme}.png", draw, view.state.info.guild)
+    key = None if view.stamp is None else ("standings", view.stamp, page, theme)
+    return await _drawn(f"standings-p{page + 1}-{theme}.png", draw, view.state.info.guild, key)
 
 
 async def why(
-    standings: Standings, explanation: Explanation, theme: Theme, guild: str | None = None
+    standings: Standings,
+    explanation: Explanation,
+    theme: Theme,
+    guild: str | None = None,
+    stamp: Hashable | None = None,
 ) -> discord.File | None:
-    """The "why" picture of an explanation (drawn in ``guild``'s turn)."""
+    """The "why" picture of an explanation (drawn in ``guild``'s turn; once for the
+    standings' ``stamp``, when they have one)."""
     from core.pictures.why import why_picture
 
+    number = explanation.player.id
     return await _drawn(
-        f"why-{explanation.player.id}-{theme}.png",
+        f"why-{number}-{theme}.png",
         lambda: why_picture(standings, explanation, theme),
         guild,
+        None if stamp is None else ("why", stamp, number, theme),
     )
 
 

@@ -128,7 +128,7 @@ class StandingsCog(HarknessCog, name="Standings"):
         if why.source:
             text = shorten(f"{text}\n_{render.plain(why.source)}_", render.MESSAGE_MAX)
         picture = (
-            await pictures.why(why.standings, why.explanation, theme, found.guild)
+            await pictures.why(why.standings, why.explanation, theme, found.guild, why.stamp)
             if why.standings is not None
             else None
         )

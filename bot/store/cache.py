@@ -6,7 +6,9 @@ game, a player, a round entry). The cache holds at most ``limit`` bytes in all a
 ``guild_share`` for one server: a new value first makes room among its own server's least
 recently used values, then among everyone's; a value larger than the share is not kept. So
 one server's largest sections never push another server's out beyond its share, and the
-process's memory for them has a bound whatever the servers do.
+process's memory for them has a bound whatever the servers do. What the cache lets go of
+is handed to ``release`` (the store frees a large state a piece at a time off the event
+loop: :func:`bot.store.collector.let_go`).
 
 >>> kept = Kept(limit=100, guild_share=60)
 >>> kept.put("a1", "a", "A's first", 40), kept.put("a2", "a", "A's second", 40)
@@ -20,7 +22,7 @@ process's memory for them has a bound whatever the servers do.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -41,9 +43,13 @@ class Kept(Generic[K, V]):
     """Values by key, least recently used first out, within ``limit`` bytes in all and
     ``guild_share`` bytes a server."""
 
-    def __init__(self, limit: int, guild_share: int) -> None:
+    def __init__(
+        self, limit: int, guild_share: int, release: Callable[[object], None] | None = None
+    ) -> None:
         self.limit = limit
         self.guild_share = min(guild_share, limit)
+        #: Given each value the cache lets go of (to free a large one off the event loop).
+        self._release = release
         self._entries: OrderedDict[K, _Entry[V]] = OrderedDict()
         self._total = 0
         self._by_guild: dict[str, int] = {}
@@ -78,6 +84,8 @@ class Kept(Generic[K, V]):
         found = self._entries.pop(key, None)
         if found is None:
             return
+        if self._release is not None:
+            self._release(found.value)
         self._total -= found.size
         left = self._by_guild[found.guild] - found.size
         if left:

@@ -371,6 +371,8 @@ class LiveFold:
         #: The game each report was made in, by (round, seq): a function of the report
         #: alone, so entries of reports no longer in force are never wrong, only unused.
         self._report_in: dict[tuple[int, int], Pair] = {}
+        #: Events replayed so far (each time one is: an undo replays its rounds' again).
+        self.stepped = 0
         self._live: LiveReplay[Event, int, _Game, tuple[EntryKind, int], tuple[int, int]]
         self._live = LiveReplay.of(events, self._step, key=_seq, undoes=_reverts, part=part_of)
         self.last_seq = events[-1].seq if events else 0
@@ -404,6 +406,7 @@ class LiveFold:
         return self
 
     def _step(self, state: _Fold, e: Event) -> None:
+        self.stepped += 1
         _apply(state, e, self._report_in)
 
     @property

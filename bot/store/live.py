@@ -33,7 +33,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.store import queries, schema
+from bot.store import collector, queries, schema
 from bot.store.cache import Kept
 from bot.store.fold import PAIRING_KINDS, Folded, LiveFold, part_of
 from bot.store.model import Event, EventKind, PlayerInfo, TournamentInfo
@@ -84,6 +84,8 @@ class Live:
             or found.players is not self.players
             or found.info != info
         ):
+            if found is not None:
+                collector.let_go(found)  # its tournament: freed off the event loop
             found = self.current = self.fold.folded(self.players, info)
         return found
 
@@ -143,6 +145,11 @@ class Folds:
 
     def _keep(self, live: Live) -> None:
         self.kept.put(("fold", live.guild, live.tournament), live.guild, live, live.size)
+
+    def fold_of(self, guild: str, tournament: int) -> LiveFold | None:
+        """The fold kept for a tournament (by id), if any."""
+        live = self._get(guild, tournament)
+        return live.fold if live is not None else None
 
     def forget(self, guild: str, tournament: int) -> None:
         """Let the fold of a tournament go (it is read again when next needed)."""

@@ -14,11 +14,11 @@ the process, :data:`JOBS`) sends it down one of three lanes:
 - **urgent** (work inside a write, which holds the database: a write's own event settled,
   bounded by one round; an import's rows made): at once, never behind anyone.
 
-In each fair lane (:class:`FairPool`) every server has its own queue and the queues are
-served in turn (round robin): one server's jobs take its own turns, never another's, so a
-second server's job starts as soon as a thread is free, ahead of the first server's next
-one. A job asked for while its server already has its lane's waiting jobs is refused at
-once, in words (:class:`StoreError` ``busy``).
+In each fair lane (:class:`FairPool`) every server has its own queue, and a free thread
+takes the next job of the server served longest ago (round robin): one server's jobs take
+its own turns, never another's, so a second server's job starts as soon as a thread is free,
+ahead of the first server's next one. A job asked for while its server already has its
+lane's waiting jobs is refused at once, in words (:class:`StoreError` ``busy``).
 
 A job that runs longer than its time limit is answered with a :class:`StoreError` (the
 thread finishes by itself; its server's turn is taken until then). A heavy job builds under
@@ -50,8 +50,8 @@ WORKERS = 2
 GUILD_RUNNING = 1
 GUILD_WAITING = 8
 #: Threads that run small jobs, and a server's share of them.
-SMALL_WORKERS = 4
-GUILD_SMALL_RUNNING = 2
+SMALL_WORKERS = 3
+GUILD_SMALL_RUNNING = 1
 GUILD_SMALL_WAITING = 32
 #: A job on a section of fewer round entries (players × rounds) than this is small.
 SMALL = 20_000
@@ -71,6 +71,8 @@ class _Job:
 class _Guild:
     waiting: deque[_Job] = field(default_factory=deque)
     running: int = 0
+    #: When the server's last job started (a count of jobs started): -1, never.
+    served: int = -1
 
 
 class FairPool:
@@ -93,9 +95,8 @@ class FairPool:
         self._around = around
         self._threads = ThreadPoolExecutor(workers, thread_name_prefix=f"harkness-{name}")
         self._guilds: dict[str, _Guild] = {}
-        #: Servers with jobs waiting, in the order they are served next.
-        self._turns: deque[str] = deque()
         self._running = 0
+        self._served = 0
 
     def waiting(self, guild: str) -> int:
         """How many of the server's jobs wait for their turn."""
@@ -121,8 +122,6 @@ class FairPool:
         loop = asyncio.get_running_loop()
         job = _Job(work, loop.create_future(), loop.create_future())
         state.waiting.append(job)
-        if guild not in self._turns:
-            self._turns.append(guild)
         self._dispatch()
         try:
             await asyncio.shield(job.begun)
@@ -138,26 +137,24 @@ class FairPool:
             state.waiting.remove(job)
             if not state.waiting and not state.running:
                 del self._guilds[guild]
-                if guild in self._turns:
-                    self._turns.remove(guild)
 
     def _dispatch(self) -> None:
-        """Start waiting jobs while a thread is free, one server after another."""
-        passes = len(self._turns)
-        while self._running < self.workers and self._turns and passes > 0:
-            guild = self._turns.popleft()
-            state = self._guilds.get(guild)
-            if state is None or not state.waiting:
-                passes = len(self._turns)
-                continue
-            if state.running >= self.guild_running:
-                self._turns.append(guild)  # its turn comes again when a job of it ends
-                passes -= 1
-                continue
+        """Start waiting jobs while a thread is free: each time, of the server served
+        longest ago among those with a job waiting and a share free (a server new to the
+        queue first)."""
+        while self._running < self.workers:
+            ready = [
+                (state.served, guild)
+                for guild, state in self._guilds.items()
+                if state.waiting and state.running < self.guild_running
+            ]
+            if not ready:
+                return
+            _, guild = min(ready)
+            state = self._guilds[guild]
             job = state.waiting.popleft()
-            if state.waiting:
-                self._turns.append(guild)
-            passes = len(self._turns)
+            self._served += 1
+            state.served = self._served
             state.running += 1
             self._running += 1
             job.begun.set_result(None)

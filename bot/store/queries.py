@@ -17,7 +17,7 @@ from sqlalchemy import ColumnElement, Row, Select, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.store import schema
+from bot.store import limits, schema
 from bot.store.errors import StoreError
 from bot.store.fold import Folded
 from bot.store.model import (
@@ -355,6 +355,18 @@ class Loaded:
         return await self.advance(self, event)
 
 
+async def guild_tournaments(conn: AsyncConnection, guild: str) -> int:
+    """How many tournaments a server has."""
+    t = schema.tournaments
+    return int(await conn.scalar(select(func.count()).where(t.c.guild_id == guild)) or 0)
+
+
+async def guild_events(conn: AsyncConnection, guild: str) -> int:
+    """How many events a server keeps in all its tournaments' logs (its index counted)."""
+    e = schema.events
+    return int(await conn.scalar(select(func.count()).where(e.c.guild_id == guild)) or 0)
+
+
 async def append_event(
     conn: AsyncConnection,
     loaded: Loaded,
@@ -370,6 +382,9 @@ async def append_event(
     the new state.
     """
     seq = loaded.folded.last_seq + 1
+    full = limits.log_full(loaded.info.name, seq)
+    if full is not None:
+        raise full
     result = fields.get("result")
     colour = fields.get("colour")
     values = {

@@ -14,7 +14,7 @@ named player's side, so a front end can word a message without further look-ups.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, overload
@@ -288,6 +288,10 @@ class StandingsView:
     state: TournamentState
     standings: Standings
     after_round: int
+    #: What the store computed it from (the tournament's settings and players, its log's
+    #: last event, the day), None for standings from elsewhere (a linked sheet): two views
+    #: with one stamp are the same, so what is drawn or laid out of one serves the other.
+    stamp: Hashable | None = None
 
     def marked(self, number: int) -> ResultStatus | None:
         """The weakest mark of a player's rounds up to ``after_round``: disputed over

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable, Collection, Mapping
+from dataclasses import replace
 from datetime import date, datetime
 from typing import Any, TypeVar, cast
 
@@ -19,7 +20,16 @@ from sqlalchemy import insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from bot.store import pairings, players, queries, results, schema, transfer
+from bot.store import (
+    collector,
+    limits,
+    pairings,
+    players,
+    queries,
+    results,
+    schema,
+    transfer,
+)
 from bot.store.base import StorePart, utc_now
 from bot.store.cache import MB, Kept
 from bot.store.errors import StoreError
@@ -45,7 +55,7 @@ from bot.store.records import (
     TournamentState,
 )
 from bot.store.results import Change
-from core.limits import shorten
+from core.limits import MAX_PLAYERS, shorten
 from core.model import Colour, EntryKind
 from core.names import name_key
 from core.pairing import PairingRequest, RoundPairing
@@ -152,12 +162,16 @@ class Store(StorePart):
         guild_cache_bytes: int = GUILD_CACHE_BYTES,
     ) -> None:
         #: Folds and standings kept between answers, bounded in bytes with a share a server.
-        self.kept: Kept[tuple[object, ...], object] = Kept(cache_bytes, guild_cache_bytes)
+        self.kept: Kept[tuple[object, ...], object] = Kept(
+            cache_bytes, guild_cache_bytes, collector.let_go
+        )
         #: Slow work, off the event loop and shared fairly between servers.
         self.jobs = jobs
         super().__init__(engine, clock, Folds(self.kept, jobs))
         #: The sheet link's side: linked sheets and the results queued for them.
         self.linked = LinkedSheets(engine, clock, self.folds)
+        #: The imports each server started lately (:data:`limits.IMPORTS_PER_HOUR`).
+        self.imports = limits.ImportWindow()
         #: Standings being computed, by key, with what they are computed from: members
         #: asking at once wait for the one computation.
         self._computing: dict[tuple[object, ...], tuple[object, asyncio.Future[StandingsView]]]
@@ -343,6 +357,9 @@ class Store(StorePart):
         )
         if taken is not None:
             raise StoreError(f"there is already a tournament called {taken!r} here", "name-taken")
+        refusal = limits.too_many_tournaments(await queries.guild_tournaments(conn, guild))
+        if refusal is not None:
+            raise refusal
         values = {
             "guild_id": guild,
             "name": name,
@@ -514,6 +531,12 @@ class Store(StorePart):
         self, guild: str, tournament: str, name: str, actor: Actor, **fields: Any
     ) -> PlayerInfo:
         async def work(conn: AsyncConnection, loaded: queries.Loaded) -> PlayerInfo:
+            if len(loaded.players) >= MAX_PLAYERS:
+                raise StoreError(
+                    f"{loaded.info.name} has {len(loaded.players):,} players, the most a "
+                    "tournament has (TRF-16 gives a starting number four digits)",
+                    "too-many-players",
+                )
             # A late entry enters the next round to pair (a bye asked ahead moves it not).
             first = pairings.next_to_enter(loaded)
             running = loaded.info.status is TournamentStatus.RUNNING
@@ -545,7 +568,7 @@ class Store(StorePart):
     async def player(self, guild: str, tournament: str, ref: PlayerRef) -> PlayerInfo:
         """The player ``ref`` names: a starting number, ``"#3"``, a name, a mention, or
         :class:`~bot.store.players.DiscordUser`."""
-        found = await self.players(guild, tournament)
+        found = await self._read(lambda conn: self.folds.players(conn, guild, tournament))
         return players.resolve(found, ref, tournament)
 
     async def link_player(
@@ -816,6 +839,7 @@ class Store(StorePart):
             what="computing the standings",
         )
         stamp = (loaded.info, loaded.folded.last_seq, date.today())
+        view = replace(view, stamp=(*stamp, view.after_round))
         key = ("standings", guild, loaded.info.id, after_round)
         self.kept.put(key, guild, (stamp, view), standings_bytes(view))
         return view
@@ -888,6 +912,8 @@ class Store(StorePart):
         name = clean_name(name, "tournament")
         profile, tiebreaks = check_rules(profile, tiebreaks)
         stored = check_options(profile, tiebreaks, options)
+        await self.check_import(guild)
+        self.imports.record(guild)
         data = await self.jobs.run(
             guild,
             lambda: transfer.read_upload(text, filename),
@@ -923,10 +949,32 @@ class Store(StorePart):
                 records=queries.records_json(data.records),
                 options=stored,
             )
-            await transfer.write_import(conn, info, data, source, now, urgently)
+            kept = await queries.guild_events(conn, guild)
+            await transfer.write_import(conn, info, data, source, now, urgently, kept)
             return info
 
-        return await self._write(work)
+        try:
+            return await self._write(work)
+        finally:
+            collector.let_go(data)  # a million round entries: freed off the event loop
+
+    async def check_import(self, guild: str) -> None:
+        """Refuse an import the server may not start now (:mod:`bot.store.limits`: imports
+        an hour, tournaments, the results it keeps), before its file is downloaded or
+        read."""
+        refusal = self.imports.refusal(guild)
+        if refusal is not None:
+            raise refusal
+
+        async def work(conn: AsyncConnection) -> tuple[int, int]:
+            return await queries.guild_tournaments(conn, guild), await queries.guild_events(
+                conn, guild
+            )
+
+        tournaments, events = await self._read(work)
+        refusal = limits.too_many_tournaments(tournaments) or limits.too_many_events(events, 1)
+        if refusal is not None:
+            raise refusal
 
     async def export(
         self,

@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.store import schema
+from bot.store import collector, limits, schema
 from bot.store.errors import StoreError, problems_words
 from bot.store.model import DOUBLE_FORFEIT, Actor, TournamentInfo
 from core.formats import read_bytes, read_text, write_crosstable
@@ -145,10 +145,12 @@ async def write_import(
     actor: Actor,
     now: datetime,
     off_loop: Callable[[Callable[[], Any]], Awaitable[Any]],
+    kept_events: int = 0,
 ) -> None:
     """Insert the players and the result events of an imported tournament, a batch at a
     time (each a short step of the event loop); what costs the section's size is done by
-    ``off_loop`` (a worker thread)."""
+    ``off_loop`` (a worker thread). Refused when its events and the ``kept_events`` of its
+    server's other tournaments pass :data:`bot.store.limits.MAX_GUILD_EVENTS`."""
     players = await off_loop(
         lambda: [player_values(info, p, actor, now) for p in tournament.players]
     )
@@ -176,8 +178,16 @@ async def write_import(
         "supersedes": None,
     }
     rows = await off_loop(lambda: _event_rows(result_events(tournament), ids, base))
-    for start in range(0, len(rows), INSERT_BATCH):
-        await conn.execute(insert(schema.events), rows[start : start + INSERT_BATCH])
+    refusal = limits.too_many_events(kept_events, len(rows))
+    if refusal is not None:
+        raise refusal
+    try:
+        for start in range(0, len(rows), INSERT_BATCH):
+            await conn.execute(insert(schema.events), rows[start : start + INSERT_BATCH])
+    finally:
+        collector.let_go(rows)  # half a million rows: freed off the event loop
+        collector.let_go(players)
+        del rows, players
 
 
 def export(
