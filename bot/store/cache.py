@@ -100,6 +100,6 @@ class Kept(Generic[K, V]):
     def __len__(self) -> int:
         return len(self._entries)
 
-    def keys(self) -> list[K]:
+    def order(self) -> list[K]:
         """The keys kept, least recently used first."""
         return list(self._entries)

@@ -195,7 +195,7 @@ async def through_store(
         assert view.state.tournament.players == t.players, "the store folded another event"
 
         async def computed() -> object:
-            for key in store.kept.keys():  # the standings, as after a new event (the fold
+            for key in store.kept.order():  # the standings, as after a new event (the fold
                 if key[0] == "standings":  # is kept: a new event is added to it)
                     store.kept.forget(key)
             return await store.standings("bench", name)
