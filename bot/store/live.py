@@ -48,7 +48,7 @@ CHUNK = 5_000
 #: tracemalloc on a 2,000-player, 40-round Swiss (``tests/bench/store.py --sizes``).
 EVENT_BYTES = 600
 PLAYER_BYTES = 700
-ENTRY_BYTES = 90
+ENTRY_BYTES = 110
 
 
 def fold_bytes(events: int, players: int, rounds: int) -> int:

@@ -136,9 +136,11 @@ def _check_rounds(rounds: int) -> int:
 CACHE_BYTES = 640 * MB
 GUILD_CACHE_BYTES = 448 * MB
 #: Estimated bytes of standings kept (:func:`standings_bytes`): a player's row and
-#: tiebreaks, and a round entry of the tournament they are after (when cut to a round).
-ROW_BYTES = 1_200
-CUT_ENTRY_BYTES = 80
+#: tiebreaks, and a round entry of the tournament they are after (when cut to a round: its
+#: entries are the whole tournament's, its tuples its own). Measured with tracemalloc
+#: (``tests/bench/store.py --sizes``).
+ROW_BYTES = 2_000
+CUT_ENTRY_BYTES = 20
 #: About how many bytes of an uploaded file make one round entry (a TRF-16 line gives each
 #: round ten columns): how heavy reading it is, before it is read.
 UPLOAD_BYTES_PER_ENTRY = 10
