@@ -70,12 +70,14 @@ async def standings(
     tournament: str,
     after_round: int | None,
     links: SheetLinks | None = None,
+    info: TournamentInfo | None = None,
 ) -> tuple[StandingsView, StandingsPages]:
     """The standings (after the last round with results, or ``after_round``) and their pages;
-    from the Google Sheet for a linked tournament (given ``links``)."""
+    from the Google Sheet for a linked tournament (given ``links``; ``info``, the
+    tournament just read, tells whether it is linked)."""
     note = ""
     if links is not None:
-        info = await store.tournament(guild, tournament)
+        info = info or await store.tournament(guild, tournament)
         sheet, note = await linked_sheet(links, guild, info)
         if sheet is not None:
             view = links.standings_view(sheet, info, after_round)

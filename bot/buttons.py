@@ -243,7 +243,7 @@ class StandingsPageButton(
         store, guild = bot_store(interaction), guild_of(interaction)
         info = await answers.tournament_by_id(store, guild, self.tournament)
         standings, pages = await answers.standings(
-            store, guild, info.name, self.after_round, links_of(interaction)
+            store, guild, info.name, self.after_round, links_of(interaction), info
         )
         page = max(0, min(self.page, len(pages.pages) - 1))
         picture = await pictures.standings_page(

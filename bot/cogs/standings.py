@@ -42,7 +42,7 @@ class StandingsCog(HarknessCog, name="Standings"):
     ) -> None:
         found = await tournament.pick(interaction)
         view, pages = await answers.standings(
-            self.store, found.guild, found.name, after_round, links_of(interaction)
+            self.store, found.guild, found.name, after_round, links_of(interaction), found
         )
         picture = await pictures.standings_page(view, pages.pages, 0, theme)
         await reply(
