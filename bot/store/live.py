@@ -330,35 +330,32 @@ class Folds:
         settle the rounds they changed, in a worker thread."""
         e = schema.events
         steps: list[tuple[Event, dict[Part, list[Sequence[Any]]]]] = []
+
+        async def add_steps() -> None:
+            await self.jobs.run(
+                info.guild,
+                functools.partial(_add_all, live.fold, list(steps)),
+                size=0,
+                what="adding the results",
+                urgent=writing,
+            )
+            steps.clear()
+
         for event in events:
-            changed = live.fold.changes(event) if event.kind is EventKind.REVERT else ()
             parts = {}
-            if changed:
-                # Undos of undos: whether a revert restores depends on those before it, which
-                # are already in the fold or earlier in this list.
+            if event.kind is EventKind.REVERT:
+                # Undos of undos: whether a revert restores depends on those before it, so
+                # they are in the fold first.
                 if steps:
-                    await self.jobs.run(
-                        info.guild,
-                        functools.partial(_add_all, live.fold, steps),
-                        size=0,
-                        what="adding the results",
-                        urgent=writing,
-                    )
-                    steps = []
-                    changed = live.fold.changes(event)
+                    await add_steps()
+                changed = live.fold.changes(event)
                 targets = await queries.events_where(
                     conn, info.guild, info.id, e.c.seq.in_(changed)
                 )
                 for part in {part_of(t) for t in targets}:
                     parts[part] = await queries.part_rows(conn, info.guild, info.id, part)
             steps.append((event, parts))
-        await self.jobs.run(
-            info.guild,
-            functools.partial(_add_all, live.fold, steps),
-            size=0,
-            what="adding the results",
-            urgent=writing,
-        )
+        await add_steps()
 
     async def _players(
         self, conn: AsyncConnection, info: TournamentInfo, *, writing: bool

@@ -72,11 +72,20 @@ async def test_what_another_process_writes_is_read_as_the_next_events(store: Sto
             GUILD, "Open", TD, round=1, player="#1", opponent="#2", result="loss"
         )
         await other.add_player(GUILD, "Open", "Late Comer", actor=TD)
+        await other.set_bye(GUILD, "Open", TD, round=2, player="#3", kind="zero")
     finally:
         await other.close()
     state = await store.state(GUILD, "Open")
     assert [p.name for p in state.players][-1] == "Late Comer"
     assert str(state.tournament.player(1).entries[0]).startswith("L")
+    assert str(state.tournament.player(3).entries[1]) == "U"
+    other = await Store.open(db_url, migrate=False)
+    try:
+        await other.undo(GUILD, "Open", TD)  # the zero-point bye: round 2 as it was
+    finally:
+        await other.close()
+    state = await store.state(GUILD, "Open")
+    assert str(state.tournament.player(3).entries[1]) != "U"
     assert store.folds.events_read == read
     assert store.folds.fold_of(GUILD, tid) is not None
     await _as_the_log_says(store, GUILD, "Open")
