@@ -14,6 +14,7 @@ read the sheet, it answers from Discord's own results and says so.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, replace
 
 from bot.errors import UserError
@@ -28,8 +29,9 @@ from bot.store import (
     StoreError,
     TournamentInfo,
 )
-from bot.store.offload import off_loop
-from bot.store.store import standings_of
+from bot.store.cache import MB, Kept
+from bot.store.offload import JOBS
+from core.awards import Awards
 from core.explain import Explanation, explain
 from core.explain_render import MarkdownExplanation, to_markdown
 from core.limits import shorten
@@ -67,18 +69,44 @@ async def standings(
     tournament: str,
     after_round: int | None,
     links: SheetLinks | None = None,
+    info: TournamentInfo | None = None,
 ) -> tuple[StandingsView, StandingsPages]:
     """The standings (after the last round with results, or ``after_round``) and their pages;
-    from the Google Sheet for a linked tournament (given ``links``)."""
+    from the Google Sheet for a linked tournament (given ``links``; ``info``, the
+    tournament just read, tells whether it is linked)."""
     note = ""
     if links is not None:
-        info = await store.tournament(guild, tournament)
+        info = info or await store.tournament(guild, tournament)
         sheet, note = await linked_sheet(links, guild, info)
         if sheet is not None:
             view = links.standings_view(sheet, info, after_round)
-            return view, _noted(standings_pages(view), note)
+            return view, _noted(await pages_of(view), note)
     view = await store.standings(guild, tournament, after_round=after_round)
-    return view, _noted(standings_pages(view), note)
+    return view, _noted(await pages_of(view), note)
+
+
+#: The pages of the standings answered lately, by the view's stamp: laid out once a view (a
+#: section of 10,000 players has 400 pages), not once a member; bounded in bytes, with a
+#: share a server.
+PAGES_BYTES = 32 * MB
+GUILD_PAGES_BYTES = 16 * MB
+_PAGES: Kept[Hashable, StandingsPages] = Kept(PAGES_BYTES, GUILD_PAGES_BYTES)
+
+
+async def pages_of(view: StandingsView) -> StandingsPages:
+    """The pages of ``view``, laid out off the event loop in its server's turn (once a
+    view of the store's: they are kept by its stamp)."""
+    guild = view.state.info.guild
+    found = _PAGES.get(view.stamp) if view.stamp is not None else None
+    if found is not None:
+        return found
+    pages = await JOBS.run(
+        guild, lambda: standings_pages(view), size=0, what="laying out the standings"
+    )
+    if view.stamp is not None:
+        size = sum(len(page) for page in pages.pages) * 2 + 1024
+        _PAGES.put(view.stamp, guild, pages, size)
+    return pages
 
 
 def _noted(pages: StandingsPages, note: str) -> StandingsPages:
@@ -123,11 +151,7 @@ async def crosstable(
     csv = await store.export(guild, info.name, "crosstable", separator=",")
     state = await store.state(guild, info.name)
     played = state.rounds_played
-    standings = (
-        (await off_loop(standings_of, state, None, what="computing the standings")).standings
-        if played
-        else None
-    )
+    standings = (await store.standings(guild, info.name)).standings if played else None
     return Crosstable(text, csv, played, info.rounds, len(state.players), note, standings)
 
 
@@ -144,6 +168,8 @@ class Why:
     tournament: TournamentInfo
     source: str = ""
     standings: Standings | None = None
+    #: The stamp of the standings explained (:attr:`StandingsView.stamp`), when the store's.
+    stamp: Hashable | None = None
 
 
 async def why(
@@ -166,10 +192,15 @@ async def why(
         view = links.standings_view(sheet, info, after_round)
         number = await links.number_of(guild, info, sheet, player, username)
         awards = await awards_for(store, info, view.standings, sheet)
-        explanation = explain(view.standings, number, after_round, awards)
+        explanation, markdown = await JOBS.run(
+            guild,
+            lambda: _explained(view.standings, number, after_round, awards),
+            size=0,
+            what="explaining the standings",
+        )
         return Why(
             explanation,
-            to_markdown(explanation),
+            markdown,
             number,
             view.after_round,
             None,
@@ -188,17 +219,30 @@ async def why(
         raise
     view = await store.standings(guild, info.name, after_round=after_round)
     awards = await awards_for(store, info, view.standings)
-    explanation = explain(view.standings, who.number, after_round, awards)
+    explanation, markdown = await JOBS.run(
+        guild,
+        lambda: _explained(view.standings, who.number, after_round, awards),
+        size=0,
+        what="explaining the standings",
+    )
     return Why(
         explanation,
-        to_markdown(explanation),
+        markdown,
         who.number,
         view.after_round,
         view.marked(who.number),
         info,
         note,
         view.standings,
+        view.stamp,
     )
+
+
+def _explained(
+    standings: Standings, number: int, after_round: int | None, awards: Awards | None
+) -> tuple[Explanation, MarkdownExplanation]:
+    explanation = explain(standings, number, after_round, awards)
+    return explanation, to_markdown(explanation)
 
 
 @dataclass(frozen=True, slots=True)

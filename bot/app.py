@@ -42,7 +42,10 @@ from pydantic import ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 
 from bot import buttons, health, logs
-from bot.errors import answer_error, arrived
+from bot.errors import answer_error, arrived, to_the_handler
+from bot.fairshare import Turns, taking_turn
+from bot.metrics import watch_the_loop
+from bot.respond import acknowledge
 from bot.settings import HOW_TO_GET_A_TOKEN, BotSettings, settings_problem
 from bot.sheetlink import SheetLinks
 from bot.sole import SharedSQLite, sole_bot
@@ -74,8 +77,18 @@ class HarknessTree(app_commands.CommandTree[discord.Client]):
         await answer_error(interaction, error)
 
     async def interaction_check(self, interaction: discord.Interaction[discord.Client], /) -> bool:
-        """Every command passes; it is counted here, and its arrival noted (metrics)."""
+        """Every command is counted here and its arrival noted (metrics); a slash command in
+        a server is acknowledged (:func:`bot.respond.acknowledge`), then takes one of its
+        server's turns (:mod:`bot.fairshare`) until it is over. A server with too many
+        commands waiting is refused in words."""
         arrived(interaction)
+        if (
+            interaction.type is discord.InteractionType.application_command
+            and interaction.guild_id is not None
+        ):
+            with to_the_handler(interaction):
+                await acknowledge(interaction)
+            await taking_turn(interaction)
         return True
 
 
@@ -116,7 +129,10 @@ class HarknessBot(commands.Bot):
         self.synced: list[app_commands.AppCommand] = []
         self.fleet: Fleet | None = None
         self.sheets: SheetLinks | None = None
+        #: Each server's share of the commands worked on at once (:mod:`bot.fairshare`).
+        self.turns = Turns()
         self._heartbeat: asyncio.Task[None] | None = None
+        self._loop_watch: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         """Open the store, the fleet and the sheet links, add the cogs and buttons, and sync
@@ -137,6 +153,7 @@ class HarknessBot(commands.Bot):
             self._heartbeat = asyncio.create_task(
                 self._beat(self.settings.health_file), name="harkness-heartbeat"
             )
+        self._loop_watch = asyncio.create_task(watch_the_loop(), name="harkness-loop-watch")
 
     async def _beat(self, path: Path) -> None:
         """Touch the heartbeat file while connected (see :mod:`bot.health`)."""
@@ -175,8 +192,9 @@ class HarknessBot(commands.Bot):
         """Stop any pairing engine at once, leave the gateway, then close the database
         (when the bot opened it)."""
         stop_all_pairings()
-        if self._heartbeat is not None:
-            self._heartbeat.cancel()
+        for task in (self._heartbeat, self._loop_watch):
+            if task is not None:
+                task.cancel()
         if self.sheets is not None:
             await self.sheets.close()
         await super().close()

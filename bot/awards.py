@@ -12,7 +12,6 @@ the event loop. Nothing here decides what a prize is worth.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -20,7 +19,9 @@ from bot.answers import linked_sheet
 from bot.errors import UserError
 from bot.sheetlink import SheetLinks, SheetView
 from bot.store import ResultStatus, StandingsView, Store, StoreError, TournamentInfo
-from bot.store.offload import off_loop
+from bot.store.cache import MB, Kept
+from bot.store.offload import JOBS
+from bot.store.store import ROW_BYTES
 from core.awards import Awards, PrizeList, compute_awards, section_problems
 from core.formats.trf import team_records
 from core.standings import Standings
@@ -60,24 +61,32 @@ def _computed(standings: Standings, prizes: PrizeList) -> Awards:
     return compute_awards(standings, prizes, teams)
 
 
-#: How many award lists :func:`awards_of` keeps (a large section's takes most of a second).
-AWARDS_CACHED = 32
-_cache: OrderedDict[tuple[int, int], tuple[Standings, PrizeList, Awards]] = OrderedDict()
+#: Award lists computed lately (a large section's takes most of a second), with the standings
+#: they were computed from, bounded in bytes with a share a server: the standings are counted
+#: as the store counts them (:data:`bot.store.store.ROW_BYTES` a player), since the list keeps
+#: them alive.
+AWARDS_BYTES = 64 * MB
+GUILD_AWARDS_BYTES = 32 * MB
+_KEPT: Kept[int, tuple[Standings, PrizeList, Awards]] = Kept(AWARDS_BYTES, GUILD_AWARDS_BYTES)
 
 
-async def awards_of(standings: Standings, prizes: PrizeList) -> Awards:
-    """The awards of ``standings`` under ``prizes``, computed off the event loop; kept while
-    the same standings (the store keeps them until the tournament changes) and an equal
-    prize list are asked about again, so that every member's ``/why`` costs one computation."""
-    key = (id(standings), len(prizes.prizes))
-    kept = _cache.get(key)
+async def awards_of(guild: str, standings: Standings, prizes: PrizeList) -> Awards:
+    """The awards of ``standings`` under ``prizes``, computed off the event loop in
+    ``guild``'s turn; kept while the same standings (the store keeps them until the
+    tournament changes) and an equal prize list are asked about again, so that every
+    member's ``/why`` costs one computation."""
+    kept = _KEPT.get(id(standings))
     if kept is not None and kept[0] is standings and kept[1] == prizes:
-        _cache.move_to_end(key)
         return kept[2]
-    awards = await off_loop(_computed, standings, prizes, what="computing the awards")
-    _cache[key] = (standings, prizes, awards)
-    while len(_cache) > AWARDS_CACHED:
-        _cache.popitem(last=False)
+    awards = await JOBS.run(
+        guild,
+        lambda: _computed(standings, prizes),
+        size=len(standings.rows),
+        what="computing the awards",
+    )
+    _KEPT.put(
+        id(standings), guild, (standings, prizes, awards), 2 * ROW_BYTES * len(standings.rows)
+    )
     return awards
 
 
@@ -138,7 +147,7 @@ async def award_list(
         view = links.standings_view(sheet, info, after_round)
     else:
         view = await store.standings(info.guild, info.name, after_round=after_round)
-    awards = await awards_of(view.standings, prizes)
+    awards = await awards_of(info.guild, view.standings, prizes)
     provisional, disputed = open_counts(view) if sheet is None else (0, 0)
     return AwardList(awards, info, view.after_round, provisional, disputed, note)
 
@@ -150,6 +159,6 @@ async def awards_for(
     None too when the list cannot be used now (``/awards`` says why)."""
     try:
         prizes = await prizes_of(store, info, sheet)
-        return None if prizes is None else await awards_of(standings, prizes)
+        return None if prizes is None else await awards_of(info.guild, standings, prizes)
     except (UserError, StoreError):
         return None

@@ -24,6 +24,7 @@ import discord
 from bot import answers, pictures, render
 from bot.checks import actor, bot_store, guild_of, td_actor
 from bot.errors import acknowledged, answer_error, arrived
+from bot.fairshare import taking_turn
 from bot.respond import Interaction, more, reply
 from bot.sheetlink import Linking, links_of, links_or_refusal
 from bot.store import Outcome, ResultStatus
@@ -34,12 +35,20 @@ PREFIX = "harkness"
 
 
 async def guarded(
-    interaction: Interaction, name: str, work: Callable[[Interaction], Awaitable[None]]
+    interaction: Interaction,
+    name: str,
+    work: Callable[[Interaction], Awaitable[None]],
+    *,
+    ephemeral: bool = False,
 ) -> None:
-    """Run a button's work; anything that goes wrong is answered by the one error handler.
-    The click is counted as ``name`` in the metrics, like a slash command."""
+    """Acknowledge a click (privately, ``ephemeral``, when the answer is a new message only
+    the member sees), take one of its server's turns (:mod:`bot.fairshare`), then run the
+    button's work; anything that goes wrong is answered by the one error handler. The
+    click is counted as ``name`` in the metrics, like a slash command."""
     arrived(interaction, name)
     try:
+        await acknowledge_click(interaction, ephemeral=ephemeral)
+        await taking_turn(interaction)
         await work(interaction)
     except Exception as error:  # every error is answered and logged there
         await answer_error(interaction, error)
@@ -68,7 +77,6 @@ def _verdict(outcome: Outcome, by: str) -> str:
 async def _answer_report(
     interaction: Interaction, tournament_id: int, report: int, confirm: bool
 ) -> None:
-    await acknowledge_click(interaction)
     store, guild = bot_store(interaction), guild_of(interaction)
     info = await answers.tournament_by_id(store, guild, tournament_id)
     who = await actor(store, interaction)
@@ -234,11 +242,10 @@ class StandingsPageButton(
         await guarded(interaction, "button standings page", self._turn)
 
     async def _turn(self, interaction: Interaction) -> None:
-        await acknowledge_click(interaction)
         store, guild = bot_store(interaction), guild_of(interaction)
         info = await answers.tournament_by_id(store, guild, self.tournament)
         standings, pages = await answers.standings(
-            store, guild, info.name, self.after_round, links_of(interaction)
+            store, guild, info.name, self.after_round, links_of(interaction), info
         )
         page = max(0, min(self.page, len(pages.pages) - 1))
         picture = await pictures.standings_page(
@@ -295,10 +302,9 @@ class WhyDetailsButton(
         return cls(int(match["tournament"]), int(match["player"]), int(match["round"]))
 
     async def callback(self, interaction: Interaction) -> None:
-        await guarded(interaction, "button why details", self._details)
+        await guarded(interaction, "button why details", self._details, ephemeral=True)
 
     async def _details(self, interaction: Interaction) -> None:
-        await acknowledge_click(interaction, ephemeral=True)
         store, guild = bot_store(interaction), guild_of(interaction)
         info = await answers.tournament_by_id(store, guild, self.tournament)
         why = await answers.why(

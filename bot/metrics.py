@@ -1,5 +1,6 @@
 """The bot's own metrics, in the Prometheus text format: interactions, their acknowledgement,
-and the results waiting for their sheets.
+how late the event loop runs (:func:`watch_the_loop`), and the results waiting for their
+sheets.
 
 Each is defined here, once, and incremented at its choke point (:mod:`bot.errors`,
 :mod:`bot.sheetlink.outbox`). They register in the process's one registry, beside the
@@ -8,6 +9,8 @@ metrics the bot shares with the Sheets workers (:mod:`sheets.metrics`: sync jobs
 """
 
 from __future__ import annotations
+
+import asyncio
 
 from prometheus_client import Counter, Gauge, Histogram
 
@@ -22,6 +25,14 @@ ACK_SECONDS = Histogram(
     "Seconds from an interaction's arrival to its acknowledgement.",
     buckets=(0.05, 0.1, 0.25, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0),
 )
+#: Seconds the event loop was late waking a timer: how long nothing was answered.
+LOOP_STALL_SECONDS = Histogram(
+    "harkness_event_loop_stall_seconds",
+    "Seconds the event loop ran late (a timer woken after its time).",
+    buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+)
+#: Seconds between two looks at the event loop (:func:`watch_the_loop`).
+LOOP_WATCH_SECONDS = 0.05
 #: Results waiting to be written to their sheets (every guild), set by the bot's writer.
 OUTBOX_DEPTH = Gauge("harkness_outbox_depth", "Results not yet written to their sheets.")
 #: Seconds the oldest due result has waited to be written (0 when none is due).
@@ -35,3 +46,14 @@ def acknowledged(started: float | None, now: float) -> None:
     (monotonic seconds; nothing when the arrival was not noted)."""
     if started is not None:
         ACK_SECONDS.observe(max(0.0, now - started))
+
+
+async def watch_the_loop(period: float = LOOP_WATCH_SECONDS) -> None:
+    """Sleep ``period`` again and again, recording how late each wake-up comes
+    (:data:`LOOP_STALL_SECONDS`): nothing whose cost grows with a section runs on the event
+    loop, and this shows it."""
+    loop = asyncio.get_running_loop()
+    while True:
+        asleep = loop.time()
+        await asyncio.sleep(period)
+        LOOP_STALL_SECONDS.observe(max(0.0, loop.time() - asleep - period))

@@ -2,7 +2,10 @@
 round's board list, the prize list.
 
 Drawing is :mod:`core.pictures`' (Pillow, a few tens of milliseconds a picture): it runs in a
-worker thread, never on the event loop. The text answer always stays (screen readers,
+worker thread, never on the event loop, in its server's turn among the small jobs
+(:data:`bot.store.offload.JOBS`): one server's members asking for pictures at once wait for
+each other, not for another server's. A picture that cannot be drawn now (the server has too
+many waiting) is left out like any other. The text answer always stays (screen readers,
 search, copy and paste); a picture is an attachment with an alt text (Discord's
 ``description``) and is simply left out when it cannot be made: Pillow missing, a section
 too large for a crosstable picture, or a file over :data:`PICTURE_MAX_BYTES`.
@@ -10,16 +13,17 @@ too large for a crosstable picture, or a file over :data:`PICTURE_MAX_BYTES`.
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Literal
 
 import discord
 
 from bot.render import mark_signs
-from bot.store import StandingsView
+from bot.store import StandingsView, StoreError
+from bot.store.cache import MB, Kept
+from bot.store.offload import JOBS
 from core.awards import Awards
 from core.explain import Explanation
 from core.pairing import PairingRequest, RoundPairing
@@ -46,11 +50,25 @@ def theme_of(message: discord.Message | None) -> Theme:
     return DEFAULT_THEME
 
 
-async def _drawn(filename: str, draw: Callable[[], Picture]) -> discord.File | None:
-    """``draw`` run in a worker thread, as an attachment; None when it cannot be made."""
+#: Pictures drawn lately, by what they show (a page of standings many members ask for is
+#: drawn once): bounded in bytes, with a share a server.
+PICTURES_BYTES = 48 * MB
+GUILD_PICTURES_BYTES = 16 * MB
+_DRAWN: Kept[Hashable, Picture] = Kept(PICTURES_BYTES, GUILD_PICTURES_BYTES)
+
+
+async def _drawn(
+    filename: str, draw: Callable[[], Picture], guild: str | None, key: Hashable | None = None
+) -> discord.File | None:
+    """``draw`` run in a worker thread in ``guild``'s turn, as an attachment (drawn once for
+    a ``key``); None when it cannot be made."""
+    picture = _DRAWN.get(key) if key is not None else None
     try:
-        picture = await asyncio.to_thread(draw)
-    except HarknessError as error:  # Pillow missing, or a section too large to draw
+        if picture is None:
+            picture = await JOBS.run(guild or "", draw, size=0, what="drawing a picture")
+            if key is not None:
+                _DRAWN.put(key, guild or "", picture, len(picture.data) + 1024)
+    except (HarknessError, StoreError) as error:  # Pillow missing, too large, too many
         log.info("no picture %s: %s", filename, error)
         return None
     except Exception:  # a picture is an extra: the text answer goes out regardless
@@ -82,37 +100,52 @@ async def standings_page(
     from core.pictures.standings import StandingsPage, standings_picture
 
     first, count = page_rows(pages, page)
-    signs, legend = mark_signs(view)
-    content = StandingsPage(
-        view.standings,
-        first,
-        count,
-        marks=signs,
-        legend=legend,
-        after_round=view.after_round,
-        planned=view.state.info.rounds,
-    )
-    return await _drawn(
-        f"standings-p{page + 1}-{theme}.png",
-        lambda: standings_picture(content, theme, narrow=True),
-    )
+
+    def draw() -> Picture:
+        signs, legend = mark_signs(view)
+        content = StandingsPage(
+            view.standings,
+            first,
+            count,
+            marks=signs,
+            legend=legend,
+            after_round=view.after_round,
+            planned=view.state.info.rounds,
+        )
+        return standings_picture(content, theme, narrow=True)
+
+    key = None if view.stamp is None else ("standings", view.stamp, page, theme)
+    return await _drawn(f"standings-p{page + 1}-{theme}.png", draw, view.state.info.guild, key)
 
 
-async def why(standings: Standings, explanation: Explanation, theme: Theme) -> discord.File | None:
-    """The "why" picture of an explanation."""
+async def why(
+    standings: Standings,
+    explanation: Explanation,
+    theme: Theme,
+    guild: str | None = None,
+    stamp: Hashable | None = None,
+) -> discord.File | None:
+    """The "why" picture of an explanation (drawn in ``guild``'s turn; once for the
+    standings' ``stamp``, when they have one)."""
     from core.pictures.why import why_picture
 
+    number = explanation.player.id
     return await _drawn(
-        f"why-{explanation.player.id}-{theme}.png",
+        f"why-{number}-{theme}.png",
         lambda: why_picture(standings, explanation, theme),
+        guild,
+        None if stamp is None else ("why", stamp, number, theme),
     )
 
 
-async def crosstable(standings: Standings, base: str, theme: Theme) -> discord.File | None:
-    """The crosstable picture, for a section small enough to read as one."""
+async def crosstable(
+    standings: Standings, base: str, theme: Theme, guild: str | None = None
+) -> discord.File | None:
+    """The crosstable picture, for a section small enough to read as one (drawn in
+    ``guild``'s turn)."""
     from core.pictures.crosstable import crosstable_picture
 
-    return await _drawn(f"{base}-{theme}.png", lambda: crosstable_picture(standings, theme))
+    return await _drawn(f"{base}-{theme}.png", lambda: crosstable_picture(standings, theme), guild)
 
 
 async def pairing(
@@ -124,11 +157,13 @@ async def pairing(
     return await _drawn(
         f"round-{round_pairing.round}-pairings-{theme}.png",
         lambda: pairing_picture(request, round_pairing, theme),
+        None,
     )
 
 
-async def awards(award_list: Awards, base: str, theme: Theme) -> discord.File | None:
-    """The prize list as a picture fitted to a phone screen (who won what)."""
+async def awards(award_list: Awards, base: str, theme: Theme, guild: str) -> discord.File | None:
+    """The prize list as a picture fitted to a phone screen (who won what), drawn in
+    ``guild``'s turn."""
     from core.pictures.awards import awards_picture
 
-    return await _drawn(f"{base}-{theme}.png", lambda: awards_picture(award_list, theme))
+    return await _drawn(f"{base}-{theme}.png", lambda: awards_picture(award_list, theme), guild)

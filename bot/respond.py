@@ -56,7 +56,10 @@ def answers_publicly(interaction: Interaction) -> bool:
 
 async def acknowledge(interaction: Interaction) -> None:
     """Defer a slash command as it answers (:func:`answers_publicly`), before its checks
-    and options read the database; every cog's ``interaction_check`` does."""
+    and options read the database: the command tree does it, before the command waits for
+    its server's turn (every cog's ``interaction_check`` again, which then does nothing)."""
+    if PENDING_DEFERRAL in interaction.extras or PUBLIC_DEFERRAL in interaction.extras:
+        return
     await defer(interaction, public=answers_publicly(interaction))
 
 

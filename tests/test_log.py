@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from core.log import Board, Replay, replay
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.log import Board, LiveReplay, Part, Replay, replay
 
 
 class Row(NamedTuple):
@@ -61,7 +64,7 @@ def test_a_bye_and_a_clear_take_out_the_players_game_for_both_sides() -> None:
     board = out.rounds[1]
     assert board.games == {}
     assert board.byes == {1: "bye 3"}
-    assert board.of_player == {1: set(), 2: set(), 3: set(), 4: set()}
+    assert board.of_player == {}
 
 
 def test_the_latest_withdrawal_in_force_stands() -> None:
@@ -90,6 +93,50 @@ def test_a_board_keeps_several_games_of_a_player_until_a_clear() -> None:
     board: Board[str, str] = Board()
     assert board.add(2, 1, "claimed by 2") == (1, 2)
     board.add(1, 3, "claimed by 3")
-    assert board.of_player[1] == {(1, 2), (1, 3)}
+    assert board.of_player[1] == ((1, 2), (1, 3))
     board.clear(1)
     assert board.games == {}
+
+
+def _part(row: Row) -> Part:
+    return Part(row.action == "withdraw", row.player if row.action == "withdraw" else row.round)
+
+
+def _undoes(row: Row) -> int | None:
+    return row.undoes if row.action == "undo" else None
+
+
+@st.composite
+def rows(draw: st.DrawFn) -> list[Row]:
+    """Any log of sets, byes, clears, withdrawals and undos (of anything earlier)."""
+    out: list[Row] = []
+    for key in range(1, draw(st.integers(0, 40)) + 1):
+        action = draw(st.sampled_from(["set", "bye", "clear", "withdraw", "undo", "undo"]))
+        if action == "undo":
+            out.append(Row(key, "undo", undoes=draw(st.integers(1, key))))
+            continue
+        player, opponent = draw(st.integers(1, 5)), draw(st.integers(1, 5))
+        if action == "set" and player == opponent:
+            continue
+        out.append(Row(key, action, draw(st.integers(1, 3)), player, opponent))
+    return out
+
+
+@settings(max_examples=400, deadline=None)
+@given(rows(), st.integers(0, 40))
+def test_a_live_replay_grown_entry_by_entry_is_the_replay_of_the_whole_log(
+    log: list[Row], start: int
+) -> None:
+    live: LiveReplay[Row, int, str, str, int] = LiveReplay.of(
+        log[:start], _step, key=lambda r: r.key, undoes=_undoes, part=_part
+    )
+    for n, row in enumerate(log[start:], start=start):
+        seen = log[: n + 1]
+        changed = live.changes(row)
+        parts = {_part(e) for e in seen if e.key in changed}
+        live.add(row, {p: [e for e in seen if _part(e) == p] for p in parts})
+        whole = _replay(*seen)
+        assert live.state.withdrawn == whole.withdrawn
+        mine = {r: (b.games, b.byes, b.of_player) for r, b in live.state.rounds.items()}
+        theirs = {r: (b.games, b.byes, b.of_player) for r, b in whole.rounds.items()}
+        assert mine == theirs

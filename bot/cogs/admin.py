@@ -220,6 +220,7 @@ class Admin(HarknessCog):
                 f"{shorten(file.filename, 100)} is {file.size // 1024:,} KB: the most Harkness "
                 f"reads is {IMPORT_MAX_BYTES // 1024 // 1024} MB"
             )
+        await store.check_import(guild)  # the server's limits, before anything is downloaded
         try:
             data = await file.read()
         except discord.HTTPException:

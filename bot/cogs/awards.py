@@ -308,7 +308,9 @@ class Awards(HarknessCog, name="Awards"):
     ) -> None:
         found = await tournament.pick(interaction)
         answer = await award_list(self.store, found, after_round, links_of(interaction))
-        picture = await pictures.awards(answer.awards, f"{render.slug(found.name)}-awards", theme)
+        picture = await pictures.awards(
+            answer.awards, f"{render.slug(found.name)}-awards", theme, found.guild
+        )
         await reply(
             interaction, embed=award_embed(answer, picture), files=[picture] if picture else []
         )
@@ -325,7 +327,7 @@ async def post_awards(interaction: Interaction, found: TournamentInfo) -> None:
     except (StoreError, UserError):
         return
     picture = await pictures.awards(
-        answer.awards, f"{render.slug(info.name)}-awards", DEFAULT_THEME
+        answer.awards, f"{render.slug(info.name)}-awards", DEFAULT_THEME, info.guild
     )
     await more(
         interaction,

@@ -44,7 +44,7 @@ class StandingsCog(HarknessCog, name="Standings"):
     ) -> None:
         found = await tournament.pick(interaction)
         view, pages = await answers.standings(
-            self.store, found.guild, found.name, after_round, links_of(interaction)
+            self.store, found.guild, found.name, after_round, links_of(interaction), found
         )
         picture = await pictures.standings_page(view, pages.pages, 0, theme)
         await reply(
@@ -73,7 +73,7 @@ class StandingsCog(HarknessCog, name="Standings"):
         table = await answers.crosstable(self.store, found.guild, found, links_of(interaction))
         base = f"{render.slug(found.name)}-crosstable"
         picture = (
-            await pictures.crosstable(table.standings, base, theme)
+            await pictures.crosstable(table.standings, base, theme, found.guild)
             if table.standings is not None
             else None
         )
@@ -140,7 +140,7 @@ class StandingsCog(HarknessCog, name="Standings"):
         if why.source:
             text = shorten(f"{text}\n_{render.plain(why.source)}_", render.MESSAGE_MAX)
         picture = (
-            await pictures.why(why.standings, why.explanation, theme)
+            await pictures.why(why.standings, why.explanation, theme, found.guild, why.stamp)
             if why.standings is not None
             else None
         )

@@ -32,7 +32,6 @@ from bot.store import queries, schema
 from bot.store.base import StorePart
 from bot.store.errors import StoreError
 from bot.store.model import Actor, PlayerInfo, TournamentInfo
-from bot.store.offload import off_loop
 from bot.store.players import PlayerRef, resolve
 from core.awards import Prize, PrizeList, read_prize_data, read_prizes, section_problems
 from core.awards.cells import COLUMN_OF, amount_text, category_names, prize_fields
@@ -274,7 +273,12 @@ class PrizeLists(StorePart):
         starting number it names must be a player of the tournament."""
         filename = shorten(filename, 100)
         try:
-            read = await off_loop(_read_file, upload, filename, what=f"reading {filename}")
+            read = await self.folds.jobs.run(
+                guild,
+                lambda: _read_file(upload, filename),
+                size=0,  # a prize file is at most a few hundred kilobytes
+                what=f"reading {filename}",
+            )
         except HarknessError as error:
             raise refused(error, _file_words) from None
 

@@ -21,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.store import queries, schema
 from bot.store.errors import StoreError
+from bot.store.live import Folds, WriteInProgress
 from bot.store.model import Actor, TournamentInfo
 from sheets.database.transactions import Busy, Transactions
 
@@ -33,12 +34,30 @@ def utc_now() -> datetime:
 
 class StorePart:
     """A part of the store on ``engine``; ``clock`` gives the time of events (tests pass
-    their own)."""
+    their own); ``folds`` keeps each tournament's fold (:mod:`bot.store.live`), shared by
+    the parts of one store."""
 
-    def __init__(self, engine: AsyncEngine, clock: Callable[[], datetime] = utc_now) -> None:
+    def __init__(self, engine: AsyncEngine, clock: Callable[[], datetime], folds: Folds) -> None:
         self.engine = engine
         self.clock = clock
+        self.folds = folds
         self._db = Transactions(engine)
+
+    async def _reading(self, work: Callable[[AsyncConnection], Awaitable[T]]) -> T:
+        """Run ``work``, which reads a tournament's fold (:meth:`Folds.loaded`), in a read
+        transaction; again, holding no connection meanwhile, after a write of the
+        tournament it waited for."""
+        while True:
+            try:
+                return await self._read(work)
+            except WriteInProgress as busy:
+                await busy.wait()
+
+    async def _prepare(self, guild: str, name: str, *, whole: bool = False) -> None:
+        """Bring the tournament's fold up to date (and build its core tournament, with
+        ``whole``) in a read, so that a write after it holds the database's write lock only
+        for its own events."""
+        await self._reading(lambda conn: self.folds.prepare(conn, guild, name, whole=whole))
 
     async def _read(self, work: Callable[[AsyncConnection], Awaitable[T]]) -> T:
         return await self._db.read(work)
@@ -66,7 +85,7 @@ class StorePart:
         t = schema.tournaments
 
         async def work(conn: AsyncConnection) -> TournamentInfo:
-            loaded = await queries.load(conn, guild, name, lock=True)
+            loaded = await self.folds.loaded(conn, guild, name, lock=True)
             row = (
                 await conn.execute(
                     update(t)
@@ -77,4 +96,5 @@ class StorePart:
             ).one()
             return queries.tournament_info(row)
 
+        await self._prepare(guild, name)
         return await self._write(work)

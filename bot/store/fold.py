@@ -33,7 +33,7 @@ count and are marked, so standings can say so.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -45,7 +45,7 @@ from bot.store.model import (
     TournamentInfo,
     TournamentStatus,
 )
-from core.log import Board, Replay, replay, undone
+from core.log import Board, LiveReplay, Part, Replay, undone
 from core.model import Colour, EntryKind, Player, RoundEntry, Tournament, colours_agree, mirrored
 from core.problems import HarknessError
 
@@ -133,31 +133,111 @@ class ByeState(NamedTuple):
 
 
 @dataclass(frozen=True, slots=True)
-class Folded:
-    """A tournament's state: the core tournament (with starting numbers), every game and
-    bye by round, withdrawals, and the marks standings show: ``marks[(number, round)]`` is
-    ``provisional`` or ``disputed`` for results that are not (or not yet) confirmed."""
+class RoundFold:
+    """One round of the fold, settled: its games and byes (of every status, by pair and by
+    player), and the marks standings show (by player id). It depends on the round's board
+    alone, so a change to another round leaves it as it is."""
 
-    tournament: Tournament
+    round: int
     games: tuple[GameState, ...]
     byes: tuple[ByeState, ...]
-    withdrawn: dict[int, tuple[int, int]]
-    marks: dict[tuple[int, int], ResultStatus]
-    last_seq: int
-    reverted: frozenset[int]
-    _items: dict[tuple[int, int], list[GameState | ByeState]] = field(
+    marks: dict[int, ResultStatus]
+    #: The games waiting for a confirmation or a TD (provisional or disputed).
+    open: tuple[GameState, ...] = ()
+    #: Whether a game of the round waits outside the tournament (disputed).
+    pending: bool = False
+    _items: dict[int, list[GameState | ByeState]] = field(
         default_factory=dict, repr=False, compare=False
     )
 
-    def items(self, round: int, player: int) -> list[GameState | ByeState]:
-        """Everything ``player`` has in ``round``: games (of any status) and byes."""
+    def items(self, player: int) -> list[GameState | ByeState]:
+        """Everything ``player`` has in the round: games (of any status) and byes."""
         if not self._items and (self.games or self.byes):
             for game in self.games:
                 for p in (game.low, game.high):
-                    self._items.setdefault((game.round, p), []).append(game)
+                    self._items.setdefault(p, []).append(game)
             for bye in self.byes:
-                self._items.setdefault((bye.round, bye.player), []).append(bye)
-        return self._items.get((round, player), [])
+                self._items.setdefault(bye.player, []).append(bye)
+        return self._items.get(player, [])
+
+    @property
+    def entered(self) -> bool:
+        """Whether anything (a game of any status, or a bye) is in the round."""
+        return bool(self.games or self.byes)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Folded:
+    """A tournament's state: every game and bye by round (:class:`RoundFold`),
+    withdrawals, the undone events, and, built from those on first use, the core
+    tournament (with starting numbers) and the marks standings show: ``marks[(number,
+    round)]`` is ``provisional`` or ``disputed`` for results that are not (or not yet)
+    confirmed.
+
+    Building the tournament costs what the section's size costs (every player's every
+    round): :meth:`complete` builds it, off the event loop, before anything reads it there.
+    Everything else reads one round or the few open games."""
+
+    players: tuple[PlayerInfo, ...]
+    info: TournamentInfo
+    settled: dict[int, RoundFold]
+    withdrawn: dict[int, tuple[int, int]]
+    last_seq: int
+    reverted: frozenset[int]
+    _built: dict[str, object] = field(default_factory=dict, repr=False)
+
+    @property
+    def rounds(self) -> int:
+        """The tournament's rounds: the last with anything in it (a finished tournament's
+        planned rounds when more)."""
+        entered = max((r for r, f in self.settled.items() if f.entered), default=0)
+        finished = self.info.status is TournamentStatus.FINISHED
+        return max(entered, self.info.rounds if finished else 0)
+
+    @property
+    def tournament(self) -> Tournament:
+        """The core tournament (built on first use: see :meth:`complete`)."""
+        found = self._built.get("tournament")
+        if found is None:
+            found = self._built["tournament"] = _tournament(self)
+        assert isinstance(found, Tournament)
+        return found
+
+    def complete(self) -> Folded:
+        """This state with its tournament built (a worker thread's job for a large
+        section)."""
+        _ = self.tournament
+        return self
+
+    @property
+    def games(self) -> tuple[GameState, ...]:
+        """Every game, by round then pair."""
+        return tuple(g for r in sorted(self.settled) for g in self.settled[r].games)
+
+    @property
+    def byes(self) -> tuple[ByeState, ...]:
+        """Every bye, by round then player."""
+        return tuple(b for r in sorted(self.settled) for b in self.settled[r].byes)
+
+    @property
+    def open_games(self) -> tuple[GameState, ...]:
+        """The games waiting for a confirmation or a TD (provisional or disputed)."""
+        return tuple(g for r in sorted(self.settled) for g in self.settled[r].open)
+
+    @property
+    def marks(self) -> dict[tuple[int, int], ResultStatus]:
+        """The marks of results not (or not yet) confirmed, by (starting number, round)."""
+        number = {p.id: p.number for p in self.players}
+        return {
+            (number[p], r): mark
+            for r in sorted(self.settled)
+            for p, mark in self.settled[r].marks.items()
+        }
+
+    def items(self, round: int, player: int) -> list[GameState | ByeState]:
+        """Everything ``player`` has in ``round``: games (of any status) and byes."""
+        found = self.settled.get(round)
+        return found.items(player) if found is not None else []
 
     def game(self, round: int, a: int, b: int) -> GameState | None:
         """The game between players ``a`` and ``b`` in ``round``, if anyone reported it."""
@@ -170,34 +250,57 @@ class Folded:
     def pending(self) -> frozenset[int]:
         """The rounds with a game whose result waits outside :attr:`tournament` (disputed):
         played rounds all the same (:func:`core.model.rounds_played`'s ``pending``)."""
-        return frozenset(g.round for g in self.games if not g.counted)
+        return frozenset(r for r, f in self.settled.items() if f.pending)
 
-    def game_of_report(self, seq: int) -> GameState | None:
-        """The game in which report ``seq`` is still a current claim."""
-        for g in self.games:
-            if any(c.seq == seq for c in g.claims):
-                return g
+    def game_of_report(self, seq: int, round: int | None = None) -> GameState | None:
+        """The game in which report ``seq`` (made for ``round``, when known) is still a
+        current claim."""
+        rounds = [round] if round is not None else sorted(self.settled)
+        for r in rounds:
+            found = self.settled.get(r)
+            for g in found.games if found is not None else ():
+                if any(c.seq == seq for c in g.claims):
+                    return g
         return None
 
 
 @dataclass(slots=True)
 class _Game:
+    """A game of a board as the replay leaves it: the players' current claims, the verdicts
+    on them, and a TD's decision. Most games of a large section are a TD's decision alone
+    (an import), so the claims and verdicts are made only for a game that has some."""
+
     round: int
     low: int
     high: int
-    claims: dict[int, Claim] = field(default_factory=dict)
-    verdicts: dict[int, tuple[bool, int]] = field(default_factory=dict)
+    claims: dict[int, Claim] | None = None
+    verdicts: dict[int, tuple[bool, int]] | None = None
     decision: Claim | None = None
+
+    def claim(self, claim: Claim) -> None:
+        if self.claims is None:
+            self.claims = {}
+        self.claims[claim.by] = claim
+
+    def verdict(self, seq: int, confirmed: bool, by: int) -> None:
+        if self.verdicts is None:
+            self.verdicts = {}
+        self.verdicts[seq] = (confirmed, by)
+
+    def current(self) -> tuple[Claim, ...]:
+        """The current claims, oldest first."""
+        return tuple(sorted(self.claims.values(), key=lambda c: c.seq)) if self.claims else ()
 
     def settle(self) -> tuple[ResultStatus, Claim, int | None]:
         """Status, the claim that stands (or the latest one), and the deciding event."""
         if self.decision is not None:
             return ResultStatus.CONFIRMED, self.decision, self.decision.seq
-        claims = sorted(self.claims.values(), key=lambda c: c.seq)
+        claims = self.current()
+        verdicts = self.verdicts or {}
         confirmed = [
             (verdict[1], c)
             for c in claims
-            if (verdict := self.verdicts.get(c.seq)) is not None and verdict[0]
+            if (verdict := verdicts.get(c.seq)) is not None and verdict[0]
         ]
         if confirmed:
             seq, claim = max(confirmed, key=lambda vc: vc[0])
@@ -209,7 +312,7 @@ class _Game:
                 merged = latest._replace(colour=latest.colour or first.colour)
                 return ResultStatus.CONFIRMED, merged, latest.seq
             return ResultStatus.DISPUTED, latest, None
-        verdict = self.verdicts.get(latest.seq)
+        verdict = verdicts.get(latest.seq)
         if verdict is not None and not verdict[0]:
             return ResultStatus.DISPUTED, latest, None
         return ResultStatus.PROVISIONAL, latest, None
@@ -218,29 +321,155 @@ class _Game:
 #: One round of the fold: games (by pair) and byes as :class:`core.log.Board` replays them.
 _Round = Board[_Game, tuple[EntryKind, int]]
 _Fold = Replay[_Game, tuple[EntryKind, int], tuple[int, int]]
+#: The events a round's pairing is made of (:func:`bot.store.pairings.drafts`).
+PAIRING_KINDS = frozenset({EventKind.PAIRING, EventKind.SWAP, EventKind.PUBLISH})
 
 
 def reverted_events(events: Sequence[Event]) -> frozenset[int]:
     """The seqs of events that are undone: reverted by a revert that is itself in force
     (:func:`core.log.undone`: a revert of a revert restores the original)."""
-    return undone(events, key=lambda e: e.seq, undoes=_reverts)
+    return undone(events, key=_seq, undoes=_reverts)
+
+
+def _seq(e: Event) -> int:
+    return e.seq
 
 
 def _reverts(e: Event) -> int | None:
     return e.refers_to if e.kind is EventKind.REVERT else None
 
 
+def part_of(e: Event) -> Part:
+    """What an event changes in the fold, and no event of another part does: a withdrawal
+    its player's, anything else its round's board."""
+    if e.kind is EventKind.WITHDRAW:
+        return Part(True, e.player or 0)
+    return Part(False, e.round or 0)
+
+
 def fold(players: Sequence[PlayerInfo], events: Sequence[Event], info: TournamentInfo) -> Folded:
     """Replay ``events`` (in seq order) for ``players`` into the tournament's state."""
-    reverted = reverted_events(events)
-    report_in: dict[tuple[int, int], Pair] = {}
+    return LiveFold(events).folded(tuple(players), info)
 
-    def step(state: _Fold, e: Event) -> None:
-        _apply(state, e, report_in)
 
-    replayed = replay(events, step, key=lambda e: e.seq, undoes=_reverts)
-    last = events[-1].seq if events else 0
-    return _settle(players, replayed, info, last, reverted)
+class LiveFold:
+    """A tournament's log folded, kept as the log grows: a :class:`core.log.LiveReplay` of
+    it, each round settled (:class:`RoundFold`) again only when its board changes. Adding
+    an event costs the event and its round, not the log: a result set in a section of
+    10,000 players and 99 rounds settles one round of 5,000 games.
+
+    An undo changes which earlier events are in force: :meth:`changes` names them, and
+    :meth:`add` is given every event of the rounds (or players' withdrawals) they belong
+    to (:func:`part_of`), which alone are replayed again. :meth:`add` leaves the rounds it
+    changed to :meth:`settle` (so that many events settle each round once). A log read a
+    piece at a time is folded by :meth:`begin`, :meth:`feed` and :meth:`finish`. The events
+    of the log's pairings (a draft, its swaps and its publication a round) are kept for
+    :func:`bot.store.pairings.drafts`.
+    """
+
+    def __init__(self, events: Sequence[Event] = ()) -> None:
+        #: The game each report was made in, by (round, seq): a function of the report
+        #: alone, so entries of reports no longer in force are never wrong, only unused.
+        self._report_in: dict[tuple[int, int], Pair] = {}
+        #: Events replayed so far (each time one is: an undo replays its rounds' again).
+        self.stepped = 0
+        self._live: LiveReplay[Event, int, _Game, tuple[EntryKind, int], tuple[int, int]]
+        self._live = LiveReplay.of(events, self._step, key=_seq, undoes=_reverts, part=part_of)
+        self.last_seq = events[-1].seq if events else 0
+        self.size = len(events)
+        self.pairing_events = [e for e in events if e.kind in PAIRING_KINDS]
+        self.settled: dict[int, RoundFold] = {}
+        self._unsettled: set[int] = set(self._live.state.rounds)
+        self.settle()
+
+    @classmethod
+    def begin(cls, reverts: Sequence[Event], pairing_events: Sequence[Event]) -> LiveFold:
+        """An empty fold of a log whose reverts and pairing events are these (every one,
+        oldest first), to be fed the whole log in order (:meth:`feed`) and then
+        :meth:`finish` ed."""
+        fold = cls()
+        fold._live = LiveReplay.begin(reverts, fold._step, key=_seq, undoes=_reverts, part=part_of)
+        fold.pairing_events = list(pairing_events)
+        return fold
+
+    def feed(self, events: Iterable[Event]) -> None:
+        """Fold the log's next events (see :meth:`begin`)."""
+        counted = _Counted(events)
+        self._live.feed(counted)
+        self.size += counted.count
+        self.last_seq = max(self.last_seq, counted.last)
+
+    def finish(self) -> LiveFold:
+        """Settle every round of a fold that was fed (see :meth:`begin`)."""
+        self._unsettled.update(self._live.state.rounds)
+        self.settle()
+        return self
+
+    def _step(self, state: _Fold, e: Event) -> None:
+        self.stepped += 1
+        _apply(state, e, self._report_in)
+
+    @property
+    def reverted(self) -> frozenset[int]:
+        return self._live.undone
+
+    def changes(self, event: Event) -> frozenset[int]:
+        """The seqs of earlier events (reverts left out) that ``event``, added next, takes
+        back or restores: none unless it is a revert."""
+        return self._live.changes(event)
+
+    def add(self, event: Event, parts: Mapping[Part, Sequence[Event]] | None = None) -> None:
+        """Advance by ``event`` (the next of the log); for a revert, ``parts`` gives every
+        event of each part an event :meth:`changes` names belongs to, oldest first. The
+        rounds it changes wait for :meth:`settle`."""
+        assert event.seq > self.last_seq, (event.seq, self.last_seq)
+        for part in self._live.add(event, parts):
+            if not part.withdrawal:
+                self._unsettled.add(part.number)
+        self.last_seq = event.seq
+        self.size += 1
+        if event.kind in PAIRING_KINDS:
+            self.pairing_events.append(event)
+
+    def settle(self) -> LiveFold:
+        """Settle the rounds changed since the last time (each a :class:`RoundFold`)."""
+        rounds = self._live.state.rounds
+        for r in self._unsettled:
+            board = rounds.get(r)
+            if board is None:
+                self.settled.pop(r, None)
+            else:
+                self.settled[r] = settle_round(r, board)
+        self._unsettled.clear()
+        return self
+
+    def folded(self, players: tuple[PlayerInfo, ...], info: TournamentInfo) -> Folded:
+        """The state as it stands, for ``players`` and ``info`` (it shares the settled
+        rounds, which never change: a later event settles its round anew)."""
+        assert not self._unsettled, "rounds changed and not settled"
+        return Folded(
+            players,
+            info,
+            dict(self.settled),
+            dict(self._live.state.withdrawn),
+            self.last_seq,
+            self._live.undone,
+        )
+
+
+class _Counted:
+    """Events passed through, counted, and the last seq seen."""
+
+    def __init__(self, events: Iterable[Event]) -> None:
+        self._events = events
+        self.count = 0
+        self.last = 0
+
+    def __iter__(self) -> Iterator[Event]:
+        for e in self._events:
+            self.count += 1
+            self.last = e.seq
+            yield e
 
 
 def _normalised(e: Event) -> tuple[Pair, Claim]:
@@ -267,6 +496,7 @@ def _apply(state: _Fold, e: Event, report_in: dict[tuple[int, int], Pair]) -> No
             replaced = r.games[other]
             if (
                 other != key
+                and replaced.claims is not None
                 and replaced.claims.pop(claim.by, None) is not None
                 and not replaced.claims
                 and replaced.decision is None
@@ -276,13 +506,13 @@ def _apply(state: _Fold, e: Event, report_in: dict[tuple[int, int], Pair]) -> No
         if game is None:
             game = _Game(e.round, *key)
             r.add(*key, game)
-        game.claims[claim.by] = claim
+        game.claim(claim)
         report_in[(e.round, e.seq)] = key
     elif kind is EventKind.CONFIRM or kind is EventKind.DISPUTE:
         assert e.refers_to is not None
         found = r.games.get(report_in.get((e.round, e.refers_to), (0, 0)))
-        if found is not None and any(c.seq == e.refers_to for c in found.claims.values()):
-            found.verdicts[e.refers_to] = (kind is EventKind.CONFIRM, e.seq)
+        if found is not None and any(c.seq == e.refers_to for c in found.current()):
+            found.verdict(e.refers_to, kind is EventKind.CONFIRM, e.seq)
     elif kind is EventKind.SET:
         key, claim = _normalised(e)
         decision = Claim(-1, claim.result, claim.colour, e.seq, claim.double)
@@ -295,23 +525,83 @@ def _apply(state: _Fold, e: Event, report_in: dict[tuple[int, int], Pair]) -> No
         r.clear(e.player)
 
 
-def _settle(
-    players: Sequence[PlayerInfo],
-    replayed: _Fold,
-    info: TournamentInfo,
-    last: int,
-    reverted: frozenset[int],
-) -> Folded:
-    rounds, withdrawn = replayed.rounds, replayed.withdrawn
-    number = {p.id: p.number for p in players}
-    entered = max((r for r, state in rounds.items() if state.games or state.byes), default=0)
-    total = max(entered, info.rounds if info.status is TournamentStatus.FINISHED else 0)
-    out = _Settled({p.id: [None] * total for p in players}, number)
-    for r in sorted(rounds):
-        out.settle_round(r, rounds[r])
-    core_players = [_core_player(p, out.entries[p.id], withdrawn.get(p.id)) for p in players]
+def settle_round(r: int, state: _Round) -> RoundFold:
+    """Round ``r``'s board settled: each game's status (a pairing conflict disputes what
+    clashes), which games and byes count, and the marks."""
+    settled = {key: g.settle() for key, g in state.games.items()}
+    clash = _Clashes()
+    for (low, high), (status, _, _) in settled.items():
+        clash.count(status is ResultStatus.CONFIRMED, low, high)
+    for p in state.byes:
+        clash.count(True, p)
+    games: list[GameState] = []
+    byes: list[ByeState] = []
+    marks: dict[int, ResultStatus] = {}
+    counted: set[int] = set()
+    left_out: list[tuple[int, ...]] = []
+    for key, (status, claim, decided) in sorted(settled.items()):
+        low, high = key
+        conflict = clash.conflicted(status is ResultStatus.CONFIRMED, low, high)
+        if conflict:
+            status = ResultStatus.DISPUTED
+        game = state.games[key]
+        g = GameState(
+            r,
+            low,
+            high,
+            claim.result,
+            claim.colour,
+            status,
+            game.current(),
+            decided,
+            game.decision is not None,
+            status is not ResultStatus.DISPUTED,
+            conflict,
+            claim.double,
+        )
+        games.append(g)
+        if not g.counted:
+            left_out.append(key)
+            continue
+        counted.update(key)
+        if status is ResultStatus.PROVISIONAL:
+            marks[low] = marks[high] = status
+    for p, (kind, seq) in sorted(state.byes.items()):
+        bye = ByeState(r, p, kind, seq, not clash.conflicted(True, p))
+        byes.append(bye)
+        if bye.counted:
+            counted.add(p)
+        else:
+            left_out.append((p,))
+    for who in left_out:
+        for p in who:
+            if p not in counted:
+                marks[p] = ResultStatus.DISPUTED
+    waiting = tuple(g for g in games if g.status is not ResultStatus.CONFIRMED)
+    return RoundFold(
+        r, tuple(games), tuple(byes), marks, waiting, any(not g.counted for g in waiting)
+    )
+
+
+def _tournament(state: Folded) -> Tournament:
+    """The core tournament of a fold: each player's counted results, their other rounds
+    absent (withdrawn from their withdrawal on)."""
+    total = state.rounds
+    number = {p.id: p.number for p in state.players}
+    rows: dict[int, list[RoundEntry | None]] = {p.id: [None] * total for p in state.players}
+    for r, found in state.settled.items():
+        for g in found.games:
+            if g.counted:
+                for p in (g.low, g.high):
+                    kind, colour = g.seen_by(p)
+                    rows[p][r - 1] = RoundEntry(kind, number[g.other(p)], colour)
+        for bye in found.byes:
+            if bye.counted:
+                rows[bye.player][r - 1] = RoundEntry(bye.kind)
+    core_players = [_core_player(p, rows[p.id], state.withdrawn.get(p.id)) for p in state.players]
+    info = state.info
     try:
-        tournament = Tournament(
+        return Tournament(
             tuple(sorted(core_players, key=lambda p: p.id)),
             total,
             info.name,
@@ -322,69 +612,6 @@ def _settle(
         )
     except HarknessError as error:  # pragma: no cover - the fold builds consistent pairs
         raise AssertionError(f"the fold built an inconsistent tournament: {error}") from error
-    return Folded(
-        tournament, tuple(out.games), tuple(out.byes), withdrawn, out.marks, last, reverted
-    )
-
-
-@dataclass(slots=True)
-class _Settled:
-    """The fold's result, built round by round."""
-
-    entries: dict[int, list[RoundEntry | None]]
-    number: dict[int, int]
-    marks: dict[tuple[int, int], ResultStatus] = field(default_factory=dict)
-    games: list[GameState] = field(default_factory=list)
-    byes: list[ByeState] = field(default_factory=list)
-
-    def settle_round(self, r: int, state: _Round) -> None:
-        settled = {key: g.settle() for key, g in state.games.items()}
-        clash = _Clashes()
-        for (low, high), (status, _, _) in settled.items():
-            clash.count(status is ResultStatus.CONFIRMED, low, high)
-        for p in state.byes:
-            clash.count(True, p)
-        left_out: list[tuple[int, ...]] = []
-        for key, (status, claim, decided) in sorted(settled.items()):
-            low, high = key
-            conflict = clash.conflicted(status is ResultStatus.CONFIRMED, low, high)
-            if conflict:
-                status = ResultStatus.DISPUTED
-            claims = tuple(sorted(state.games[key].claims.values(), key=lambda c: c.seq))
-            g = GameState(
-                r,
-                low,
-                high,
-                claim.result,
-                claim.colour,
-                status,
-                claims,
-                decided,
-                state.games[key].decision is not None,
-                status is not ResultStatus.DISPUTED,
-                conflict,
-                claim.double,
-            )
-            self.games.append(g)
-            if not g.counted:
-                left_out.append(key)
-                continue
-            for p in key:
-                kind, colour = g.seen_by(p)
-                self.entries[p][r - 1] = RoundEntry(kind, self.number[g.other(p)], colour)
-                if status is ResultStatus.PROVISIONAL:
-                    self.marks[(self.number[p], r)] = status
-        for p, (kind, seq) in sorted(state.byes.items()):
-            bye = ByeState(r, p, kind, seq, not clash.conflicted(True, p))
-            self.byes.append(bye)
-            if bye.counted:
-                self.entries[p][r - 1] = RoundEntry(kind)
-            else:
-                left_out.append((p,))
-        for who in left_out:
-            for p in who:
-                if self.entries[p][r - 1] is None:
-                    self.marks[(self.number[p], r)] = ResultStatus.DISPUTED
 
 
 @dataclass(slots=True)

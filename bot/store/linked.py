@@ -33,6 +33,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from bot.store import outbox, queries, schema
 from bot.store.base import StorePart
 from bot.store.errors import StoreError
+from bot.store.live import Folds
 from bot.store.model import Actor, TournamentInfo
 from bot.store.records import OutboxItem
 from sheets.database.transactions import Conflict
@@ -95,8 +96,8 @@ class LinkCode:
 class LinkedSheets(StorePart):
     """Linked spreadsheets and the results queued for them (see the module)."""
 
-    def __init__(self, engine: AsyncEngine, clock: Callable[[], datetime]) -> None:
-        super().__init__(engine, clock)
+    def __init__(self, engine: AsyncEngine, clock: Callable[[], datetime], folds: Folds) -> None:
+        super().__init__(engine, clock, folds)
         #: Told after each change that queued a result for a linked sheet (:meth:`on_queued`).
         self._queued: list[Callable[[], None]] = []
 

@@ -119,6 +119,8 @@ class TournamentInfo:
     options: str | None = None
     #: The accelerated pairing method the TD announced (``baku``), or None.
     acceleration: str | None = None
+    #: Counts the changes of the tournament's players (a join, an import, a link).
+    players_version: int = 0
 
     @property
     def option_values(self) -> dict[str, bool]:

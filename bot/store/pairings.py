@@ -31,8 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.store import kept_apart
 from bot.store.errors import StoreError, problems_words, refusal
-from bot.store.fold import fold
-from bot.store.model import Event, EventKind, PlayerInfo, TournamentStatus
+from bot.store.model import EventKind, PlayerInfo, TournamentStatus
 from bot.store.players import PlayerRef
 from bot.store.queries import Loaded, append_event
 from bot.store.results import Change
@@ -96,7 +95,7 @@ def drafts(loaded: Loaded) -> dict[int, RoundDraft]:
     reverted = loaded.folded.reverted
     number = {p.id: p.number for p in loaded.players}
     out: dict[int, RoundDraft] = {}
-    for e in loaded.events:
+    for e in loaded.pairing_events:
         if e.seq in reverted or e.round is None:
             continue
         current = out.get(e.round)
@@ -232,8 +231,7 @@ async def _append_all(change: Change, *events: tuple[EventKind, dict[str, object
     loaded = change.loaded
     for kind, fields in events:
         event = await append_event(change.conn, loaded, change.actor, change.now, kind, **fields)
-        log: tuple[Event, ...] = (*loaded.events, event)
-        loaded = replace(loaded, events=log, folded=fold(loaded.players, log, loaded.info))
+        loaded = await loaded.then(event)
     return loaded
 
 

@@ -7,6 +7,7 @@ ignored, or a unique start or part of it: :func:`core.players.find`), by a Disco
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -19,10 +20,10 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from bot.store import schema
 from bot.store.errors import StoreError
 from bot.store.model import Actor, PlayerInfo, TournamentInfo, TournamentStatus
-from bot.store.queries import clean_name, next_number, player_info
+from bot.store.queries import bump_players, clean_name, next_number, player_info
 from core.limits import quote, shorten
 from core.names import mentioned_id, name_key
-from core.players import Found, close_to, find
+from core.players import Found, Roster, close_to
 from sheets.database.transactions import Conflict
 
 T = TypeVar("T")
@@ -56,12 +57,30 @@ def resolve(players: Sequence[PlayerInfo], ref: PlayerRef, tournament: str) -> P
     mentioned = mentioned_id(text)
     if mentioned is not None:
         return resolve(players, DiscordUser(mentioned), tournament)
-    named = find(players, text, number=lambda p: p.number, name=lambda p: p.name)
+    named = _roster(players).find(text)
     if named.match is not None:
         return named.match
     raise player_not_found(
         tournament, text, named, players, number=lambda p: p.number, name=lambda p: p.name
     )
+
+
+#: Rosters of the players lists looked in lately (a tournament's players, kept with its
+#: fold, are the same list from one command to the next: indexed once, not per lookup).
+_ROSTERS: OrderedDict[int, tuple[Sequence[PlayerInfo], Roster[PlayerInfo]]] = OrderedDict()
+ROSTERS_KEPT = 8
+
+
+def _roster(players: Sequence[PlayerInfo]) -> Roster[PlayerInfo]:
+    found = _ROSTERS.get(id(players))
+    if found is not None and found[0] is players:
+        _ROSTERS.move_to_end(id(players))
+        return found[1]
+    roster = Roster(players, number=lambda p: p.number, name=lambda p: p.name)
+    _ROSTERS[id(players)] = (players, roster)
+    while len(_ROSTERS) > ROSTERS_KEPT:
+        _ROSTERS.popitem(last=False)
+    return roster
 
 
 def player_not_found(
@@ -78,6 +97,7 @@ def player_not_found(
     several (by number), or no such name, with the names :func:`core.players.close_to` it
     when there are any. ``found`` is :func:`core.players.find` of ``typed``.
 
+    >>> from core.players import find
     >>> roster = [(1, "Ann Lee"), (2, "Dana Ng"), (3, "Ann Ito")]
     >>> def why(typed: str) -> str:
     ...     how = {"number": lambda p: p[0], "name": lambda p: p[1]}
@@ -194,6 +214,7 @@ async def add_player(
         ).scalar_one()
     except IntegrityError as error:
         raise Conflict from error
+    await bump_players(conn, info)
     return PlayerInfo(
         new_id,
         number,
@@ -240,4 +261,5 @@ async def link(
         ).one()
     except IntegrityError as error:
         raise Conflict from error
+    await bump_players(conn, info)
     return player_info(row)

@@ -8,18 +8,18 @@ caller passes. Rows become the records of :mod:`bot.store.model`.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import datetime
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Collection, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Row, func, insert, select
+from sqlalchemy import ColumnElement, Row, Select, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.store import schema
+from bot.store import limits, schema
 from bot.store.errors import StoreError
-from bot.store.fold import Folded, fold
+from bot.store.fold import Folded
 from bot.store.model import (
     DOUBLE_FORFEIT,
     Actor,
@@ -31,6 +31,7 @@ from bot.store.model import (
     TournamentInfo,
     TournamentStatus,
 )
+from core.log import Part
 from core.model import Colour, EntryKind
 from core.names import NAME_MAX, name_key, name_problem, tidy
 from sheets.database.transactions import Conflict
@@ -78,6 +79,7 @@ def tournament_info(row: Row[Any]) -> TournamentInfo:
         sheet,
         row.options,
         row.acceleration,
+        row.players_version,
     )
 
 
@@ -155,7 +157,20 @@ async def load_players(conn: AsyncConnection, guild: str, tournament: int) -> li
     return [player_info(row) for row in rows]
 
 
+async def bump_players(conn: AsyncConnection, info: TournamentInfo) -> None:
+    """Note that the tournament's players changed (see :attr:`TournamentInfo.players_version`),
+    in the transaction that changes them."""
+    t = schema.tournaments
+    await conn.execute(
+        update(t)
+        .where(t.c.guild_id == info.guild, t.c.id == info.id)
+        .values(players_version=t.c.players_version + 1)
+    )
+
+
 async def load_events(conn: AsyncConnection, guild: str, tournament: int) -> list[Event]:
+    """The whole log (for tests and tools: the store itself never reads it whole on a
+    request, see :mod:`bot.store.live`)."""
     e = schema.events
     rows = await conn.execute(
         select(e).where(e.c.guild_id == guild, e.c.tournament_id == tournament).order_by(e.c.seq)
@@ -163,52 +178,194 @@ async def load_events(conn: AsyncConnection, guild: str, tournament: int) -> lis
     return [event_of(row) for row in rows]
 
 
-async def last_event(
-    conn: AsyncConnection, guild: str, tournament: int
-) -> tuple[int, int, datetime | None]:
-    """How many events the tournament's log has, the last one's seq (0 if none) and when it
-    was written: what changes with every event (and with a restore of another log), read
-    through the log's index, not the log. :func:`log_version` is the same of a log read."""
+async def last_seq(conn: AsyncConnection, guild: str, tournament: int) -> int:
+    """The seq of the log's last event (0 if none), read through the log's index."""
     e = schema.events
-    mine = (e.c.guild_id == guild, e.c.tournament_id == tournament)
-    count, seq = (
-        await conn.execute(select(func.count(), func.coalesce(func.max(e.c.seq), 0)).where(*mine))
-    ).one()
-    at = (await conn.execute(select(e.c.created_at).where(*mine, e.c.seq == seq))).scalar()
-    return int(count), int(seq), at
+    found = await conn.scalar(
+        select(func.max(e.c.seq)).where(e.c.guild_id == guild, e.c.tournament_id == tournament)
+    )
+    return int(found or 0)
 
 
-def log_version(events: Sequence[Event]) -> tuple[int, int, datetime | None]:
-    """:func:`last_event` of a log already read."""
-    if not events:
-        return 0, 0, None
-    return len(events), events[-1].seq, events[-1].at
+def _log(guild: str, tournament: int) -> Select[Any]:
+    e = schema.events
+    return select(e).where(e.c.guild_id == guild, e.c.tournament_id == tournament)
+
+
+async def events_where(
+    conn: AsyncConnection, guild: str, tournament: int, *where: ColumnElement[bool]
+) -> list[Event]:
+    """The tournament's events that match ``where``, oldest first."""
+    rows = await conn.execute(_log(guild, tournament).where(*where).order_by(schema.events.c.seq))
+    return [event_of(row) for row in rows]
+
+
+async def event_at(conn: AsyncConnection, guild: str, tournament: int, seq: int) -> Event | None:
+    """Event ``seq`` of the tournament's log, if there is one."""
+    found = await events_where(conn, guild, tournament, schema.events.c.seq == seq)
+    return found[0] if found else None
+
+
+async def part_rows(
+    conn: AsyncConnection, guild: str, tournament: int, part: Part
+) -> list[Sequence[Any]]:
+    """Every event of one part of the fold (:func:`bot.store.fold.part_of`: a player's
+    withdrawals, or everything else of a round), oldest first, as the fold reads them
+    (:data:`FOLD_COLUMNS`, made events by :func:`fold_event` off the event loop)."""
+    e = schema.events
+    if part.withdrawal:
+        where = (e.c.kind == EventKind.WITHDRAW.value, e.c.player_id == part.number)
+    else:
+        where = (e.c.round == part.number, e.c.kind != EventKind.WITHDRAW.value)
+    query = (
+        select(*FOLD_COLUMNS)
+        .where(e.c.guild_id == guild, e.c.tournament_id == tournament, *where)
+        .order_by(e.c.seq)
+    )
+    return [tuple(row) for row in await conn.execute(query)]
+
+
+async def player_rows(conn: AsyncConnection, guild: str, tournament: int) -> Sequence[Row[Any]]:
+    """A tournament's players as rows (:func:`player_info` of each, off the event loop for
+    a large section)."""
+    p = schema.players
+    return (
+        await conn.execute(
+            select(*(c for c in p.c if c.name not in ("added_by", "added_at")))
+            .where(p.c.guild_id == guild, p.c.tournament_id == tournament)
+            .order_by(p.c.number)
+        )
+    ).all()
+
+
+#: The columns the fold reads of each event (:func:`fold_event`).
+FOLD_COLUMNS = (
+    schema.events.c.seq,
+    schema.events.c.kind,
+    schema.events.c.round,
+    schema.events.c.player_id,
+    schema.events.c.opponent_id,
+    schema.events.c.result,
+    schema.events.c.colour,
+    schema.events.c.refers_to,
+)
+_KINDS = {k.value: k for k in EventKind}
+_RESULTS: dict[str | None, EntryKind | None] = {k.value: k for k in EntryKind}
+_RESULTS[DOUBLE_FORFEIT] = EntryKind.FORFEIT_LOSS
+_RESULTS[None] = _RESULTS[""] = None
+_COLOURS: dict[str | None, Colour | None] = {c.value: c for c in Colour}
+_COLOURS[None] = _COLOURS[""] = None
+_NEVER = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def fold_event(row: Sequence[Any]) -> Event:
+    """An event of :data:`FOLD_COLUMNS` (what the fold reads; who wrote it and when are
+    left out): made in a worker thread, half a million at a time."""
+    seq, kind, round, player, opponent, result, colour, refers_to = row
+    return Event(
+        seq,
+        _KINDS[kind],
+        "",
+        _NEVER,
+        round,
+        player,
+        opponent,
+        _RESULTS[result],
+        _COLOURS[colour],
+        refers_to,
+        double=result == DOUBLE_FORFEIT,
+    )
+
+
+async def fold_rows(
+    conn: AsyncConnection, guild: str, tournament: int, *, chunk: int
+) -> AsyncIterator[list[Sequence[Any]]]:
+    """The log as the fold reads it (:data:`FOLD_COLUMNS`), oldest first, ``chunk`` rows at
+    a time (each a short step of the event loop)."""
+    e = schema.events
+    query = (
+        select(*FOLD_COLUMNS)
+        .where(e.c.guild_id == guild, e.c.tournament_id == tournament)
+        .order_by(e.c.seq)
+    )
+    result = await conn.stream(query.execution_options(yield_per=chunk))
+    async for rows in result.partitions(chunk):
+        yield [tuple(row) for row in rows]
+
+
+async def last_verdict(
+    conn: AsyncConnection, guild: str, tournament: int, seq: int, undone: Collection[int]
+) -> EventKind | None:
+    """The newest confirmation or dispute of report ``seq`` still in force, if any."""
+    e = schema.events
+    rows = await conn.execute(
+        select(e.c.seq, e.c.kind)
+        .where(
+            e.c.guild_id == guild,
+            e.c.tournament_id == tournament,
+            e.c.refers_to == seq,
+            e.c.kind.in_([EventKind.CONFIRM.value, EventKind.DISPUTE.value]),
+        )
+        .order_by(e.c.seq.desc())
+    )
+    return next((_KINDS[kind] for found, kind in rows if found not in undone), None)
+
+
+async def newest_events(
+    conn: AsyncConnection,
+    guild: str,
+    tournament: int,
+    *where: ColumnElement[bool],
+    batch: int = 100,
+) -> AsyncGenerator[Event, None]:
+    """The tournament's events that match ``where``, newest first, read ``batch`` at a
+    time (as many as the caller takes)."""
+    e = schema.events
+    before: int | None = None
+    while True:
+        query = _log(guild, tournament).where(*where)
+        if before is not None:
+            query = query.where(e.c.seq < before)
+        rows = (await conn.execute(query.order_by(e.c.seq.desc()).limit(batch))).all()
+        for row in rows:
+            yield event_of(row)
+        if len(rows) < batch:
+            return
+        before = rows[-1].seq
 
 
 @dataclass(frozen=True, slots=True)
 class Loaded:
-    """A tournament with its players, its whole log, and the fold of the log."""
+    """A tournament with its players, the fold of its log (kept by :mod:`bot.store.live`),
+    and the events of its pairings; ``then`` advances it by an event just written."""
 
     info: TournamentInfo
     players: tuple[PlayerInfo, ...]
-    events: tuple[Event, ...]
     folded: Folded
+    pairing_events: tuple[Event, ...] = ()
+    advance: Callable[[Loaded, Event], Awaitable[Loaded]] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     def player(self, player_id: int) -> PlayerInfo:
         return next(p for p in self.players if p.id == player_id)
 
-    def event(self, seq: int) -> Event | None:
-        if 1 <= seq <= len(self.events) and self.events[seq - 1].seq == seq:
-            return self.events[seq - 1]
-        return next((e for e in self.events if e.seq == seq), None)
+    async def then(self, event: Event) -> Loaded:
+        """The tournament with ``event`` (just appended in this transaction) folded in."""
+        assert self.advance is not None, "a tournament loaded for reading"
+        return await self.advance(self, event)
 
 
-async def load(conn: AsyncConnection, guild: str, name: str, *, lock: bool = False) -> Loaded:
-    """Read a tournament and fold its log (locking it first when about to write)."""
-    info = await find_tournament(conn, guild, name, lock=lock)
-    players = await load_players(conn, guild, info.id)
-    events = await load_events(conn, guild, info.id)
-    return Loaded(info, tuple(players), tuple(events), fold(players, events, info))
+async def guild_tournaments(conn: AsyncConnection, guild: str) -> int:
+    """How many tournaments a server has."""
+    t = schema.tournaments
+    return int(await conn.scalar(select(func.count()).where(t.c.guild_id == guild)) or 0)
+
+
+async def guild_events(conn: AsyncConnection, guild: str) -> int:
+    """How many events a server keeps in all its tournaments' logs (its index counted)."""
+    e = schema.events
+    return int(await conn.scalar(select(func.count()).where(e.c.guild_id == guild)) or 0)
 
 
 async def append_event(
@@ -226,6 +383,9 @@ async def append_event(
     the new state.
     """
     seq = loaded.folded.last_seq + 1
+    full = limits.log_full(loaded.info.name, seq)
+    if full is not None:
+        raise full
     result = fields.get("result")
     colour = fields.get("colour")
     values = {

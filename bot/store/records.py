@@ -14,10 +14,10 @@ named player's side, so a front end can word a message without further look-ups.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, overload
 
 from bot.store.fold import ByeState, Folded, GameState
 from bot.store.model import Event, EventKind, PlayerInfo, ResultStatus, TournamentInfo
@@ -184,17 +184,53 @@ class Outcome:
     outbox: bool = False
 
 
+class Games(Sequence[GameView]):
+    """The games of a fold as views, made when first read (a section of 10,000 players and
+    99 rounds has half a million: most answers read none of them, or the few open ones)."""
+
+    def __init__(self, folded: Folded, players: Mapping[int, PlayerInfo]) -> None:
+        self._folded = folded
+        self._players = players
+        self._views: tuple[GameView, ...] | None = None
+
+    def _all(self) -> tuple[GameView, ...]:
+        if self._views is None:
+            self._views = tuple(GameView.of(g, self._players) for g in self._folded.games)
+        return self._views
+
+    @overload
+    def __getitem__(self, index: int) -> GameView: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[GameView]: ...
+    def __getitem__(self, index: int | slice) -> GameView | Sequence[GameView]:
+        return self._all()[index]
+
+    def __len__(self) -> int:
+        return sum(len(f.games) for f in self._folded.settled.values())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence):
+            return self._all() == tuple(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def open(self) -> tuple[GameView, ...]:
+        """The games waiting for a confirmation or a TD's decision."""
+        return tuple(GameView.of(g, self._players) for g in self._folded.open_games)
+
+
 @dataclass(frozen=True, slots=True)
 class TournamentState:
     """A tournament now: settings, players, the core tournament (what standings use),
-    marks for results not yet confirmed, the open (provisional or disputed) games, and
-    the byes."""
+    marks for results not yet confirmed, the games (every one, made when first read) and
+    the open ones, and the byes."""
 
     info: TournamentInfo
     players: tuple[PlayerInfo, ...]
     tournament: Tournament
     marks: Mapping[tuple[int, int], ResultStatus]
-    games: tuple[GameView, ...]
+    games: Sequence[GameView]
     byes: tuple[ByeView, ...]
     last_seq: int
     #: Rounds with a game whose result waits outside ``tournament`` (:attr:`Folded.pending`).
@@ -204,15 +240,15 @@ class TournamentState:
     def of(
         info: TournamentInfo, players: tuple[PlayerInfo, ...], folded: Folded
     ) -> TournamentState:
+        """The state of a fold whose tournament is built (:meth:`Folded.complete`)."""
         by_id = {p.id: p for p in players}
-        games = tuple(GameView.of(g, by_id) for g in folded.games)
         byes = tuple(ByeView.of(b, by_id) for b in folded.byes)
         return TournamentState(
             info,
             players,
             folded.tournament,
-            dict(folded.marks),
-            games,
+            folded.marks,
+            Games(folded, by_id),
             byes,
             folded.last_seq,
             folded.pending,
@@ -221,6 +257,8 @@ class TournamentState:
     @property
     def open_games(self) -> tuple[GameView, ...]:
         """Games waiting for a confirmation or a TD's decision."""
+        if isinstance(self.games, Games):
+            return self.games.open()
         return tuple(g for g in self.games if g.status is not ResultStatus.CONFIRMED)
 
     @property
@@ -250,6 +288,10 @@ class StandingsView:
     state: TournamentState
     standings: Standings
     after_round: int
+    #: What the store computed it from (the tournament's settings and players, its log's
+    #: last event, the day), None for standings from elsewhere (a linked sheet): two views
+    #: with one stamp are the same, so what is drawn or laid out of one serves the other.
+    stamp: Hashable | None = None
 
     def marked(self, number: int) -> ResultStatus | None:
         """The weakest mark of a player's rounds up to ``after_round``: disputed over

@@ -12,14 +12,15 @@ results, gives byes, withdraws players, clears rounds and undoes events.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, replace
 from datetime import datetime
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.store import outbox
+from bot.store import outbox, queries, schema
 from bot.store.errors import StoreError, refusal
-from bot.store.fold import ByeState, Folded, GameState, fold
+from bot.store.fold import ByeState, Folded, GameState
 from bot.store.model import (
     Actor,
     Event,
@@ -96,10 +97,15 @@ class Change:
         return player.discord_id is not None and player.discord_id == self.actor.user
 
     async def append(self, kind: EventKind, **fields: object) -> tuple[Event, Folded]:
-        """Write the event; return it and the fold of the log with it."""
+        """Write the event; return it and the fold of the log with it (the kept fold
+        advanced by this event alone)."""
         event = await append_event(self.conn, self.loaded, self.actor, self.now, kind, **fields)
-        info, players = self.loaded.info, self.loaded.players
-        return event, fold(players, (*self.loaded.events, event), info)
+        return event, (await self.loaded.then(event)).folded
+
+    async def event(self, seq: int) -> Event | None:
+        """Event ``seq`` of the log, if there is one."""
+        info = self.loaded.info
+        return await queries.event_at(self.conn, info.guild, info.id, seq)
 
     def view(self, game: GameState | None, side: int) -> GameView | None:
         by_id = {p.id: p for p in self.loaded.players}
@@ -246,13 +252,13 @@ async def report(
     return Outcome(True, _status_message(view), event, view, view.status, sent)
 
 
-def _report_game(change: Change, seq: int) -> tuple[Event, GameState]:
-    event = change.loaded.event(seq)
+async def _report_game(change: Change, seq: int) -> tuple[Event, GameState]:
+    event = await change.event(seq)
     if event is None or event.kind is not EventKind.REPORT:
         raise StoreError(f"there is no report #{seq} in {change.name}", "unknown-report")
     if seq in change.folded.reverted:
         raise StoreError(f"report #{seq} was undone by a TD", "stale-report")
-    game = change.folded.game_of_report(seq)
+    game = change.folded.game_of_report(seq, event.round)
     if game is None:
         raise StoreError(
             f"report #{seq} has been replaced by a newer report or a TD's decision", "stale-report"
@@ -260,15 +266,9 @@ def _report_game(change: Change, seq: int) -> tuple[Event, GameState]:
     return event, game
 
 
-def _last_verdict(change: Change, seq: int) -> EventKind | None:
-    for e in reversed(change.loaded.events):
-        if (
-            e.refers_to == seq
-            and e.kind in (EventKind.CONFIRM, EventKind.DISPUTE)
-            and e.seq not in change.folded.reverted
-        ):
-            return e.kind
-    return None
+async def _last_verdict(change: Change, seq: int) -> EventKind | None:
+    info = change.loaded.info
+    return await queries.last_verdict(change.conn, info.guild, info.id, seq, change.folded.reverted)
 
 
 def _check_answerer(change: Change, event: Event, game: GameState, verb: str) -> PlayerInfo:
@@ -288,7 +288,7 @@ def _check_answerer(change: Change, event: Event, game: GameState, verb: str) ->
 
 async def confirm(change: Change, seq: int) -> Outcome:
     """The opponent (or a TD) confirms report ``seq``."""
-    event, game = _report_game(change, seq)
+    event, game = await _report_game(change, seq)
     _check_answerer(change, event, game, "confirm")
     assert event.player is not None
     view = change.view(game, event.player)
@@ -304,7 +304,7 @@ async def confirm(change: Change, seq: int) -> Outcome:
                 "already-confirmed",
             )
     new, after = await change.append(EventKind.CONFIRM, round=game.round, refers_to=seq)
-    result = change.view(after.game_of_report(seq), event.player)
+    result = change.view(after.game_of_report(seq, event.round), event.player)
     assert result is not None
     sent = False
     if result.status is ResultStatus.CONFIRMED:
@@ -329,7 +329,7 @@ def _as_result(report_event: Event, confirming: Event) -> Event:
 
 async def dispute(change: Change, seq: int, note: str = "") -> Outcome:
     """The opponent (or a TD) disputes report ``seq``: the game waits for a TD."""
-    event, game = _report_game(change, seq)
+    event, game = await _report_game(change, seq)
     _check_answerer(change, event, game, "dispute")
     assert event.player is not None
     view = change.view(game, event.player)
@@ -339,12 +339,12 @@ async def dispute(change: Change, seq: int, note: str = "") -> Outcome:
             f"round {game.round} is already confirmed as {view.score}: ask a TD to correct it",
             "already-confirmed",
         )
-    if _last_verdict(change, seq) is EventKind.DISPUTE:
+    if await _last_verdict(change, seq) is EventKind.DISPUTE:
         return Outcome(False, f"Already disputed: {view.describe()}.", None, view, view.status)
     new, after = await change.append(
         EventKind.DISPUTE, round=game.round, refers_to=seq, note=note[:500]
     )
-    result = change.view(after.game_of_report(seq), event.player)
+    result = change.view(after.game_of_report(seq, event.round), event.player)
     assert result is not None
     return Outcome(True, _status_message(result), new, result, result.status)
 
@@ -474,20 +474,21 @@ async def undo(change: Change, seq: int | None = None) -> Outcome:
     """A TD undoes event ``seq`` (by default the newest event still in force that is not
     itself an undo). Undoing an undo redoes the original."""
     change.require_td("undo a change")
-    events, reverted = change.loaded.events, change.folded.reverted
+    reverted, info = change.folded.reverted, change.loaded.info
     if seq is None:
-        target = next(
-            (
-                e
-                for e in reversed(events)
-                if e.seq not in reverted and e.kind is not EventKind.REVERT
-            ),
-            None,
+        target = None
+        newest = queries.newest_events(
+            change.conn, info.guild, info.id, schema.events.c.kind != EventKind.REVERT.value
         )
+        async with contextlib.aclosing(newest):
+            async for e in newest:
+                if e.seq not in reverted:
+                    target = e
+                    break
         if target is None:
             raise StoreError(f"there is nothing to undo in {change.name}", "nothing-to-undo")
     else:
-        found = change.loaded.event(seq)
+        found = await change.event(seq)
         if found is None:
             raise StoreError(f"there is no event #{seq} in {change.name}", "unknown-event")
         if seq in reverted:

@@ -67,6 +67,9 @@ tournaments = Table(
     Column("sheet_linked_at", UTCDateTime(), nullable=True),
     # The accelerated pairing method the TD announced ("baku": C.04.5.1); NULL: none.
     Column("acceleration", String(16), nullable=True),
+    # Bumped by every change of the tournament's players (a join, an import, a link), so a
+    # process keeping the tournament's fold sees from this row whether its roster is current.
+    Column("players_version", Integer, nullable=False, server_default="0"),
     UniqueConstraint("guild_id", "name_key"),
     UniqueConstraint("guild_id", "id"),
     CheckConstraint("status IN ('registering', 'running', 'finished')", name="status"),
@@ -130,6 +133,10 @@ events = Table(
     ForeignKeyConstraint(["tournament_id", "supersedes"], ["events.tournament_id", "events.seq"]),
     UniqueConstraint("tournament_id", "seq"),
     Index(None, "guild_id", "tournament_id"),
+    # A round's events, for replaying it again after an undo (not the whole log), and the
+    # events that answer or undo one event.
+    Index(None, "tournament_id", "round", "seq"),
+    Index(None, "tournament_id", "refers_to"),
     CheckConstraint("seq >= 1", name="seq"),
 )
 

@@ -9,21 +9,35 @@ on the same engine and clock.
 
 from __future__ import annotations
 
-from collections import OrderedDict
+import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
+from dataclasses import replace
 from datetime import date, datetime
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from bot.store import kept_apart, pairings, players, queries, results, schema, transfer
+from bot.store import (
+    collector,
+    kept_apart,
+    limits,
+    pairings,
+    players,
+    queries,
+    results,
+    schema,
+    transfer,
+)
 from bot.store.awards import PrizeLists
 from bot.store.base import StorePart, utc_now
+from bot.store.cache import MB, Kept
 from bot.store.errors import StoreError
 from bot.store.kept_apart import KeptApart
 from bot.store.linked import LinkedSheets
+from bot.store.live import Folds, round_entries
 from bot.store.migrations import HISTORY
 from bot.store.model import (
     Actor,
@@ -32,7 +46,7 @@ from bot.store.model import (
     TournamentInfo,
     TournamentStatus,
 )
-from bot.store.offload import off_loop
+from bot.store.offload import JOBS, Jobs
 from bot.store.pairings import RoundDraft
 from bot.store.players import PlayerRef
 from bot.store.queries import clean_name
@@ -44,7 +58,7 @@ from bot.store.records import (
     TournamentState,
 )
 from bot.store.results import Change
-from core.limits import shorten
+from core.limits import MAX_PLAYERS, shorten
 from core.model import Colour, EntryKind
 from core.names import name_key
 from core.pairing import PairingRequest, RoundPairing
@@ -120,8 +134,20 @@ def _check_rounds(rounds: int) -> int:
     return rounds
 
 
-STANDINGS_CACHED = 64
-"""How many tournaments' standings :meth:`Store.standings` keeps (each a few MB at most)."""
+#: Bytes the store keeps in memory for folds and standings (:class:`~bot.store.cache.Kept`),
+#: and the share of them one server may take: room for the largest section's fold and a
+#: few of its standings, and for many small clubs beside it.
+CACHE_BYTES = 640 * MB
+GUILD_CACHE_BYTES = 448 * MB
+#: Estimated bytes of standings kept (:func:`standings_bytes`): a player's row and
+#: tiebreaks, and a round entry of the tournament they are after (when cut to a round: its
+#: entries are the whole tournament's, its tuples its own). Measured with tracemalloc
+#: (``tests/bench/store.py --sizes``).
+ROW_BYTES = 2_000
+CUT_ENTRY_BYTES = 20
+#: About how many bytes of an uploaded file make one round entry (a TRF-16 line gives each
+#: round ten columns): how heavy reading it is, before it is read.
+UPLOAD_BYTES_PER_ENTRY = 10
 
 
 class Store(StorePart):
@@ -132,16 +158,32 @@ class Store(StorePart):
     gives the time of events (tests pass their own).
     """
 
-    def __init__(self, engine: AsyncEngine, clock: Callable[[], datetime] = utc_now) -> None:
-        super().__init__(engine, clock)
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        clock: Callable[[], datetime] = utc_now,
+        *,
+        jobs: Jobs = JOBS,
+        cache_bytes: int = CACHE_BYTES,
+        guild_cache_bytes: int = GUILD_CACHE_BYTES,
+    ) -> None:
+        #: Folds and standings kept between answers, bounded in bytes with a share a server.
+        self.kept: Kept[tuple[object, ...], object] = Kept(
+            cache_bytes, guild_cache_bytes, collector.let_go
+        )
+        #: Slow work, off the event loop and shared fairly between servers.
+        self.jobs = jobs
+        super().__init__(engine, clock, Folds(self.kept, jobs))
         #: The sheet link's side: linked sheets and the results queued for them.
-        self.linked = LinkedSheets(engine, clock)
+        self.linked = LinkedSheets(engine, clock, self.folds)
         #: The tournaments' prize lists, as TDs set them (:mod:`bot.store.awards`).
-        self.prizes = PrizeLists(engine, clock)
-        #: Standings computed, by (guild, tournament id, after_round): with what they were
-        #: computed from (see :meth:`standings`), most recently used last.
-        self._standings: OrderedDict[tuple[str, int, int | None], tuple[object, StandingsView]]
-        self._standings = OrderedDict()
+        self.prizes = PrizeLists(engine, clock, self.folds)
+        #: The imports each server started lately (:data:`limits.IMPORTS_PER_HOUR`).
+        self.imports = limits.ImportWindow()
+        #: Standings being computed, by key, with what they are computed from: members
+        #: asking at once wait for the one computation.
+        self._computing: dict[tuple[object, ...], tuple[object, asyncio.Future[StandingsView]]]
+        self._computing = {}
 
     @classmethod
     async def open(
@@ -150,13 +192,22 @@ class Store(StorePart):
         *,
         migrate: bool = True,
         clock: Callable[[], datetime] = utc_now,
+        jobs: Jobs = JOBS,
+        cache_bytes: int = CACHE_BYTES,
+        guild_cache_bytes: int = GUILD_CACHE_BYTES,
         **engine_options: Any,
     ) -> Store:
         """Connect to ``url`` (default: ``$HARKNESS_DATABASE_URL``, else ``./harkness.db``)
         and, unless ``migrate`` is False, bring the store's tables up to date (the fleet's
         are :class:`sheets.fleet.Fleet`'s)."""
         engine = await open_engine(url, HISTORY, migrate=migrate, **engine_options)
-        return cls(engine, clock)
+        return cls(
+            engine,
+            clock,
+            jobs=jobs,
+            cache_bytes=cache_bytes,
+            guild_cache_bytes=guild_cache_bytes,
+        )
 
     async def close(self) -> None:
         await self.engine.dispose()
@@ -168,16 +219,52 @@ class Store(StorePart):
         await self.close()
 
     async def _change(
-        self, guild: str, tournament: str, actor: Actor, apply: Callable[[Change], Awaitable[T]]
+        self,
+        guild: str,
+        tournament: str,
+        actor: Actor,
+        apply: Callable[[Change], Awaitable[T]],
+        *,
+        whole: bool = False,
     ) -> T:
-        async def work(conn: AsyncConnection) -> T:
-            loaded = await queries.load(conn, guild, tournament, lock=True)
-            return await apply(Change(conn, loaded, actor, self.clock()))
-
-        done = await self._write(work)
+        """One change of a tournament's log: the fold brought up to date first (in a read,
+        off the event loop), then the write adds only its own events to it. ``whole``: the
+        change reads the core tournament (pairings, late entries)."""
+        done = await self._locked(
+            guild,
+            tournament,
+            lambda conn, loaded: apply(Change(conn, loaded, actor, self.clock())),
+            whole=whole,
+        )
         if isinstance(done, Outcome) and done.outbox:  # committed: the writer may take it
             self.linked.queued()
         return done
+
+    async def _locked(
+        self,
+        guild: str,
+        tournament: str,
+        work: Callable[[AsyncConnection, queries.Loaded], Awaitable[T]],
+        *,
+        whole: bool = False,
+    ) -> T:
+        """``work`` in a write transaction on the tournament (its row locked, its fold up
+        to date and advanced by the events the write appends; see :meth:`Folds.writing`)."""
+        await self._prepare(guild, tournament, whole=whole)
+        async with self.folds.writing(guild, tournament):
+
+            async def run(conn: AsyncConnection) -> T:
+                loaded = await self.folds.loaded(conn, guild, tournament, lock=True, whole=whole)
+                return await work(conn, loaded)
+
+            return await self._write(run)
+
+    async def _loaded(self, guild: str, tournament: str, *, whole: bool = False) -> queries.Loaded:
+        """The tournament and its fold, for reading (its core tournament built, with
+        ``whole``; off the event loop)."""
+        return await self._reading(
+            lambda conn: self.folds.loaded(conn, guild, tournament, whole=whole)
+        )
 
     # -- guild settings -------------------------------------------------------------------
 
@@ -278,6 +365,9 @@ class Store(StorePart):
         )
         if taken is not None:
             raise StoreError(f"there is already a tournament called {taken!r} here", "name-taken")
+        refusal = limits.too_many_tournaments(await queries.guild_tournaments(conn, guild))
+        if refusal is not None:
+            raise refusal
         values = {
             "guild_id": guild,
             "name": name,
@@ -448,8 +538,13 @@ class Store(StorePart):
     async def _register(
         self, guild: str, tournament: str, name: str, actor: Actor, **fields: Any
     ) -> PlayerInfo:
-        async def work(conn: AsyncConnection) -> PlayerInfo:
-            loaded = await queries.load(conn, guild, tournament, lock=True)
+        async def work(conn: AsyncConnection, loaded: queries.Loaded) -> PlayerInfo:
+            if len(loaded.players) >= MAX_PLAYERS:
+                raise StoreError(
+                    f"{loaded.info.name} has {len(loaded.players):,} players, the most a "
+                    "tournament has (TRF-16 gives a starting number four digits)",
+                    "too-many-players",
+                )
             # A late entry enters the next round to pair (a bye asked ahead moves it not).
             first = pairings.next_to_enter(loaded)
             running = loaded.info.status is TournamentStatus.RUNNING
@@ -465,7 +560,7 @@ class Store(StorePart):
                 **fields,
             )
 
-        return await self._write(work)
+        return await self._locked(guild, tournament, work, whole=True)
 
     async def players(
         self, guild: str, tournament: str, *, typed: str = "", limit: int | None = None
@@ -473,11 +568,7 @@ class Store(StorePart):
         """A tournament's players by starting number; ``typed`` keeps those whose name or
         number contains it, best matches first (for autocomplete, with ``limit=25``)."""
 
-        async def work(conn: AsyncConnection) -> list[PlayerInfo]:
-            info = await queries.find_tournament(conn, guild, tournament)
-            return await queries.load_players(conn, guild, info.id)
-
-        found = await self._read(work)
+        found = list(await self._read(lambda conn: self.folds.players(conn, guild, tournament)))
         if typed.strip():
             return players.matching(found, typed, limit or len(found))
         return found[:limit]
@@ -485,7 +576,7 @@ class Store(StorePart):
     async def player(self, guild: str, tournament: str, ref: PlayerRef) -> PlayerInfo:
         """The player ``ref`` names: a starting number, ``"#3"``, a name, a mention, or
         :class:`~bot.store.players.DiscordUser`."""
-        found = await self.players(guild, tournament)
+        found = await self._read(lambda conn: self.folds.players(conn, guild, tournament))
         return players.resolve(found, ref, tournament)
 
     async def link_player(
@@ -495,12 +586,11 @@ class Store(StorePart):
         if not actor.td:
             raise StoreError("only a tournament director can link players", "not-td")
 
-        async def work(conn: AsyncConnection) -> PlayerInfo:
-            loaded = await queries.load(conn, guild, tournament, lock=True)
+        async def work(conn: AsyncConnection, loaded: queries.Loaded) -> PlayerInfo:
             who = players.resolve(loaded.players, ref, loaded.info.name)
             return await players.link(conn, loaded.info, loaded.players, who, discord_id)
 
-        return await self._write(work)
+        return await self._locked(guild, tournament, work)
 
     # -- results --------------------------------------------------------------------------
 
@@ -608,6 +698,7 @@ class Store(StorePart):
                 player=player,
                 from_round=pairings.next_to_enter(c.loaded) if from_round is None else from_round,
             ),
+            whole=from_round is None,
         )
 
     async def undo(
@@ -623,12 +714,9 @@ class Store(StorePart):
         self, guild: str, tournament: str, round: int | None = None
     ) -> PairingRequest:
         """What core pairs the next round (or ``round``) from (see :mod:`bot.store.pairings`)."""
-
-        async def work(conn: AsyncConnection) -> PairingRequest:
-            loaded = await queries.load(conn, guild, tournament)
-            return await pairings.request_now(conn, loaded, round)
-
-        return await self._read(work)
+        loaded = await self._loaded(guild, tournament, whole=True)
+        groups = await self._read(lambda conn: kept_apart.load(conn, loaded))
+        return pairings.request_for(loaded, round, kept_apart.numbers(groups))
 
     async def save_pairing(
         self,
@@ -643,28 +731,36 @@ class Store(StorePart):
         """A TD keeps ``pairing`` (computed for ``request``) as the round's draft, and
         publishes it if ``publish``; refused if the tournament changed meanwhile."""
         return await self._change(
-            guild, tournament, actor, lambda c: pairings.save(c, request, pairing, publish=publish)
+            guild,
+            tournament,
+            actor,
+            lambda c: pairings.save(c, request, pairing, publish=publish),
+            whole=True,
         )
 
     async def publish_pairing(
         self, guild: str, tournament: str, actor: Actor, round: int | None = None
     ) -> tuple[RoundDraft, PairingRequest]:
         """A TD publishes the next round's draft (checked again first)."""
-        return await self._change(guild, tournament, actor, lambda c: pairings.publish(c, round))
+        return await self._change(
+            guild, tournament, actor, lambda c: pairings.publish(c, round), whole=True
+        )
 
     async def swap_pairing(
         self, guild: str, tournament: str, actor: Actor, a: PlayerRef, b: PlayerRef
     ) -> tuple[RoundDraft, PairingRequest]:
         """A TD exchanges two players' places in the next round's draft (checked)."""
-        return await self._change(guild, tournament, actor, lambda c: pairings.swap(c, a, b))
+        return await self._change(
+            guild, tournament, actor, lambda c: pairings.swap(c, a, b), whole=True
+        )
 
     async def kept_apart(self, guild: str, tournament: str) -> list[KeptApart]:
         """The groups of players kept apart in the tournament's pairings."""
 
         async def work(conn: AsyncConnection) -> list[KeptApart]:
-            return await kept_apart.load(conn, await queries.load(conn, guild, tournament))
+            return await kept_apart.load(conn, await self.folds.loaded(conn, guild, tournament))
 
-        return await self._read(work)
+        return await self._reading(work)
 
     async def keep_apart(
         self, guild: str, tournament: str, actor: Actor, players: Sequence[PlayerRef]
@@ -698,8 +794,7 @@ class Store(StorePart):
 
     async def round_pairings(self, guild: str, tournament: str) -> dict[int, RoundDraft]:
         """Every round's pairing (draft or published) as the log has it."""
-        loaded = await self._read(lambda conn: queries.load(conn, guild, tournament))
-        return pairings.drafts(loaded)
+        return pairings.drafts(await self._loaded(guild, tournament))
 
     async def request_bye(
         self,
@@ -717,6 +812,7 @@ class Store(StorePart):
             tournament,
             actor,
             lambda c: pairings.request_bye(c, round=round, kind=kind, player=player),
+            whole=True,
         )
 
     # -- reading --------------------------------------------------------------------------
@@ -724,12 +820,22 @@ class Store(StorePart):
     async def state(self, guild: str, tournament: str) -> TournamentState:
         """The tournament now: core tournament, marks, open games (see
         :class:`~bot.store.records.TournamentState`)."""
-        loaded = await self._read(lambda conn: queries.load(conn, guild, tournament))
-        return TournamentState.of(loaded.info, loaded.players, loaded.folded)
+        return await self._state(await self._loaded(guild, tournament, whole=True))
+
+    async def _state(self, loaded: queries.Loaded) -> TournamentState:
+        """The state of a tournament loaded whole (its views made off the event loop)."""
+        return await self.jobs.run(
+            loaded.info.guild,
+            lambda: TournamentState.of(loaded.info, loaded.players, loaded.folded),
+            size=0,
+            what="reading the tournament",
+        )
 
     async def open_games(self, guild: str, tournament: str) -> list[GameView]:
         """Games waiting for a confirmation (provisional) or a TD (disputed)."""
-        return list((await self.state(guild, tournament)).open_games)
+        loaded = await self._loaded(guild, tournament)
+        by_id = {p.id: p for p in loaded.players}
+        return [GameView.of(g, by_id) for g in loaded.folded.open_games]
 
     async def standings(
         self, guild: str, tournament: str, *, after_round: int | None = None
@@ -737,33 +843,52 @@ class Store(StorePart):
         """Standings under the tournament's rules, after the last round with results (or
         ``after_round``); provisional results count and are marked, disputed ones wait.
 
-        Kept per tournament until its log has a new event, its settings or players change,
-        or the day changes (a profile may depend on the date): answering again then reads the
-        settings, the players and the log's last event, not the whole log
-        (:data:`STANDINGS_CACHED` tournaments are kept)."""
+        Computed off the event loop (in the server's turn for a large section) and kept
+        until the log has a new event, the tournament's settings or players change, or the
+        day changes (a profile may depend on the date): answering again then reads the
+        tournament's row and its log's last seq, nothing more. What is kept is bounded in
+        bytes (:data:`CACHE_BYTES`, :data:`GUILD_CACHE_BYTES` a server); several members
+        asking at once wait for one computation."""
 
-        async def version(conn: AsyncConnection) -> tuple[TournamentInfo, object]:
+        async def version(conn: AsyncConnection) -> tuple[TournamentInfo, int]:
             info = await queries.find_tournament(conn, guild, tournament)
-            players = tuple(await queries.load_players(conn, guild, info.id))
-            last = await queries.last_event(conn, guild, info.id)
-            return info, (info, players, last, date.today())
+            return info, await queries.last_seq(conn, guild, info.id)
 
-        info, stamp = await self._read(version)
-        key = (guild, info.id, after_round)
-        cached = self._standings.get(key)
-        if cached is not None and cached[0] == stamp:
-            self._standings.move_to_end(key)
-            return cached[1]
-        loaded = await self._read(lambda conn: queries.load(conn, guild, tournament))
-        state = TournamentState.of(loaded.info, loaded.players, loaded.folded)
-        view = await off_loop(standings_of, state, after_round, what="computing the standings")
-        last = queries.log_version(loaded.events)
-        self._standings[(guild, loaded.info.id, after_round)] = (
-            (loaded.info, loaded.players, last, date.today()),
-            view,
+        info, last = await self._read(version)
+        key = ("standings", guild, info.id, after_round)
+        stamp = (info, last, date.today())
+        cached = self.kept.get(key)
+        if isinstance(cached, tuple) and cached[0] == stamp:
+            return cast(StandingsView, cached[1])
+        computing = self._computing.get(key)
+        if computing is None or computing[0] != stamp:
+            task = asyncio.ensure_future(self._compute_standings(guild, tournament, after_round))
+            computing = self._computing[key] = (stamp, task)
+            task.add_done_callback(lambda _: self._forget_computing(key, task))
+        return await asyncio.shield(computing[1])
+
+    def _forget_computing(
+        self, key: tuple[object, ...], task: asyncio.Future[StandingsView]
+    ) -> None:
+        found = self._computing.get(key)
+        if found is not None and found[1] is task:
+            del self._computing[key]
+
+    async def _compute_standings(
+        self, guild: str, tournament: str, after_round: int | None
+    ) -> StandingsView:
+        loaded = await self._loaded(guild, tournament, whole=True)
+        state = await self._state(loaded)
+        view = await self.jobs.run(
+            guild,
+            lambda: standings_of(state, after_round),
+            size=round_entries(loaded.players, loaded.folded.rounds),
+            what="computing the standings",
         )
-        while len(self._standings) > STANDINGS_CACHED:
-            self._standings.popitem(last=False)
+        stamp = (loaded.info, loaded.folded.last_seq, date.today())
+        view = replace(view, stamp=(*stamp, view.after_round))
+        key = ("standings", guild, loaded.info.id, after_round)
+        self.kept.put(key, guild, (stamp, view), standings_bytes(view))
         return view
 
     async def history(
@@ -775,29 +900,35 @@ class Store(StorePart):
         player: PlayerRef | None = None,
         limit: int | None = 50,
     ) -> list[EventView]:
-        """The audit trail, newest first: who changed what, when, from where."""
-        loaded = await self._read(lambda conn: queries.load(conn, guild, tournament))
-        by_id = {p.id: p for p in loaded.players}
-        who = (
-            None if player is None else players.resolve(loaded.players, player, loaded.info.name).id
-        )
-        out: list[EventView] = []
-        for e in reversed(loaded.events):
-            if round is not None and e.round != round:
-                continue
-            if who is not None and who not in (e.player, e.opponent):
-                continue
-            out.append(
-                EventView(
-                    e,
-                    by_id.get(e.player or 0),
-                    by_id.get(e.opponent or 0),
-                    e.seq in loaded.folded.reverted,
-                )
-            )
-            if limit is not None and len(out) >= limit:
-                break
-        return out
+        """The audit trail, newest first: who changed what, when, from where (read from
+        the newest back, as far as ``limit`` goes)."""
+
+        async def work(conn: AsyncConnection) -> list[EventView]:
+            loaded = await self.folds.loaded(conn, guild, tournament)
+            info, e = loaded.info, schema.events
+            by_id = {p.id: p for p in loaded.players}
+            where = [] if round is None else [e.c.round == round]
+            if player is not None:
+                who = players.resolve(loaded.players, player, info.name).id
+                where.append(or_(e.c.player_id == who, e.c.opponent_id == who))
+            out: list[EventView] = []
+            newest = queries.newest_events(conn, guild, info.id, *where)
+            async with contextlib.aclosing(newest):
+                async for event in newest:
+                    reverted = event.seq in loaded.folded.reverted
+                    out.append(
+                        EventView(
+                            event,
+                            by_id.get(event.player or 0),
+                            by_id.get(event.opponent or 0),
+                            reverted,
+                        )
+                    )
+                    if limit is not None and len(out) >= limit:
+                        break
+            return out
+
+        return await self._reading(work)
 
     # -- files ----------------------------------------------------------------------------
 
@@ -828,12 +959,23 @@ class Store(StorePart):
         name = clean_name(name, "tournament")
         profile, tiebreaks = check_rules(profile, tiebreaks)
         stored = check_options(profile, tiebreaks, options)
-        data = await off_loop(
-            transfer.read_upload, text, filename, what=f"reading {shorten(filename, 100)}"
+        await self.check_import(guild)
+        self.imports.record(guild)
+        data = await self.jobs.run(
+            guild,
+            lambda: transfer.read_upload(text, filename),
+            size=len(text) // UPLOAD_BYTES_PER_ENTRY,
+            what=f"reading {shorten(filename, 100)}",
         )
         if warnings is not None:
             warnings.extend(data.warnings)
         planned = _check_rounds(max(data.rounds, rounds or 1))
+
+        async def urgently(work: Callable[[], Any]) -> Any:
+            """Work inside the import's write: at once, off the event loop."""
+            size = len(data.players) * max(data.rounds, 1)
+            return await self.jobs.run(guild, work, size=size, what="importing", urgent=True)
+
         source = Actor(actor.user, actor.name, True, Source.IMPORT)
         now = self.clock()
 
@@ -854,10 +996,32 @@ class Store(StorePart):
                 records=queries.records_json(data.records),
                 options=stored,
             )
-            await transfer.write_import(conn, info, data, source, now)
+            kept = await queries.guild_events(conn, guild)
+            await transfer.write_import(conn, info, data, source, now, urgently, kept)
             return info
 
-        return await self._write(work)
+        try:
+            return await self._write(work)
+        finally:
+            collector.let_go(data)  # a million round entries: freed off the event loop
+
+    async def check_import(self, guild: str) -> None:
+        """Refuse an import the server may not start now (:mod:`bot.store.limits`: imports
+        an hour, tournaments, the results it keeps), before its file is downloaded or
+        read."""
+        refusal = self.imports.refusal(guild)
+        if refusal is not None:
+            raise refusal
+
+        async def work(conn: AsyncConnection) -> tuple[int, int]:
+            return await queries.guild_tournaments(conn, guild), await queries.guild_events(
+                conn, guild
+            )
+
+        tournaments, events = await self._read(work)
+        refusal = limits.too_many_tournaments(tournaments) or limits.too_many_events(events, 1)
+        if refusal is not None:
+            raise refusal
 
     async def export(
         self,
@@ -872,8 +1036,16 @@ class Store(StorePart):
         ``separator`` two spaces, ``","`` for CSV or ``"\\t"``), with standings when it has
         results. Provisional results are included; disputed ones are not."""
         state = await self.state(guild, tournament)
-        how = (form, separator, with_standings)
-        return await off_loop(_exported, state, how, what="writing the file")
+        standings = None
+        if with_standings and state.rounds_played and state.tournament.players:
+            view = await self.standings(guild, tournament)  # kept: computed once a version
+            state, standings = view.state, view.standings
+        return await self.jobs.run(
+            guild,
+            lambda: transfer.export(state.tournament, standings, form, separator),
+            size=round_entries(state.players, state.tournament.rounds),
+            what="writing the file",
+        )
 
     async def remember_report_message(
         self, guild: str, tournament: str, report: int, channel_id: str, message_id: str
@@ -918,15 +1090,6 @@ class Store(StorePart):
         return await self._read(work)
 
 
-def _exported(state: TournamentState, how: tuple[str, str, bool]) -> str:
-    """:meth:`Store.export`'s work, done in a worker thread."""
-    form, separator, with_standings = how
-    standings = None
-    if with_standings and state.rounds_played and state.tournament.players:
-        standings = standings_of(state, None).standings
-    return transfer.export(state.tournament, standings, form, separator)
-
-
 def standings_round(where: str, played: int, after_round: int | None) -> int:
     """The round the standings of ``where`` (a tournament, or its Google Sheet) are after:
     ``after_round``, or the last of the ``played`` rounds; refused while no round has
@@ -947,6 +1110,15 @@ def standings_round(where: str, played: int, after_round: int | None) -> int:
             "round-out-of-range",
         )
     return k
+
+
+def standings_bytes(view: StandingsView) -> int:
+    """About how many bytes a standings view holds beyond its tournament's state (kept with
+    the fold): each player's row, and the tournament cut to ``after_round`` when it is
+    earlier than the last round."""
+    players = len(view.standings.rows)
+    cut = view.standings.tournament is not view.state.tournament
+    return players * ROW_BYTES + (players * view.after_round * CUT_ENTRY_BYTES if cut else 0)
 
 
 def standings_of(state: TournamentState, after_round: int | None) -> StandingsView:

@@ -10,6 +10,7 @@ middle of a file stay absent; a non-trailing withdrawn round reads back as absen
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -17,7 +18,7 @@ from typing import Any
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.store import schema
+from bot.store import collector, limits, schema
 from bot.store.errors import StoreError, problems_words
 from bot.store.model import DOUBLE_FORFEIT, Actor, TournamentInfo
 from core.formats import read_bytes, read_text, write_crosstable
@@ -29,7 +30,7 @@ from core.standings import Standings
 
 log = logging.getLogger("harkness.bot")
 #: Rows of an import inserted by one statement: each is a short step of the event loop.
-INSERT_BATCH = 2000
+INSERT_BATCH = 500
 #: How many of a file's problems an error message lists.
 SHOWN_PROBLEMS = 8
 
@@ -91,8 +92,9 @@ def player_values(info: TournamentInfo, p: Player, actor: Actor, now: datetime) 
     }
 
 
-def result_events(tournament: Tournament, ids: dict[int, int]) -> list[dict[str, Any]]:
-    """The TD events that rebuild ``tournament`` (players by store id through ``ids``)."""
+def result_events(tournament: Tournament) -> list[dict[str, Any]]:
+    """The TD events that rebuild ``tournament``, with players by starting number
+    (``player``, ``opponent``: :func:`write_import` puts the store's ids in)."""
     out: list[dict[str, Any]] = []
     for r in range(1, tournament.rounds + 1):
         for p in tournament.players:
@@ -105,35 +107,59 @@ def result_events(tournament: Tournament, ids: dict[int, int]) -> list[dict[str,
                         {
                             "kind": "set",
                             "round": r,
-                            "player_id": ids[p.id],
-                            "opponent_id": ids[entry.opponent],
+                            "player_id": p.id,
+                            "opponent_id": entry.opponent,
                             "result": DOUBLE_FORFEIT if double else entry.kind.value,
                             "colour": entry.colour.value if entry.colour else None,
                         }
                     )
             elif entry.kind in BYES:
                 out.append(
-                    {"kind": "bye", "round": r, "player_id": ids[p.id], "result": entry.kind.value}
+                    {"kind": "bye", "round": r, "player_id": p.id, "result": entry.kind.value}
                 )
     for p in tournament.players:
         after = p.withdrawn_after
         if after is not None:
-            out.append({"kind": "withdraw", "round": after + 1, "player_id": ids[p.id]})
+            out.append({"kind": "withdraw", "round": after + 1, "player_id": p.id})
     return out
 
 
+def _event_rows(
+    events: list[dict[str, Any]], ids: dict[int, int], base: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """Rows of the events table: the events of :func:`result_events` numbered, with the
+    players' ids."""
+    rows = []
+    for seq, event in enumerate(events, start=1):
+        row = {**base, **event, "seq": seq, "player_id": ids[event["player_id"]]}
+        if event.get("opponent_id") is not None:
+            row["opponent_id"] = ids[event["opponent_id"]]
+        rows.append(row)
+    return rows
+
+
 async def write_import(
-    conn: AsyncConnection, info: TournamentInfo, tournament: Tournament, actor: Actor, now: datetime
+    conn: AsyncConnection,
+    info: TournamentInfo,
+    tournament: Tournament,
+    actor: Actor,
+    now: datetime,
+    off_loop: Callable[[Callable[[], Any]], Awaitable[Any]],
+    kept_events: int = 0,
 ) -> None:
-    """Insert the players and the result events of an imported tournament."""
+    """Insert the players and the result events of an imported tournament, a batch at a
+    time (each a short step of the event loop); what costs the section's size is done by
+    ``off_loop`` (a worker thread). Refused when its events and the ``kept_events`` of its
+    server's other tournaments pass :data:`bot.store.limits.MAX_GUILD_EVENTS`."""
+    players = await off_loop(
+        lambda: [player_values(info, p, actor, now) for p in tournament.players]
+    )
     ids: dict[int, int] = {}
-    for p in tournament.players:
-        row = await conn.execute(
-            insert(schema.players)
-            .values(**player_values(info, p, actor, now))
-            .returning(schema.players.c.id)
-        )
-        ids[p.id] = row.scalar_one()
+    p = schema.players
+    for start in range(0, len(players), INSERT_BATCH):
+        batch = players[start : start + INSERT_BATCH]
+        rows = await conn.execute(insert(p).returning(p.c.id, p.c.number), batch)
+        ids.update((number, id) for id, number in rows)
     base = {
         "guild_id": info.guild,
         "tournament_id": info.id,
@@ -151,12 +177,17 @@ async def write_import(
         "refers_to": None,
         "supersedes": None,
     }
-    rows = [
-        {**base, **event, "seq": seq}
-        for seq, event in enumerate(result_events(tournament, ids), start=1)
-    ]
-    for start in range(0, len(rows), INSERT_BATCH):
-        await conn.execute(insert(schema.events), rows[start : start + INSERT_BATCH])
+    rows = await off_loop(lambda: _event_rows(result_events(tournament), ids, base))
+    refusal = limits.too_many_events(kept_events, len(rows))
+    if refusal is not None:
+        raise refusal
+    try:
+        for start in range(0, len(rows), INSERT_BATCH):
+            await conn.execute(insert(schema.events), rows[start : start + INSERT_BATCH])
+    finally:
+        collector.let_go(rows)  # half a million rows: freed off the event loop
+        collector.let_go(players)
+        del rows, players
 
 
 def export(

@@ -111,7 +111,7 @@ def build_log(t: Tournament, size: int, seed: int = 1) -> list[Event]:
         add(EventKind.REVERT, refers_to=wrong.seq)  # …undone
     while len(log) < size:
         add(EventKind.CONFIRM, round=1, refers_to=1)  # late clicks on a replaced report
-    assert len(log) == size, f"the log has {len(log)} events before padding"
+    assert len(log) == size or not size, f"the log has {len(log)} events before padding"
     return log
 
 
@@ -195,7 +195,9 @@ async def through_store(
         assert view.state.tournament.players == t.players, "the store folded another event"
 
         async def computed() -> object:
-            store._standings.clear()  # as after a new event
+            for key in store.kept.order():  # the standings, as after a new event (the fold
+                if key[0] == "standings":  # is kept: a new event is added to it)
+                    store.kept.forget(key)
             return await store.standings("bench", name)
 
         cold = await best_of_async(runs, computed)
@@ -205,11 +207,58 @@ async def through_store(
         await store.close()
 
 
+def sizes(players: int = 2000, rounds: int = 40) -> None:
+    """What a kept fold and kept standings hold, measured (tracemalloc), beside the
+    estimates the store's byte-bounded cache uses (``--sizes``)."""
+    import tracemalloc
+
+    from bot.store.live import ENTRY_BYTES, EVENT_BYTES, PLAYER_BYTES
+    from bot.store.records import TournamentState
+    from bot.store.store import CUT_ENTRY_BYTES, ROW_BYTES, standings_of
+
+    t = random_swiss(players, rounds, seed=1)
+    log = build_log(t, 0)
+    roster = tuple(PlayerInfo(p.id, p.id, p.name, p.rating) for p in t.players)
+    info = TournamentInfo(
+        1, "bench", t.name, "uscf", None, rounds, TournamentStatus.RUNNING, "td", AT
+    )
+
+    def measured(make: Callable[[], object]) -> tuple[object, int]:
+        tracemalloc.start()
+        before = tracemalloc.get_traced_memory()[0]
+        made = make()
+        after = tracemalloc.get_traced_memory()[0]
+        tracemalloc.stop()
+        return made, after - before
+
+    from bot.store.fold import LiveFold
+
+    live, fold_bytes = measured(lambda: LiveFold(log))
+    assert isinstance(live, LiveFold)
+    folded = live.folded(roster, info)
+    _, tournament_bytes = measured(folded.complete)
+    state = TournamentState.of(info, roster, folded)
+    _, whole_bytes = measured(lambda: standings_of(state, None))
+    _, cut_bytes = measured(lambda: standings_of(state, rounds // 2))
+    entries = players * rounds
+    print(f"{players} players × {rounds} rounds, {len(log):,} events: bytes measured (estimate)")
+    print(f"  fold, an event:        {fold_bytes / len(log):7.0f}   ({EVENT_BYTES})")
+    per_entry = tournament_bytes / entries
+    print(f"  tournament, an entry:  {per_entry:7.0f}   ({ENTRY_BYTES}; {PLAYER_BYTES} a player)")
+    print(f"  standings, a player:   {whole_bytes / players:7.0f}   ({ROW_BYTES})")
+    cut = (cut_bytes - whole_bytes) / (players * (rounds // 2))
+    print(f"  cut to a round, an entry: {cut:4.0f}   ({CUT_ENTRY_BYTES})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--postgres", default=os.environ.get("HARKNESS_TEST_POSTGRES_URL"))
+    parser.add_argument("--sizes", action="store_true", help="measure what is kept, only")
     options = parser.parse_args()
+    if options.sizes:
+        sizes()
+        return
 
     t = random_swiss(PLAYERS, ROUNDS, seed=1)
     log = build_log(t, EVENTS)

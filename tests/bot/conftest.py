@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.bot.support import Club
-from tests.fakes.discord_api import DiscordFake
+from tests.bot.support import Club, second_guild
+from tests.fakes.discord_api import DiscordFake, FakeGuild, FakeMember
 from tests.fakes.discord_fixtures import BotRunner
 
 
@@ -44,3 +44,11 @@ async def club(
     club = Club(discord_fake, run_bot)
     async with club.running():
         yield club
+
+
+@pytest.fixture
+async def other_guild(discord_fake: DiscordFake) -> AsyncIterator[tuple[FakeGuild, FakeMember]]:
+    """A second server (with a member and #general) where the bot is also installed
+    (:func:`tests.bot.support.second_guild`)."""
+    guild, _, visitor = second_guild(discord_fake)
+    yield guild, visitor

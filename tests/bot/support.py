@@ -8,7 +8,9 @@ itself; these helpers add the bot's own promises: exactly one answer, errors eph
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import gc
 import logging
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
@@ -18,11 +20,13 @@ from bot.store import Store
 from core.model import Tournament
 from tests.fakes.discord_api import (
     DiscordFake,
+    FakeGuild,
     FakeMember,
     FakeUser,
     InteractionRecord,
     MessageRecord,
 )
+from tests.fakes.discord_fake.models import ChannelType, FakeChannel, FakeRole
 from tests.fakes.discord_fixtures import BotRunner
 
 Who = FakeMember | FakeUser
@@ -207,3 +211,68 @@ async def imported_swiss(
     upload = Upload(f"{players}-players.trf", write_trf(swiss).encode(), "text/plain")
     await club.ok("td", "tournament import", {"file": upload, "name": name})
     return swiss
+
+
+# -- a second server ---------------------------------------------------------------------
+
+
+def second_guild(
+    fake: DiscordFake, prefix: str = "other"
+) -> tuple[FakeGuild, FakeMember, FakeMember]:
+    """A second server where the bot is also installed: its owner, a member (a visitor)
+    and #general. Build it before the bot connects, so it arrives in the bot's
+    GUILD_CREATEs; offer it the commands once they are synced (:func:`commands_everywhere`)."""
+    world = fake.world
+    owner = world.new_user(f"{prefix}-owner")
+    guild = FakeGuild(world.ids.next(), "Another Club", owner_id=owner.id)
+    guild.roles.append(FakeRole(guild.id, "@everyone", fake.guild.everyone.permissions))
+    world.guilds[guild.id] = guild
+    owner_member = world.new_member(guild, owner)
+    visitor = world.new_member(
+        guild, world.new_user("visitor" if prefix == "other" else f"{prefix}-visitor")
+    )
+    world.new_member(guild, world.bot_user, [world.new_role(guild, "Harkness", 0, managed=True)])
+    world.new_channel(guild, "general", ChannelType.GUILD_TEXT)
+    return guild, owner_member, visitor
+
+
+def general(guild: FakeGuild) -> FakeChannel:
+    return next(c for c in guild.channels if c.name == "general")
+
+
+def commands_everywhere(fake: DiscordFake, guild: FakeGuild) -> None:
+    """The bot syncs its commands to the development server only (``HARKNESS_DEV_GUILD``);
+    as a production bot's global commands would, they are offered in ``guild`` too."""
+    fake.commands[guild.id] = dict(fake.commands[fake.guild.id])
+
+
+class LoopWatch:
+    """How late the event loop ran while watched (a timer every 10 ms): the longest moment
+    no interaction could be answered; and whether the garbage collector was ever off."""
+
+    PERIOD = 0.01
+
+    def __init__(self) -> None:
+        self.worst = 0.0
+        self.looks = 0
+        self.collector_off = False
+        self._task: asyncio.Task[None] | None = None
+
+    async def _watch(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            asleep = loop.time()
+            await asyncio.sleep(self.PERIOD)
+            self.worst = max(self.worst, loop.time() - asleep - self.PERIOD)
+            self.looks += 1
+            self.collector_off |= not gc.isenabled()
+
+    async def __aenter__(self) -> LoopWatch:
+        self._task = asyncio.ensure_future(self._watch())
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        assert self._task is not None
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task

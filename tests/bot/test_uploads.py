@@ -6,52 +6,24 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
 
 import pytest
 
 from bot.store import Actor
 from bot.store.errors import StoreError
-from bot.store.offload import off_loop
+from bot.store.offload import JOBS
 from bot.store.transfer import read_upload
 from core.examples import example_path
 from core.formats.trf import write_trf
 from core.limits import MAX_FILE_BYTES
-from tests.bot.support import Club, appoint_tds
-from tests.fakes.discord_api import DiscordFake, FakeGuild, FakeMember, Upload
-from tests.fakes.discord_fake.models import ChannelType, FakeChannel, FakeRole
+from tests.bot.support import Club, appoint_tds, commands_everywhere, general
+from tests.fakes.discord_api import FakeGuild, FakeMember, Upload
 from tests.generate import random_swiss
 
 #: Discord's patience with a member: the bar for another server's answer while an import runs
 #: (on top of what the same answer takes with no import, measured in the same test).
 ANSWER_SECONDS = 0.5
 BASELINE_PROBES = 5
-
-
-@pytest.fixture
-async def other_guild(discord_fake: DiscordFake) -> AsyncIterator[tuple[FakeGuild, FakeMember]]:
-    """A second server (with a member and #general) where the bot is also installed; built
-    before the bot connects, so it arrives in the bot's GUILD_CREATEs."""
-    world = discord_fake.world
-    owner = world.new_user("other-owner")
-    guild = FakeGuild(world.ids.next(), "Another Club", owner_id=owner.id)
-    guild.roles.append(FakeRole(guild.id, "@everyone", discord_fake.guild.everyone.permissions))
-    world.guilds[guild.id] = guild
-    world.new_member(guild, owner)
-    member = world.new_member(guild, world.new_user("visitor"))
-    world.new_member(guild, world.bot_user, [world.new_role(guild, "Harkness", 0, managed=True)])
-    world.new_channel(guild, "general", ChannelType.GUILD_TEXT)
-    yield guild, member
-
-
-def general(guild: FakeGuild) -> FakeChannel:
-    return next(c for c in guild.channels if c.name == "general")
-
-
-def commands_everywhere(fake: DiscordFake, guild: FakeGuild) -> None:
-    """The bot syncs its commands to the development server only (``HARKNESS_DEV_GUILD``);
-    as a production bot's global commands would, they are offered in ``guild`` too."""
-    fake.commands[guild.id] = dict(fake.commands[fake.guild.id])
 
 
 def big_file_with_one_mistake(size: int) -> bytes:
@@ -151,12 +123,4 @@ def test_a_failure_that_is_not_the_files_is_answered_in_words() -> None:
 
 async def test_work_off_the_loop_has_a_time_limit() -> None:
     with pytest.raises(StoreError, match=r"reading x\.trf took longer than 0 seconds"):
-        await off_loop(lambda s, _: time.sleep(s), 0.5, None, what="reading x.trf", seconds=0.05)
-
-
-async def test_the_collector_is_paused_while_work_runs_off_the_loop() -> None:
-    import gc
-
-    gc.enable()
-    seen = await off_loop(lambda _a, _b: gc.isenabled(), None, None, what="looking")
-    assert seen is False and gc.isenabled()
+        await JOBS.run("g", lambda: time.sleep(0.5), size=10**6, what="reading x.trf", seconds=0.05)

@@ -12,7 +12,7 @@ import pytest
 
 from bot.store import EventKind, ResultStatus, Store
 from bot.store.model import EventKind as Kind
-from bot.store.queries import append_event, load
+from bot.store.queries import append_event
 from sheets.database.transactions import Conflict
 from tests.store import workers
 from tests.store.conftest import ANN, BOB, GUILD, TD, Club, user
@@ -143,7 +143,7 @@ async def test_a_writer_with_a_stale_log_collides_on_the_sequence_number(club: C
     """The backstop under the row lock: an event written from an out-of-date view of the
     log is refused by the unique (tournament, seq) key, and the writer starts over."""
     async with club.store.engine.connect() as conn:
-        stale = await load(conn, GUILD, club.name)
+        stale = await club.store.folds.loaded(conn, GUILD, club.name)
     await club.report(ANN, 1, BOB, "win")
     with pytest.raises(Conflict):
         async with club.store.engine.begin() as conn:

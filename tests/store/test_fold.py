@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.store.fold import fold, reverted_events
+from bot.store.fold import Folded, LiveFold, fold, part_of, reverted_events
 from bot.store.model import (
     Event,
     EventKind,
@@ -117,6 +117,50 @@ def test_any_log_folds_into_a_consistent_tournament_with_honest_marks(log: list[
         assert (mark is ResultStatus.DISPUTED) == (
             entry.kind in (EntryKind.ABSENT, EntryKind.WITHDRAWN)
         )
+
+
+def _seen(state: Folded) -> tuple[object, ...]:
+    """Everything a fold says, to compare two folds."""
+    return (
+        state.tournament,
+        state.games,
+        state.byes,
+        state.withdrawn,
+        state.marks,
+        state.last_seq,
+        state.reverted,
+        state.pending,
+        state.open_games,
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(logs(), st.integers(0, 40))
+def test_a_fold_grown_event_by_event_is_the_fold_of_the_whole_log(log: list[Event], start: int):
+    """The store keeps each tournament's fold and adds each new event to it (an undo
+    replays again only the rounds it changes): always what replaying the whole log gives."""
+    live = LiveFold(log[:start])
+    for n, e in enumerate(log[start:], start=start):
+        seen = log[: n + 1]
+        changed = live.changes(e)
+        parts = {part_of(x) for x in seen if x.seq in changed}
+        live.add(e, {p: [x for x in seen if part_of(x) == p] for p in parts})
+        assert _seen(live.settle().folded(ROSTER, INFO)) == _seen(fold(ROSTER, seen, INFO))
+
+
+@settings(max_examples=200, deadline=None)
+@given(logs(), st.integers(1, 10))
+def test_a_log_fed_a_piece_at_a_time_folds_as_the_whole(log: list[Event], piece: int):
+    """A fold read from the database a chunk at a time: its reverts and pairing events
+    first, then every event in order."""
+    reverts = [e for e in log if e.kind is EventKind.REVERT]
+    pairing = [e for e in log if e.kind in (EventKind.PAIRING, EventKind.SWAP, EventKind.PUBLISH)]
+    live = LiveFold.begin(reverts, pairing)
+    for start in range(0, len(log), piece):
+        live.feed(iter(log[start : start + piece]))
+    live.finish()
+    assert _seen(live.folded(ROSTER, INFO)) == _seen(fold(ROSTER, log, INFO))
+    assert (live.size, live.pairing_events) == (len(log), pairing)
 
 
 @pytest.mark.parametrize(

@@ -45,7 +45,7 @@ async def test_opening_an_empty_database_migrates_it_to_the_newest_schema(db_url
         await engine.dispose()
     store = await Store.open(db_url)
     try:
-        assert await current_revision(store.engine, HISTORY) == head_revision(HISTORY) == "0012"
+        assert await current_revision(store.engine, HISTORY) == head_revision(HISTORY) == "0013"
         async with store.engine.connect() as conn:
             assert await conn.run_sync(lambda c: set(inspect(c).get_table_names())) == TABLES
     finally:
