@@ -362,10 +362,9 @@ class LinkSheetButton(
         return cls(int(match["tournament"]), match["sheet"])
 
     async def callback(self, interaction: Interaction) -> None:
-        await guarded(interaction, "button link sheet", self._link)
+        await guarded(interaction, "button link sheet", self._link, ephemeral=True)
 
     async def _link(self, interaction: Interaction) -> None:
-        await acknowledge_click(interaction, ephemeral=True)
         store, guild = bot_store(interaction), guild_of(interaction)
         td = await td_actor(store, interaction, "link a Google Sheet")
         info = await answers.tournament_by_id(store, guild, self.tournament)
