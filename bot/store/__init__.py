@@ -33,11 +33,11 @@ The API at a glance (all ``async``; ``g`` is the guild id, ``t`` a tournament na
 
     Store.open(url=None) / close()      get_setting / set_setting, td_role / set_td_role
     create_tournament(g, name, rounds=, actor=, profile=, tiebreaks=)   tournaments(g, typed=)
-    tournament(g, t)   set_status(g, t, status, actor)   set_rules   set_rounds
+    tournament(g, t)   set_status(g, t, status, actor)   set_rules
     join(g, t, actor, name=, rating=)   add_player(g, t, name, actor=)   players(g, t, typed=)
     player(g, t, ref)   link_player(g, t, ref, discord_id, actor)
     report(g, t, actor, round=, opponent=, result=, colour=)   confirm / dispute(g, t, actor, seq)
-    set_result(g, t, actor, round=, player=, opponent=, result=)   set_bye   clear_result
+    set_result(g, t, actor, round=, player=, opponent=, result=)   set_bye
     withdraw(g, t, actor, player=, from_round=)   undo(g, t, actor, event=None)
     state(g, t)   open_games(g, t)   standings(g, t, after_round=)   history(g, t, round=)
     pairing_request / save_pairing / publish_pairing / swap_pairing / round_pairings / request_bye

@@ -45,7 +45,7 @@ from bot.store.model import (
     TournamentInfo,
     TournamentStatus,
 )
-from core.log import Board, LiveReplay, Part, Replay, undone
+from core.log import Board, LiveReplay, Part, Replay
 from core.model import Colour, EntryKind, Player, RoundEntry, Tournament, colours_agree, mirrored
 from core.problems import HarknessError
 
@@ -323,12 +323,6 @@ _Round = Board[_Game, tuple[EntryKind, int]]
 _Fold = Replay[_Game, tuple[EntryKind, int], tuple[int, int]]
 #: The events a round's pairing is made of (:func:`bot.store.pairings.drafts`).
 PAIRING_KINDS = frozenset({EventKind.PAIRING, EventKind.SWAP, EventKind.PUBLISH})
-
-
-def reverted_events(events: Sequence[Event]) -> frozenset[int]:
-    """The seqs of events that are undone: reverted by a revert that is itself in force
-    (:func:`core.log.undone`: a revert of a revert restores the original)."""
-    return undone(events, key=_seq, undoes=_reverts)
 
 
 def _seq(e: Event) -> int:

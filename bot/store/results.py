@@ -434,19 +434,6 @@ async def set_bye(
     )
 
 
-async def clear(change: Change, *, round: int, player: PlayerRef) -> Outcome:
-    """A TD clears a player's round: their game (both sides) or bye is gone."""
-    change.require_td("clear a result")
-    change.check_round(round)
-    me = change.player(player)
-    latest = _latest(change.folded, round, me.id)
-    if latest is None:
-        return Outcome(False, f"{me.label} has nothing in round {round} to clear.")
-    event, _ = await change.append(EventKind.CLEAR, round=round, player=me.id, supersedes=latest)
-    sent = await change.send_to_sheet(event)
-    return Outcome(True, f"Cleared round {round} of {me.label}.", event, None, None, sent)
-
-
 async def withdraw(change: Change, *, player: PlayerRef, from_round: int) -> Outcome:
     """A TD withdraws a player: their empty rounds from ``from_round`` on count as
     withdrawn (the store's default is the next round to pair)."""

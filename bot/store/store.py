@@ -465,23 +465,6 @@ class Store(StorePart):
             lambda _: {"profile": profile, "tiebreaks": tiebreaks, "options": stored},
         )
 
-    async def set_rounds(self, guild: str, name: str, actor: Actor, rounds: int) -> TournamentInfo:
-        """Change the planned number of rounds (TD); never below a round with results."""
-        _check_rounds(rounds)
-
-        def values(loaded: queries.Loaded) -> dict[str, Any]:
-            played = loaded.folded.tournament.rounds
-            if rounds < played:
-                raise StoreError(
-                    f"{loaded.info.name} already has results in round {played}",
-                    "round-out-of-range",
-                )
-            return {"rounds": rounds}
-
-        return await self._update_tournament(guild, name, actor, "change the rounds", values)
-
-    # -- players --------------------------------------------------------------------------
-
     async def add_player(
         self,
         guild: str,
@@ -668,14 +651,6 @@ class Store(StorePart):
             tournament,
             actor,
             lambda c: results.set_bye(c, round=round, player=player, kind=kind),
-        )
-
-    async def clear_result(
-        self, guild: str, tournament: str, actor: Actor, *, round: int, player: PlayerRef
-    ) -> Outcome:
-        """A TD clears a player's round (their game, both sides, or their bye)."""
-        return await self._change(
-            guild, tournament, actor, lambda c: results.clear(c, round=round, player=player)
         )
 
     async def withdraw(

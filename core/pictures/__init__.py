@@ -67,10 +67,3 @@ class PicturesUnavailable(HarknessError):
 
     def __init__(self) -> None:
         super().__init__([Problem(INSTALL_HINT, code="pillow-missing")])
-
-
-def pillow_available() -> bool:
-    """Whether pictures can be drawn here (Pillow is importable)."""
-    from importlib.util import find_spec
-
-    return find_spec("PIL") is not None

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.store.fold import Folded, LiveFold, fold, part_of, reverted_events
+from bot.store.fold import Folded, LiveFold, fold, part_of
 from bot.store.model import (
     Event,
     EventKind,
@@ -34,11 +34,11 @@ def event(seq: int, kind: EventKind, **fields) -> Event:
 def test_a_revert_of_a_revert_restores_the_original_and_a_third_undoes_it_again():
     log = [event(1, EventKind.BYE, round=1, player=11, result=EntryKind.FULL_BYE)]
     log.append(event(2, EventKind.REVERT, refers_to=1))
-    assert reverted_events(log) == {1}
+    assert fold(ROSTER, log, INFO).reverted == {1}
     log.append(event(3, EventKind.REVERT, refers_to=2))
-    assert reverted_events(log) == {2}
+    assert fold(ROSTER, log, INFO).reverted == {2}
     log.append(event(4, EventKind.REVERT, refers_to=3))
-    assert reverted_events(log) == {1, 3}
+    assert fold(ROSTER, log, INFO).reverted == {1, 3}
     assert fold(ROSTER, log, INFO).tournament.rounds == 0
 
 

@@ -47,13 +47,12 @@ async def test_a_td_set_replaces_both_players_other_games_in_that_round(club: Cl
     assert [await club.entries(n) for n in (1, 2, 3, 4)] == [["W3"], [""], ["L1"], [""]]
 
 
-async def test_only_a_td_sets_results_gives_byes_withdraws_clears_and_undoes(club: Club):
+async def test_only_a_td_sets_results_gives_byes_withdraws_and_undoes(club: Club):
     store, name = club.store, club.name
     attempts = [
         store.set_result(GUILD, name, ANN, round=1, player=1, opponent=2, result="win"),
         store.set_bye(GUILD, name, ANN, round=1, player=1),
         store.withdraw(GUILD, name, ANN, player=1),
-        store.clear_result(GUILD, name, ANN, round=1, player=1),
         store.undo(GUILD, name, ANN),
     ]
     for attempt in attempts:
@@ -104,15 +103,6 @@ async def test_withdrawing_by_default_starts_with_the_next_round(club: Club):
     await club.store.set_result(GUILD, club.name, TD, round=1, player=1, opponent=4, result="win")
     gone = await club.store.withdraw(GUILD, club.name, TD, player=4)
     assert gone.event.round == 2
-
-
-async def test_clearing_a_round_removes_the_game_from_both_players(club: Club):
-    await club.report(ANN, 1, BOB, "win")
-    cleared = await club.store.clear_result(GUILD, club.name, TD, round=1, player=user(BOB))
-    assert cleared.changed and cleared.event.supersedes == 1
-    state = await club.store.state(GUILD, club.name)
-    assert state.tournament.rounds == 0 and state.games == ()
-    assert not (await club.store.clear_result(GUILD, club.name, TD, round=1, player=2)).changed
 
 
 async def test_undo_reverts_the_newest_event_and_is_itself_an_event(club: Club):

@@ -163,14 +163,6 @@ async def test_starting_records_the_date_and_finishing_early_keeps_the_rounds_pl
     assert member.value.code == "not-td"
 
 
-async def test_the_planned_rounds_never_drop_below_a_round_with_results(club: Club):
-    await club.store.set_bye(GUILD, club.name, TD, round=3, player=1)
-    with pytest.raises(StoreError) as error:
-        await club.store.set_rounds(GUILD, club.name, TD, 2)
-    assert str(error.value) == "Club Night already has results in round 3"
-    assert (await club.store.set_rounds(GUILD, club.name, TD, 7)).rounds == 7
-
-
 async def test_members_join_once_with_the_next_starting_number(club: Club):
     assert [p.label for p in (club.ann, club.bob, club.cat, club.dan)] == [
         "#1 Ann",
