@@ -8,22 +8,32 @@
 # (--entrypoint harkness-sheets) and runs as uid 10001: files mounted into it must be
 # readable by that uid.
 
-FROM python:3.11-slim AS build
+# Base image: an exact Python release on an exact Debian release (trixie), the same in both
+# stages. digest: run deploy/pin-images.sh, which writes @sha256:… after each tag in deploy/
+# (what the tag names on Docker Hub then): the image is rebuilt from the same bytes until
+# the tag is moved on purpose.
+FROM python:3.11.17-slim-trixie AS build
 WORKDIR /src
 COPY pyproject.toml README.md ./
 COPY core ./core
 COPY bot ./bot
 COPY sheets ./sheets
-# With the Sheets extra, so that a tournament can be kept in a Google Sheet (link-sheet), and
-# the pairing engine, so that /round pair works.
-RUN pip wheel --no-cache-dir --wheel-dir /wheels ".[bot,sheets,pairing]"
+# Harkness alone: its dependencies come from the lock, in the image below.
+RUN pip wheel --no-cache-dir --no-deps --wheel-dir /wheels .
 
-FROM python:3.11-slim
+FROM python:3.11.17-slim-trixie
 RUN useradd --create-home --uid 10001 harkness \
     && mkdir -p /data \
     && chown harkness:harkness /data
+# Every dependency of [bot,sheets,images,pairing] at the version deploy/lock.sh resolved, each
+# file checked against its sha256 (the versions CI tests): with the Sheets extra, so that a
+# tournament can be kept in a Google Sheet (link-sheet), and the pairing engine, so that
+# /round pair works. Then Harkness itself, without letting pip fetch anything else.
+COPY deploy/requirements.lock /tmp/requirements.lock
+RUN pip install --no-cache-dir --require-hashes -r /tmp/requirements.lock \
+    && rm /tmp/requirements.lock
 COPY --from=build /wheels /wheels
-RUN pip install --no-cache-dir /wheels/*.whl && rm -rf /wheels
+RUN pip install --no-cache-dir --no-deps /wheels/*.whl && rm -rf /wheels
 USER harkness
 WORKDIR /home/harkness
 # The SQLite default lives on a volume; compose points HARKNESS_DATABASE_URL at PostgreSQL.

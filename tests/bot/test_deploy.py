@@ -28,7 +28,7 @@ def compose() -> dict[str, Any]:
 def test_compose_runs_the_bot_next_to_postgresql_16(compose: dict[str, Any]) -> None:
     services = compose["services"]
     assert {name for name, s in services.items() if "profiles" not in s} == {"bot", "db"}
-    assert services["db"]["image"] == "postgres:16"
+    assert services["db"]["image"].startswith("postgres:16.")  # exact: tests/deploy/test_images.py
     assert services["bot"]["build"] == {"context": "..", "dockerfile": "deploy/bot.Dockerfile"}
     assert (DEPLOY / ".." / services["bot"]["build"]["dockerfile"]).resolve().is_file()
     assert "db-data:/var/lib/postgresql/data" in services["db"]["volumes"]
@@ -84,7 +84,7 @@ def _dockerfile() -> list[tuple[str, str]]:
 def test_the_dockerfile_builds_the_bot_and_runs_it_unprivileged() -> None:
     instructions = _dockerfile()
     froms = [rest for keyword, rest in instructions if keyword == "FROM"]
-    assert all(f.startswith("python:3.11-slim") for f in froms)
+    assert all(f.startswith("python:3.11.") for f in froms)  # exact: tests/deploy/test_images.py
     for keyword, rest in instructions:
         if keyword == "COPY" and not rest.startswith("--from"):
             for source in shlex.split(rest)[:-1]:
@@ -230,7 +230,7 @@ def test_the_sheets_worker_unit_runs_watch_or_serve_and_can_read_its_key() -> No
 
 def test_the_bot_unit_installs_the_sheets_extra_and_keeps_the_key_out_of_home() -> None:
     text = (DEPLOY / "harkness-bot.service").read_text()
-    install = next(line for line in text.splitlines() if "pip install" in line)
+    install = next(line for line in text.splitlines() if "pip install '/path/to/harkness[" in line)
     assert "[bot,sheets,pairing]" in install  # results in sheets, rounds paired
     assert "GOOGLE_APPLICATION_CREDENTIALS=/etc/harkness/google-key.json" in text
     assert dict(_unit()["Service"])["ProtectHome"] == "true"
