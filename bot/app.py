@@ -327,7 +327,7 @@ async def _run(settings: BotSettings, store: Store) -> int:
 USAGE = """\
 Runs the Harkness Discord bot until SIGTERM or SIGINT. Everything it needs comes from the
 environment: DISCORD_TOKEN (required), HARKNESS_DATABASE_URL, HARKNESS_LOG_LEVEL, ... (see
-the README, "Configuration"). `python -m bot.store backup FILE` and `restore FILE` back up
+bot/README.md, "Configuration"). `python -m bot.store backup FILE` and `restore FILE` back up
 and restore its database.
 
 exit status: 0 stopped by a signal; 1 Discord refused the token; 2 no token, a bad setting

@@ -81,7 +81,7 @@ To get one:
   3. Start the bot with the token in its environment, e.g.
        export DISCORD_TOKEN='paste-the-token-here'   # or put it in an env file
        harkness-bot
-Keep the token secret: anyone holding it controls the bot. See the README, "Discord bot".
+Keep the token secret: anyone holding it controls the bot. See bot/README.md.
 """
 
 

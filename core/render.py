@@ -1,6 +1,6 @@
 """Standings rendered for people and programs: terminal table, Markdown, CSV, JSON.
 
-The JSON shape is a contract other tools depend on (the README documents it):
+The JSON shape is a contract other tools depend on (core/README.md documents it):
 ``{"rules", "rounds", "tiebreaks": [code…], "standings": [{"rank", "place", "id", "name",
 "score", "tiebreaks": {code: number|null}}], "warnings": [{"player", "line", "column",
 "message"}]}`` in rank order; ``warnings`` is what the reader accepted but reports (a TRF

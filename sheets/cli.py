@@ -240,7 +240,7 @@ def _run_serve(
     if os.environ.get("HARKNESS_SHEETS_WEBHOOK_SECRET"):
         print(
             "harkness-sheets serve: HARKNESS_SHEETS_WEBHOOK_SECRET is no longer used (each "
-            "sheet connects with its own key: see the README's add-on setup); remove it",
+            "sheet connects with its own key: see sheets/README.md, 'The add-on'); remove it",
             file=sys.stderr,
         )
     debounce = settings.debounce if args.debounce is None else args.debounce

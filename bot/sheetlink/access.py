@@ -54,8 +54,8 @@ T = TypeVar("T")
 
 NOT_SET_UP = (
     "this bot is not set up for Google Sheets: its operator gives it a Google service "
-    "account's key (GOOGLE_APPLICATION_CREDENTIALS, the JSON key file; see the README, "
-    '"Google Sheets") and restarts it. Until then the tournament is kept in Discord only'
+    "account's key (GOOGLE_APPLICATION_CREDENTIALS, the JSON key file; see sheets/README.md, "
+    '"Setting up") and restarts it. Until then the tournament is kept in Discord only'
 )
 NOT_INSTALLED = (
     "this bot was installed without Google Sheets support: its operator installs "

@@ -23,7 +23,7 @@ from bot.store.players import PlayerRef
 from bot.store.queries import Loaded
 from bot.store.results import Change
 
-#: The most groups one tournament keeps apart (a per-tournament limit, README "Limits").
+#: The most groups one tournament keeps apart (a per-tournament limit, bot/README.md "Limits").
 MAX_GROUPS = 100
 #: The most players in one group.
 MAX_PLAYERS = 20

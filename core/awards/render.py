@@ -1,6 +1,6 @@
 """The award list for people and programs: terminal table, Markdown, CSV and JSON.
 
-The JSON shape is a contract (the README documents it): ``{"method", "currency", "awards":
+The JSON shape is a contract (core/README.md documents it): ``{"method", "currency", "awards":
 [{"id", "name", "score", "cash", "cash_exact", "prizes", "trophy"}], "prizes": [{"name",
 "amount", "winners", "awarded"}], "teams": [{"team", "score", "rank", "counting"}]}``, one
 ``awards`` row per player in standings order; ``cash`` is what is paid, rounded down to the

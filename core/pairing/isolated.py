@@ -73,7 +73,7 @@ class Ceiling:
     memory: int = 2 * 1024**3
 
 
-#: The ceiling every front door pairs within (README, "Limits").
+#: The ceiling every front door pairs within (README.md, "Limits"; core/README.md).
 CEILING = Ceiling()
 
 _lock = threading.Lock()

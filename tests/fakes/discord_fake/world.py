@@ -49,7 +49,7 @@ BOT_PERMISSIONS = (
     | Permission.READ_MESSAGE_HISTORY
     | Permission.USE_APPLICATION_COMMANDS
 )
-"""What the invite URL grants the bot (see the README's invite section)."""
+"""What the invite URL grants the bot (see bot/README.md, "Inviting the bot")."""
 
 
 @dataclass
