@@ -20,6 +20,7 @@ from sqlalchemy import MetaData, insert, inspect, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.store import Store, TournamentStatus
+from bot.store import schema as store_schema
 from bot.store.migrations import HISTORY as STORE
 from sheets.database.engine import create_engine
 from sheets.database.migrate import (
@@ -156,17 +157,10 @@ def legacy_history(folder: Path) -> History:
     return History("store before the fleet", folder, STORE.version_table, MetaData())
 
 
-async def made_before_the_fleet(url: str, at: str, folder: Path, clock: Clock) -> None:
-    """A database at the store's ``at`` (0005–0008) as the code of its day left it: a running
-    tournament linked to a sheet with a result waiting for it, a sheet's lease held by a bot,
-    a sync claimed by a worker and another waiting, and (from 0007, 0008) an account's budget
-    and routing."""
-    engine = create_engine(url)
-    try:
-        await upgrade(engine, legacy_history(folder), at)
-    finally:
-        await engine.dispose()
-    async with await Store.open(url, migrate=False, clock=clock) as store:
+async def _results_log(path: Path, clock: Clock) -> dict[str, list[dict[str, object]]]:
+    """The results log's rows a running tournament linked to a sheet has, with a result
+    waiting for it, as today's store writes them (in a database of its own)."""
+    async with await Store.open(f"sqlite+aiosqlite:///{path}", clock=clock) as store:
         await store.create_tournament(GUILD, "Club Night", rounds=3, actor=TD)
         for member in (ANN, BOB):
             await store.join(GUILD, "Club Night", member)
@@ -178,8 +172,41 @@ async def made_before_the_fleet(url: str, at: str, folder: Path, clock: Clock) -
             GUILD, "Club Night", ANN, round=1, opponent=user(BOB), result="win"
         )
         await store.confirm(GUILD, "Club Night", BOB, said.event.seq)
+        async with store.engine.connect() as conn:
+            return {
+                table.name: [dict(row._mapping) for row in await conn.execute(select(table))]
+                for table in store_schema.metadata.sorted_tables
+            }
+
+
+async def _copy_results_log(rows: dict[str, list[dict[str, object]]], engine: AsyncEngine) -> None:
+    """``rows`` into an older database: the tables and columns it has (a column added since
+    has its default there after the upgrade, as for any database of the day)."""
+    async with engine.begin() as conn:
+        columns = await conn.run_sync(
+            lambda c: {
+                t: {col["name"] for col in inspect(c).get_columns(t)}
+                for t in inspect(c).get_table_names()
+            }
+        )
+        for table in store_schema.metadata.sorted_tables:
+            if rows.get(table.name) and table.name in columns:
+                known = columns[table.name]
+                values = [{k: v for k, v in r.items() if k in known} for r in rows[table.name]]
+                await conn.execute(insert(table), values)
+
+
+async def made_before_the_fleet(url: str, at: str, folder: Path, clock: Clock) -> None:
+    """A database at the store's ``at`` (0005–0008) as the code of its day left it: a running
+    tournament linked to a sheet with a result waiting for it, a sheet's lease held by a bot,
+    a sync claimed by a worker and another waiting, and (from 0007, 0008) an account's budget
+    and routing."""
+    engine = create_engine(url)
+    try:
+        await upgrade(engine, legacy_history(folder), at)
+        await _copy_results_log(await _results_log(folder / "today.db", clock), engine)
         now = clock()
-        async with store.engine.begin() as conn:
+        async with engine.begin() as conn:
             await conn.execute(
                 insert(fleet.sheet_leases).values(
                     spreadsheet_id="sheet-a",
@@ -209,6 +236,8 @@ async def made_before_the_fleet(url: str, at: str, folder: Path, clock: Clock) -
                         spreadsheet_id="sheet-c", account="a@x", since=now
                     )
                 )
+    finally:
+        await engine.dispose()
 
 
 @pytest.mark.parametrize(
