@@ -254,9 +254,9 @@ async def test_the_award_list_of_unchanged_standings_is_computed_once() -> None:
     standings and the prize list stay the same."""
     standings = compute_standings(with_a_game(WORKED[0]), "uscf")
     prizes = read_prizes(WORKED[0].prizes)
-    first = await awards_of(standings, prizes)
-    assert await awards_of(standings, read_prizes(WORKED[0].prizes)) is first
-    other = await awards_of(standings, replace(prizes, currency="EUR"))
+    first = await awards_of("g", standings, prizes)
+    assert await awards_of("g", standings, read_prizes(WORKED[0].prizes)) is first
+    other = await awards_of("g", standings, replace(prizes, currency="EUR"))
     assert other is not first and other.currency == "EUR"
-    again = await awards_of(compute_standings(with_a_game(WORKED[0]), "uscf"), prizes)
+    again = await awards_of("g", compute_standings(with_a_game(WORKED[0]), "uscf"), prizes)
     assert again is not first and again.rows == first.rows
