@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from tests.fakes.sheets import fieldmask
 from tests.fakes.sheets.a1 import (
     WHOLE_SHEET,
     Box,
@@ -22,6 +23,7 @@ from tests.fakes.sheets.a1 import (
     split_sheet,
 )
 from tests.fakes.sheets.errors import ApiError, invalid, unparsable_range
+from tests.fakes.sheets.fieldmask import Mask
 from tests.fakes.sheets.values import Value, formatted, render
 
 DEFAULT_ROWS = 1000
@@ -71,13 +73,37 @@ class Cell:
             document["note"] = self.note
         return document
 
-    def grid_json(self) -> dict[str, Any]:
-        """The ``CellData`` JSON of ``spreadsheets.get`` with grid data."""
-        document = self.data()
-        if self.value is not None:
-            document["effectiveValue"] = self.value.effective()
-            document["formattedValue"] = formatted(self.value, self.number_pattern())
+    def grid_json(self, mask: Mask | None = None) -> dict[str, Any]:
+        """The ``CellData`` JSON of ``spreadsheets.get`` with grid data; with a field
+        ``mask`` (of ``CellData``), only what it names (each field computed only if named:
+        a read of a large tab asks for a few fields of hundreds of thousands of cells)."""
+        if mask is None or "*" in mask:
+            document = self.data()
+            if self.value is not None:
+                document["effectiveValue"] = self.value.effective()
+                document["formattedValue"] = formatted(self.value, self.number_pattern())
+            return document
+        document = {}
+        for key, sub in mask.items():
+            found = self._field(key)
+            if found is not None:
+                document[key] = found if sub is None else fieldmask.select(found, sub)
         return document
+
+    def _field(self, key: str) -> Any:
+        """One field of :meth:`grid_json` (None: absent)."""
+        value = self.value
+        if key == "formattedValue":
+            return None if value is None else formatted(value, self.number_pattern())
+        if key == "userEnteredFormat":
+            return self.format or None
+        if key == "note":
+            return self.note
+        if key == "userEnteredValue":
+            return None if value is None else value.extended()
+        if key == "effectiveValue":
+            return None if value is None else value.effective()
+        return self.other.get(key)
 
 
 @dataclass
@@ -380,8 +406,9 @@ def requested_name(sheet: Sheet, text: str) -> str:
     return f"{quote_title(sheet.title)}!{cells}"
 
 
-def grid_data(sheet: Sheet, box: Box) -> dict[str, Any]:
-    """The ``GridData`` JSON of a box: every recorded cell, trailing blanks left out."""
+def grid_data(sheet: Sheet, box: Box, cell_mask: Mask | None = None) -> dict[str, Any]:
+    """The ``GridData`` JSON of a box: every recorded cell, trailing blanks left out (each
+    cell's fields those ``cell_mask`` names, when given)."""
     clipped = box.clip(sheet.row_count, sheet.column_count)
     assert clipped.start_row is not None and clipped.start_column is not None
     present = {
@@ -407,7 +434,7 @@ def grid_data(sheet: Sheet, box: Box) -> dict[str, Any]:
         values = []
         for column in range(clipped.start_column, last_column[row] + 1):
             cell = present.get((row, column))
-            values.append(cell.grid_json() if cell else {})
+            values.append(cell.grid_json(cell_mask) if cell else {})
         rows.append({"values": values})
     document["rowData"] = rows
     return document
@@ -428,8 +455,10 @@ def spreadsheet_json(
     ranges: list[str] | None = None,
     include_grid_data: bool = False,
     user: str | None = None,
+    cell_mask: Mask | None = None,
 ) -> dict[str, Any]:
-    """The ``Spreadsheet`` JSON of ``spreadsheets.get`` (before any ``fields`` mask).
+    """The ``Spreadsheet`` JSON of ``spreadsheets.get`` (before any ``fields`` mask, but
+    each cell's fields only those ``cell_mask`` names, when given).
 
     With ``ranges`` only the sheets those ranges name are included, and grid data (when
     asked for) covers only those ranges.
@@ -454,7 +483,7 @@ def spreadsheet_json(
             sheet_document["developerMetadata"] = metadata
         if include_grid_data:
             boxes = wanted.get(sheet.sheet_id, [WHOLE_SHEET])
-            sheet_document["data"] = [grid_data(sheet, box) for box in boxes]
+            sheet_document["data"] = [grid_data(sheet, box, cell_mask) for box in boxes]
         sheets_json.append(sheet_document)
     document: dict[str, Any] = {
         "spreadsheetId": spreadsheet.spreadsheet_id,
