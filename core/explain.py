@@ -24,13 +24,14 @@ Discord-sized Markdown or JSON, and the bot and the sheet show those words.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from core.model import EntryKind, RoundEntry
-from core.numbers import display
+from core.numbers import display, ratio
 from core.profiles import Family
 from core.standings import UNPLAYED, Standing, Standings
 from core.tiebreaks import Tiebreak, tiebreaks_of
@@ -292,7 +293,14 @@ def _explain(
             other = standings.rows[neighbour]
             if other.half_points == row.half_points:
                 comparisons.append(_compare(standings, row, other, above, refs))
-    tiebreaks = tuple(_tiebreak(standings, registry[c], row.player_index) for c in standings.order)
+    tournament = standings.tournament
+    rounds = [
+        (_entry_text(e), tournament.player(e.opponent).name if e.opponent is not None else None)
+        for e in tournament.players[row.player_index].entries
+    ]
+    tiebreaks = tuple(
+        _tiebreak(standings, registry[c], row.player_index, rounds) for c in standings.order
+    )
     return Explanation(
         player=refs[row.player_index],
         rank=row.rank,
@@ -345,22 +353,22 @@ def _entry_text(entry: RoundEntry) -> str:
     return str(entry) or "absent"
 
 
-def _tiebreak(standings: Standings, tb: Tiebreak, index: int) -> TiebreakExplanation:
+def _tiebreak(
+    standings: Standings, tb: Tiebreak, index: int, rounds: Sequence[tuple[str, str | None]]
+) -> TiebreakExplanation:
+    """One tiebreak of the player at ``index``, whose ``rounds`` are each round's entry as
+    written (:func:`_entry_text`) and opponent's name."""
     b = standings.breakdown(tb.code, index)
     scale = standings.columns[tb.code].scale
     value = standings.value(tb.code, index)
-    tournament = standings.tournament
-    player = tournament.players[index]
     notes = tb.round_notes(standings.section, index, b)
     parts = []
+    dropped = b.dropped
     for r, contribution in enumerate(b.per_round, start=1):
-        entry = player.entries[r - 1]
-        opponent = tournament.player(entry.opponent).name if entry.opponent is not None else None
-        amount = None if contribution is None else Fraction(contribution, scale)
-        parts.append(
-            RoundPart(r, _entry_text(entry), opponent, amount, r in b.dropped, notes[r - 1])
-        )
-    adjustment = Fraction(b.adjustment) / scale
+        entry, opponent = rounds[r - 1]
+        amount = None if contribution is None else ratio(contribution, scale)
+        parts.append(RoundPart(r, entry, opponent, amount, r in dropped, notes[r - 1]))
+    adjustment = ratio(b.adjustment, scale)
     return TiebreakExplanation(
         code=tb.code,
         name=tb.name,

@@ -16,9 +16,10 @@ numbers (so a TD can sort and sum them) and text as text: a name such as
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 from fractions import Fraction
+from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from core.awards import Awards
@@ -36,6 +37,7 @@ from core.render import cells as standings_cells
 from core.render import names_of_tiebreaks
 from core.standings import UNPLAYED, Standings
 from core.tiebreaks import tiebreaks_of
+from core.tiebreaks.notes import RoundNote
 from sheets.layout import Role
 from sheets.problems import SheetProblem
 
@@ -83,8 +85,19 @@ def _number(
     display keeps a trailing zero, ``10.50``); ``undefined`` when it has none."""
     if value is None:
         return OutCell(undefined or None, note)
+    number, pattern = _written(value.numerator, value.denominator, digits)
+    return OutCell(number, note, pattern)
+
+
+@lru_cache(maxsize=4096)
+def _written(
+    numerator: int, denominator: int, digits: int | None
+) -> tuple[int | float | None, str | None]:
+    """:func:`_number`'s value and pattern for ``numerator / denominator`` (a breakdown
+    writes a few hundred values hundreds of thousands of times)."""
+    value = Fraction(numerator, denominator)
     kept = decimals_kept(value, digits)
-    return OutCell(as_json_number(value, digits), note, "0." + "0" * kept if kept else None)
+    return as_json_number(value, digits), "0." + "0" * kept if kept else None
 
 
 def _place(place: str, rank: int, note: str | None = None) -> OutCell:
@@ -147,7 +160,15 @@ def standings_tab(
         ]
         if group is not None:
             cells = [
-                replace(c, fill=DECISIVE if j in decisive else group) for j, c in enumerate(cells)
+                OutCell(
+                    c.value,
+                    c.note,
+                    c.number_format,
+                    c.header,
+                    DECISIVE if j in decisive else group,
+                    c.wrap,
+                )
+                for j, c in enumerate(cells)
             ]
         rows.append(cells)
     if footer:
@@ -227,12 +248,14 @@ def breakdown_tab(
             ]
         )
     ]
+    worded: dict[int, str] = {}  # round_text of each note, by id: notes are shared
     for row in standings.rows:
         e = explained[row.player.id]
         for tb in e.tiebreaks:
             parts = []
             for part in tb.parts:
-                reason = "; ".join(x for x in (part.entry, round_text(part.note)) if x)
+                why = _round_words(part.note, worded)
+                reason = f"{part.entry}; {why}" if part.entry and why else part.entry or why
                 if part.dropped:
                     shown = display(part.value, None, "")
                     parts.append(OutCell(f"({shown})", f"{reason} — dropped"))
@@ -259,6 +282,17 @@ def breakdown_tab(
     widths: tuple[int, ...] = (NUMBER_WIDTH, NUMBER_WIDTH, NAME_WIDTH, CODE_WIDTH, NUMBER_WIDTH)
     widths += (NUMBER_WIDTH,) * rounds + (CODE_WIDTH, SENTENCE_WIDTH)
     return TabContent(Role.BREAKDOWN, title, rows, widths, keys=(1, 3))
+
+
+def _round_words(note: RoundNote | None, known: dict[int, str]) -> str:
+    """:func:`~core.explain_render.round_text` of ``note``, remembered in ``known`` by the
+    note's id while the notes live (players who met one opponent share its note)."""
+    if note is None:
+        return ""
+    words = known.get(id(note))
+    if words is None:
+        words = known[id(note)] = round_text(note)
+    return words
 
 
 CHECKED_CELL = (0, 3)

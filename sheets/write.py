@@ -352,8 +352,21 @@ def look_of(cell: OutCell) -> Look:
 
 
 def looks_of(content: TabContent) -> list[list[Look]]:
-    """How each cell of a tab will look once written, row by row from A1."""
-    return [trimmed([look_of(cell) for cell in row]) for row in content.rows]
+    """How each cell of a tab will look once written, row by row from A1 (:func:`look_of`
+    of each cell, spelt out: a breakdown has hundreds of thousands)."""
+    return [
+        trimmed(
+            [
+                (
+                    text_of(shown(c)),
+                    _format_of(c.header, c.fill, c.number_format, c.wrap),
+                    c.note or "",
+                )
+                for c in row
+            ]
+        )
+        for row in content.rows
+    ]
 
 
 def _range(sheet_id: int, area: Area) -> dict[str, int]:

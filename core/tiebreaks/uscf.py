@@ -328,18 +328,27 @@ def _opponent(section: Section, o: int, kind: RoundWhy, result: EntryKind | None
     return RoundNote(kind, opponent.name, opponent.id, scored, counted, half, result=result)
 
 
+def _adjusted_scores(section: Section) -> dict[int, RoundNote]:
+    """The section's notes of :func:`adjusted_score_notes`, by opponent, filled as asked
+    (each opponent is met by several players, each with several of these tiebreaks)."""
+    return {}
+
+
 def adjusted_score_notes(section: Section, index: int, _: Breakdown) -> Notes:
     """Modified Median, Median and Solkoff (Rules 34E1, 34E2), round by round: the
     opponent's adjusted score, or the player's own unplayed round counting as an opponent
     with adjusted score 0."""
-    return tuple(
-        [
-            _opponent(section, o, RoundWhy.OPPONENT_SCORE, None)
-            if o >= 0
-            else RoundNote(RoundWhy.OWN_UNPLAYED, entry=k)
-            for k, o in zip(section.kinds[index], section.opponents[index], strict=True)
-        ]
-    )
+    known = section.memo(_adjusted_scores)
+    notes: list[RoundNote] = []
+    for k, o in zip(section.kinds[index], section.opponents[index], strict=True):
+        if o < 0:
+            notes.append(RoundNote(RoundWhy.OWN_UNPLAYED, entry=k))
+            continue
+        note = known.get(o)
+        if note is None:
+            note = known[o] = _opponent(section, o, RoundWhy.OPPONENT_SCORE, None)
+        notes.append(note)
+    return tuple(notes)
 
 
 def sonneborn_berger_notes(section: Section, index: int, _: Breakdown) -> Notes:

@@ -84,26 +84,29 @@ class Cell:
                 document["formattedValue"] = formatted(self.value, self.number_pattern())
             return document
         document = {}
+        value = self.value
         for key, sub in mask.items():
-            found = self._field(key)
+            if key == "formattedValue":
+                if value is not None:
+                    document[key] = (
+                        value.value
+                        if value.kind == "string"
+                        else formatted(value, self.number_pattern())
+                    )
+                continue
+            if key == "userEnteredFormat":
+                found: Any = self.format or None
+            elif key == "note":
+                found = self.note
+            elif key == "userEnteredValue":
+                found = None if value is None else value.extended()
+            elif key == "effectiveValue":
+                found = None if value is None else value.effective()
+            else:
+                found = self.other.get(key)
             if found is not None:
                 document[key] = found if sub is None else fieldmask.select(found, sub)
         return document
-
-    def _field(self, key: str) -> Any:
-        """One field of :meth:`grid_json` (None: absent)."""
-        value = self.value
-        if key == "formattedValue":
-            return None if value is None else formatted(value, self.number_pattern())
-        if key == "userEnteredFormat":
-            return self.format or None
-        if key == "note":
-            return self.note
-        if key == "userEnteredValue":
-            return None if value is None else value.extended()
-        if key == "effectiveValue":
-            return None if value is None else value.effective()
-        return self.other.get(key)
 
 
 @dataclass
@@ -410,31 +413,33 @@ def grid_data(sheet: Sheet, box: Box, cell_mask: Mask | None = None) -> dict[str
     """The ``GridData`` JSON of a box: every recorded cell, trailing blanks left out (each
     cell's fields those ``cell_mask`` names, when given)."""
     clipped = box.clip(sheet.row_count, sheet.column_count)
-    assert clipped.start_row is not None and clipped.start_column is not None
-    present = {
-        key: cell
-        for key, cell in sheet.cells.items()
-        if not cell.is_blank() and clipped.contains(*key)
-    }
+    top, left = clipped.start_row, clipped.start_column
+    bottom, right = clipped.end_row, clipped.end_column
+    assert top is not None and left is not None and bottom is not None and right is not None
+    present: dict[int, dict[int, Cell]] = {}
+    for (row, column), cell in sheet.cells.items():
+        if top <= row < bottom and left <= column < right and not cell.is_blank():
+            line = present.get(row)
+            if line is None:
+                line = present[row] = {}
+            line[column] = cell
     document: dict[str, Any] = {}
-    if clipped.start_row:
-        document["startRow"] = clipped.start_row
-    if clipped.start_column:
-        document["startColumn"] = clipped.start_column
+    if top:
+        document["startRow"] = top
+    if left:
+        document["startColumn"] = left
     if not present:
         return document
-    last_column: dict[int, int] = {}
-    for row, column in present:
-        last_column[row] = max(column, last_column.get(row, column))
     rows: list[dict[str, Any]] = []
-    for row in range(clipped.start_row, max(last_column) + 1):
-        if row not in last_column:
+    for row in range(top, max(present) + 1):
+        line = present.get(row)
+        if line is None:
             rows.append({})
             continue
         values = []
-        for column in range(clipped.start_column, last_column[row] + 1):
-            cell = present.get((row, column))
-            values.append(cell.grid_json(cell_mask) if cell else {})
+        for column in range(left, max(line) + 1):
+            found = line.get(column)
+            values.append(found.grid_json(cell_mask) if found else {})
         rows.append({"values": values})
     document["rowData"] = rows
     return document
