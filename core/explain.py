@@ -24,7 +24,7 @@ Discord-sized Markdown or JSON, and the bot and the sheet show those words.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from fractions import Fraction
@@ -52,6 +52,7 @@ __all__ = [
     "Why",
     "explain",
     "explain_all",
+    "explain_each",
 ]
 
 
@@ -257,7 +258,20 @@ def explain_all(standings: Standings) -> dict[int, Explanation]:
     >>> explain_all(s) == {row.player.id: explain(s, row.player.id) for row in s.rows}
     True
     """
-    explained: dict[int, Explanation] = {}
+    return {e.player.id: e for e in explain_each(standings)}
+
+
+def explain_each(standings: Standings) -> Iterator[Explanation]:
+    """:func:`explain_all`'s explanations one at a time, in the order of the standings' rows:
+    a caller that words each and moves on never holds them all (a section of thousands of
+    players has hundreds of thousands of round parts).
+
+    >>> from core.examples import load_example
+    >>> from core.standings import compute_standings
+    >>> s = compute_standings(load_example(), "mdchess")
+    >>> [e.player.id for e in explain_each(s)] == [row.player.id for row in s.rows]
+    True
+    """
     rows = standings.rows
     start = 0
     while start < len(rows):
@@ -268,11 +282,8 @@ def explain_all(standings: Standings) -> dict[int, Explanation]:
         refs = {r.player_index: _ref(r) for r in group}
         members = tuple(refs[r.player_index] for r in group)
         for position in range(start, end):
-            explained[rows[position].player.id] = _explain(
-                standings, position, group, refs, members
-            )
+            yield _explain(standings, position, group, refs, members)
         start = end
-    return explained
 
 
 def _explain(

@@ -15,7 +15,7 @@ numbers (so a TD can sort and sum them) and text as text: a name such as
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 from fractions import Fraction
@@ -24,7 +24,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from core.awards import Awards
 from core.awards.render import award_cells, notes_of, team_cells
-from core.explain import Explanation, explain_all
+from core.explain import Explanation, explain_each
 from core.explain_render import (
     award_note_text,
     reason_text,
@@ -118,15 +118,21 @@ def _header(titles: Sequence[str], notes: Sequence[str | None] = ()) -> list[Out
     return [OutCell(t, n, header=True) for t, n in zip(titles, notes, strict=True)]
 
 
-def explanations(standings: Standings) -> dict[int, Explanation]:
-    """Every player's explanation, by starting number."""
-    return explain_all(standings)
+def ranked_tabs(
+    standings_title: str, breakdown_title: str, standings: Standings, footer: Sequence[str]
+) -> tuple[TabContent, TabContent]:
+    """The Standings and Breakdown tabs, from each player's explanation in turn: each is
+    worded and let go, never all held at once (:func:`core.explain.explain_each`)."""
+    reasons: dict[int, str] = {}
+    breakdown = breakdown_tab(breakdown_title, standings, explain_each(standings), reasons)
+    return standings_tab(standings_title, standings, reasons, footer), breakdown
 
 
 def standings_tab(
-    title: str, standings: Standings, explained: dict[int, Explanation], footer: Sequence[str]
+    title: str, standings: Standings, reasons: Mapping[int, str], footer: Sequence[str]
 ) -> TabContent:
-    """Place, starting number, name, score, the tiebreaks in order, and the "why"."""
+    """Place, starting number, name, score, the tiebreaks in order, and the "why" (each
+    player's :func:`~core.explain_render.reason_text`, by starting number: ``reasons``)."""
     table = standings_cells(standings)
     registry = tiebreaks_of(standings.profile.family)
     codes = table[0][4:]
@@ -156,7 +162,7 @@ def standings_tab(
                 _number(standings.value(c, i), registry[c].digits, undefined=UNDEFINED_TEXT)
                 for c in codes
             ),
-            _text(reason_text(explained[row.player.id]), wrap=True),
+            _text(reasons[row.player.id], wrap=True),
         ]
         if group is not None:
             cells = [
@@ -227,9 +233,14 @@ def tie_shading(standings: Standings) -> list[tuple[str | None, set[int]]]:
 
 
 def breakdown_tab(
-    title: str, standings: Standings, explained: dict[int, Explanation]
+    title: str,
+    standings: Standings,
+    explained: Iterable[Explanation],
+    reasons: dict[int, str] | None = None,
 ) -> TabContent:
-    """One row per player and tiebreak: the value, each round's part, and how it adds up.
+    """One row per player and tiebreak: the value, each round's part, and how it adds up,
+    from the players' explanations in the order of the standings' rows (each player's short
+    why goes into ``reasons``, by starting number, for the Standings tab).
 
     A dropped round's part is shown in brackets; each part's note says where it came from.
     """
@@ -249,8 +260,9 @@ def breakdown_tab(
         )
     ]
     worded: dict[int, str] = {}  # round_text of each note, by id: notes are shared
-    for row in standings.rows:
-        e = explained[row.player.id]
+    for row, e in zip(standings.rows, explained, strict=True):
+        if reasons is not None:
+            reasons[row.player.id] = reason_text(e)
         for tb in e.tiebreaks:
             parts = []
             for part in tb.parts:
