@@ -24,7 +24,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from core.awards import Awards
 from core.awards.render import award_cells, notes_of, team_cells
-from core.explain import Explanation, explain_each
+from core.explain import Explanation, RoundPart, explain_each
 from core.explain_render import (
     award_note_text,
     reason_text,
@@ -260,31 +260,35 @@ def breakdown_tab(
         )
     ]
     worded: dict[int, str] = {}  # round_text of each note, by id: notes are shared
+    codes: dict[tuple[str, str], OutCell] = {}
     for row, e in zip(standings.rows, explained, strict=True):
         if reasons is not None:
             reasons[row.player.id] = reason_text(e)
+        player = [_place(row.place, row.rank), OutCell(row.player.id), OutCell(row.player.name)]
+        # A round's part alike in several tiebreaks (an opponent's score, in Modified Median
+        # and Solkoff) is one cell: parts of one explanation, by the ids of what they hold.
+        alike: dict[tuple[str, int, int, bool], OutCell] = {}
         for tb in e.tiebreaks:
             parts = []
             for part in tb.parts:
-                why = _round_words(part.note, worded)
-                reason = f"{part.entry}; {why}" if part.entry and why else part.entry or why
-                if part.dropped:
-                    shown = display(part.value, None, "")
-                    parts.append(OutCell(f"({shown})", f"{reason} — dropped"))
-                else:
-                    parts.append(_number(part.value, None, reason or None))
-            parts += [OutCell()] * (rounds - len(parts))
+                key = (part.entry, id(part.note), id(part.value), part.dropped)
+                cell = alike.get(key)
+                if cell is None:
+                    cell = alike[key] = _part(part, _round_words(part.note, worded))
+                parts.append(cell)
+            parts += [BLANK_CELL] * (rounds - len(parts))
             adjusted = (
                 _number(tb.adjustment, None, taken_off_text(tb.taken_off) or None)
                 if tb.adjustment
-                else OutCell()
+                else BLANK_CELL
             )
+            code = codes.get((tb.code, tb.name))
+            if code is None:
+                code = codes[(tb.code, tb.name)] = OutCell(tb.code, tb.name)
             rows.append(
                 [
-                    _place(row.place, row.rank),
-                    OutCell(row.player.id),
-                    OutCell(row.player.name),
-                    OutCell(tb.code, tb.name),
+                    *player,
+                    code,
                     _number(tb.value, tb.digits, undefined=tb.shown),
                     *parts,
                     adjusted,
@@ -294,6 +298,18 @@ def breakdown_tab(
     widths: tuple[int, ...] = (NUMBER_WIDTH, NUMBER_WIDTH, NAME_WIDTH, CODE_WIDTH, NUMBER_WIDTH)
     widths += (NUMBER_WIDTH,) * rounds + (CODE_WIDTH, SENTENCE_WIDTH)
     return TabContent(Role.BREAKDOWN, title, rows, widths, keys=(1, 3))
+
+
+BLANK_CELL = OutCell()
+
+
+def _part(part: RoundPart, why: str) -> OutCell:
+    """One round's part of a tiebreak, with a note saying where it came from (its entry and
+    ``why``, the words of its round note); a dropped part in brackets."""
+    reason = f"{part.entry}; {why}" if part.entry and why else part.entry or why
+    if part.dropped:
+        return OutCell(f"({display(part.value, None, '')})", f"{reason} — dropped")
+    return _number(part.value, None, reason or None)
 
 
 def _round_words(note: RoundNote | None, known: dict[int, str]) -> str:
