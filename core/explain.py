@@ -281,9 +281,28 @@ def explain_each(standings: Standings) -> Iterator[Explanation]:
         group = rows[start:end]
         refs = {r.player_index: _ref(r) for r in group}
         members = tuple(refs[r.player_index] for r in group)
+        facts = _GroupFacts.of(group)
         for position in range(start, end):
-            yield _explain(standings, position, group, refs, members)
+            yield _explain(standings, position, group, refs, members, facts=facts)
         start = end
+
+
+@dataclass(frozen=True, slots=True)
+class _GroupFacts:
+    """What every explanation of a score group says about the group: who shares each
+    place, and whether a coin flip separated any of them (found once per group, not once
+    per player: a group can hold thousands)."""
+
+    by_place: dict[str, tuple[Standing, ...]]
+    coin: bool
+
+    @classmethod
+    def of(cls, group: tuple[Standing, ...]) -> _GroupFacts:
+        by_place: dict[str, list[Standing]] = {}
+        for r in group:
+            by_place.setdefault(r.place, []).append(r)
+        coin = any(r.separated_by == "COIN" for r in group)
+        return cls({place: tuple(rows) for place, rows in by_place.items()}, coin)
 
 
 def _explain(
@@ -293,9 +312,11 @@ def _explain(
     refs: dict[int, Placed],
     members: tuple[Placed, ...],
     after_round: int | None = None,
+    facts: _GroupFacts | None = None,
 ) -> Explanation:
     """The explanation of the player at ``position`` of the standings, in score ``group``
-    (whose players' references are ``refs``, and ``members`` in rank order)."""
+    (whose players' references are ``refs``, ``members`` in rank order, and ``facts``
+    when already found)."""
     row = standings.rows[position]
     registry = tiebreaks_of(standings.profile.family)
     comparisons = []
@@ -321,7 +342,7 @@ def _explain(
         score_group=members,
         comparisons=tuple(comparisons),
         tiebreaks=tiebreaks,
-        notes=tuple(_notes(standings, row, group)),
+        notes=tuple(_notes(standings, row, group, facts or _GroupFacts.of(group))),
         after_round=after_round,
     )
 
@@ -420,12 +441,14 @@ def _cumulative_variant(standings: Standings, notes: tuple[RoundNote | None, ...
     return Note(kind, rounds=halves, profile=profile.label)
 
 
-def _notes(standings: Standings, row: Standing, group: tuple[Standing, ...]) -> list[Note]:
+def _notes(
+    standings: Standings, row: Standing, group: tuple[Standing, ...], facts: _GroupFacts
+) -> list[Note]:
     notes = []
-    sharing = tuple(r.player.name for r in group if r.place == row.place and r is not row)
+    sharing = tuple(r.player.name for r in facts.by_place[row.place] if r is not row)
     if sharing:
         notes.append(Note(Why.SHARES_PLACE, players=sharing, place=row.place))
-    if any(r.separated_by == "COIN" for r in group):
+    if facts.coin:
         flip = standings.breakdown("COIN", row.player_index).note
         notes.append(Note(Why.COIN_USED, code="COIN", text=flip))
     profile = standings.profile
