@@ -27,7 +27,8 @@ def to_decimal(value: Fraction, digits: int | None = None) -> Decimal:
 MEMO = 8192
 """Distinct values whose display is remembered (a breakdown of thousands of players shows
 a few hundred different values hundreds of thousands of times; Decimal and text are
-immutable, so a remembered answer is the answer)."""
+immutable, so a remembered answer is the answer). An entry is a few small numbers and a
+short text, so each memo holds at most a few megabytes."""
 
 
 @lru_cache(maxsize=MEMO)

@@ -44,7 +44,6 @@ import time
 from dataclasses import replace
 from multiprocessing.connection import Connection
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -122,12 +121,11 @@ class FakeProcess:
     def __enter__(self) -> FakeProcess:
         return self
 
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the fake (its process ends)."""
         self._connection.send(None)
         self._process.join(timeout=30)
         if self._process.is_alive():
@@ -320,12 +318,7 @@ class SameProcess(FakeProcess):
     def _call(self, name: str, *args: Any, **kwargs: Any) -> Any:
         return getattr(self._fake, name)(*args, **kwargs)
 
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
+    def close(self) -> None:
         self._fake.stop()
 
 
