@@ -24,13 +24,14 @@ Discord-sized Markdown or JSON, and the bot and the sheet show those words.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from core.model import EntryKind, RoundEntry
-from core.numbers import display
+from core.numbers import display, ratio
 from core.profiles import Family
 from core.standings import UNPLAYED, Standing, Standings
 from core.tiebreaks import Tiebreak, tiebreaks_of
@@ -51,6 +52,7 @@ __all__ = [
     "Why",
     "explain",
     "explain_all",
+    "explain_each",
 ]
 
 
@@ -256,7 +258,20 @@ def explain_all(standings: Standings) -> dict[int, Explanation]:
     >>> explain_all(s) == {row.player.id: explain(s, row.player.id) for row in s.rows}
     True
     """
-    explained: dict[int, Explanation] = {}
+    return {e.player.id: e for e in explain_each(standings)}
+
+
+def explain_each(standings: Standings) -> Iterator[Explanation]:
+    """:func:`explain_all`'s explanations one at a time, in the order of the standings' rows:
+    a caller that words each and moves on never holds them all (a section of thousands of
+    players has hundreds of thousands of round parts).
+
+    >>> from core.examples import load_example
+    >>> from core.standings import compute_standings
+    >>> s = compute_standings(load_example(), "mdchess")
+    >>> [e.player.id for e in explain_each(s)] == [row.player.id for row in s.rows]
+    True
+    """
     rows = standings.rows
     start = 0
     while start < len(rows):
@@ -266,12 +281,28 @@ def explain_all(standings: Standings) -> dict[int, Explanation]:
         group = rows[start:end]
         refs = {r.player_index: _ref(r) for r in group}
         members = tuple(refs[r.player_index] for r in group)
+        facts = _GroupFacts.of(group)
         for position in range(start, end):
-            explained[rows[position].player.id] = _explain(
-                standings, position, group, refs, members
-            )
+            yield _explain(standings, position, group, refs, members, facts=facts)
         start = end
-    return explained
+
+
+@dataclass(frozen=True, slots=True)
+class _GroupFacts:
+    """What every explanation of a score group says about the group: who shares each
+    place, and whether a coin flip separated any of them (found once per group, not once
+    per player: a group can hold thousands)."""
+
+    by_place: dict[str, tuple[Standing, ...]]
+    coin: bool
+
+    @classmethod
+    def of(cls, group: tuple[Standing, ...]) -> _GroupFacts:
+        by_place: dict[str, list[Standing]] = {}
+        for r in group:
+            by_place.setdefault(r.place, []).append(r)
+        coin = any(r.separated_by == "COIN" for r in group)
+        return cls({place: tuple(rows) for place, rows in by_place.items()}, coin)
 
 
 def _explain(
@@ -281,9 +312,11 @@ def _explain(
     refs: dict[int, Placed],
     members: tuple[Placed, ...],
     after_round: int | None = None,
+    facts: _GroupFacts | None = None,
 ) -> Explanation:
     """The explanation of the player at ``position`` of the standings, in score ``group``
-    (whose players' references are ``refs``, and ``members`` in rank order)."""
+    (whose players' references are ``refs``, ``members`` in rank order, and ``facts``
+    when already found)."""
     row = standings.rows[position]
     registry = tiebreaks_of(standings.profile.family)
     comparisons = []
@@ -292,7 +325,14 @@ def _explain(
             other = standings.rows[neighbour]
             if other.half_points == row.half_points:
                 comparisons.append(_compare(standings, row, other, above, refs))
-    tiebreaks = tuple(_tiebreak(standings, registry[c], row.player_index) for c in standings.order)
+    tournament = standings.tournament
+    rounds = [
+        (_entry_text(e), tournament.player(e.opponent).name if e.opponent is not None else None)
+        for e in tournament.players[row.player_index].entries
+    ]
+    tiebreaks = tuple(
+        _tiebreak(standings, registry[c], row.player_index, rounds) for c in standings.order
+    )
     return Explanation(
         player=refs[row.player_index],
         rank=row.rank,
@@ -302,7 +342,7 @@ def _explain(
         score_group=members,
         comparisons=tuple(comparisons),
         tiebreaks=tiebreaks,
-        notes=tuple(_notes(standings, row, group)),
+        notes=tuple(_notes(standings, row, group, facts or _GroupFacts.of(group))),
         after_round=after_round,
     )
 
@@ -345,22 +385,22 @@ def _entry_text(entry: RoundEntry) -> str:
     return str(entry) or "absent"
 
 
-def _tiebreak(standings: Standings, tb: Tiebreak, index: int) -> TiebreakExplanation:
+def _tiebreak(
+    standings: Standings, tb: Tiebreak, index: int, rounds: Sequence[tuple[str, str | None]]
+) -> TiebreakExplanation:
+    """One tiebreak of the player at ``index``, whose ``rounds`` are each round's entry as
+    written (:func:`_entry_text`) and opponent's name."""
     b = standings.breakdown(tb.code, index)
     scale = standings.columns[tb.code].scale
     value = standings.value(tb.code, index)
-    tournament = standings.tournament
-    player = tournament.players[index]
     notes = tb.round_notes(standings.section, index, b)
     parts = []
+    dropped = b.dropped
     for r, contribution in enumerate(b.per_round, start=1):
-        entry = player.entries[r - 1]
-        opponent = tournament.player(entry.opponent).name if entry.opponent is not None else None
-        amount = None if contribution is None else Fraction(contribution, scale)
-        parts.append(
-            RoundPart(r, _entry_text(entry), opponent, amount, r in b.dropped, notes[r - 1])
-        )
-    adjustment = Fraction(b.adjustment) / scale
+        entry, opponent = rounds[r - 1]
+        amount = None if contribution is None else ratio(contribution, scale)
+        parts.append(RoundPart(r, entry, opponent, amount, r in dropped, notes[r - 1]))
+    adjustment = ratio(b.adjustment, scale)
     return TiebreakExplanation(
         code=tb.code,
         name=tb.name,
@@ -401,12 +441,14 @@ def _cumulative_variant(standings: Standings, notes: tuple[RoundNote | None, ...
     return Note(kind, rounds=halves, profile=profile.label)
 
 
-def _notes(standings: Standings, row: Standing, group: tuple[Standing, ...]) -> list[Note]:
+def _notes(
+    standings: Standings, row: Standing, group: tuple[Standing, ...], facts: _GroupFacts
+) -> list[Note]:
     notes = []
-    sharing = tuple(r.player.name for r in group if r.place == row.place and r is not row)
+    sharing = tuple(r.player.name for r in facts.by_place[row.place] if r is not row)
     if sharing:
         notes.append(Note(Why.SHARES_PLACE, players=sharing, place=row.place))
-    if any(r.separated_by == "COIN" for r in group):
+    if facts.coin:
         flip = standings.breakdown("COIN", row.player_index).note
         notes.append(Note(Why.COIN_USED, code="COIN", text=flip))
     profile = standings.profile

@@ -15,14 +15,38 @@ from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
+from functools import lru_cache
 
 
 def to_decimal(value: Fraction, digits: int | None = None) -> Decimal:
     """``value`` as a Decimal: exact where it terminates within 4 places, else rounded
     half up to ``digits`` places (2 when not given)."""
-    exact = Decimal(value.numerator) / Decimal(value.denominator)
+    return _decimal(value.numerator, value.denominator, digits)
+
+
+MEMO = 8192
+"""Distinct values whose display is remembered (a breakdown of thousands of players shows
+a few hundred different values hundreds of thousands of times; Decimal and text are
+immutable, so a remembered answer is the answer). An entry is a few small numbers and a
+short text, so each memo holds at most a few megabytes."""
+
+
+@lru_cache(maxsize=MEMO)
+def ratio(units: int | Fraction, scale: int) -> Fraction:
+    """``units / scale`` exactly (a tiebreak's units over its scale), remembered likewise.
+
+    >>> ratio(17, 2), ratio(8, 4)
+    (Fraction(17, 2), Fraction(2, 1))
+    """
+    return Fraction(units, scale)
+
+
+@lru_cache(maxsize=MEMO)
+def _decimal(numerator: int, denominator: int, digits: int | None) -> Decimal:
+    """:func:`to_decimal` of ``numerator / denominator`` (in lowest terms)."""
+    exact = Decimal(numerator) / Decimal(denominator)
     if digits is None:
-        if 10_000 % value.denominator == 0:  # terminates within 4 places
+        if 10_000 % denominator == 0:  # terminates within 4 places
             return exact.normalize() if exact != 0 else Decimal(0)
         digits = 2
     quantum = Decimal(1).scaleb(-digits)
@@ -38,7 +62,12 @@ def display(value: Fraction | None, digits: int | None = None, empty: str = "") 
     """A value as a TD writes it: ``8.5``, ``24``, ``9.75``; ``empty`` for undefined."""
     if value is None:
         return empty
-    text = format(to_decimal(value, digits), "f")
+    return _display(value.numerator, value.denominator, digits)
+
+
+@lru_cache(maxsize=MEMO)
+def _display(numerator: int, denominator: int, digits: int | None) -> str:
+    text = format(_decimal(numerator, denominator, digits), "f")
     return "0" if text in ("-0", "-0.0") else text
 
 
@@ -46,7 +75,12 @@ def as_json_number(value: Fraction | None, digits: int | None = None) -> int | f
     """A value for JSON: an int when whole, else the displayed decimal as a float."""
     if value is None:
         return None
-    d = to_decimal(value, digits)
+    return _json_number(value.numerator, value.denominator, digits)
+
+
+@lru_cache(maxsize=MEMO)
+def _json_number(numerator: int, denominator: int, digits: int | None) -> int | float:
+    d = _decimal(numerator, denominator, digits)
     return int(d) if d == d.to_integral_value() else float(d)
 
 
@@ -90,7 +124,7 @@ def decimals_kept(value: Fraction | None, digits: int | None = None) -> int:
     """
     if value is None:
         return 0
-    decimals = display(value, digits).partition(".")[2]
+    decimals = _display(value.numerator, value.denominator, digits).partition(".")[2]
     return len(decimals) if decimals.endswith("0") else 0
 
 

@@ -31,7 +31,7 @@ from sheets.layout import (
     TAB_METADATA_KEY,
     Role,
 )
-from sheets.looks import BLANK, Look, canonical_format, text_of
+from sheets.looks import BLANK, Look, canonical_format, text_of, trimmed
 from sheets.read import Rows
 
 READ_FIELDS = (
@@ -115,8 +115,30 @@ class Snapshot:
         return {t.sheet_id for t in self.tabs}
 
 
+def _from_a1(data: Sequence[Mapping[str, Any]]) -> list[list[Mapping[str, Any]]] | None:
+    """The cells of ``GridData`` row by row, when it is one block from A1 (what a read of
+    whole tabs gives); None otherwise."""
+    if len(data) != 1 or data[0].get("startRow") or data[0].get("startColumn"):
+        return None
+    return [row.get("values") or [] for row in data[0].get("rowData") or []]
+
+
 def _rows(data: Sequence[Mapping[str, Any]]) -> list[list[str]]:
     """The text of a tab's cells from A1, from ``GridData`` (which may start further in)."""
+    cells = _from_a1(data)
+    if cells is not None:  # the usual case, in one pass
+        lines: list[list[str]] = []
+        for line in cells:
+            texts = [
+                "" if (text := cell.get("formattedValue")) in (None, "") else str(text)
+                for cell in line
+            ]
+            while texts and not texts[-1]:
+                texts.pop()
+            lines.append(texts)
+        while lines and not lines[-1]:
+            lines.pop()
+        return lines
     grid: dict[tuple[int, int], str] = {}
     for block in data:
         top = int(block.get("startRow", 0))
@@ -150,6 +172,12 @@ def _look(cell: Mapping[str, Any]) -> Look:
 
 def _looks(data: Sequence[Mapping[str, Any]]) -> list[list[Look]]:
     """Each cell's look, from ``GridData`` (which may start further in), from A1."""
+    cells = _from_a1(data)
+    if cells is not None:  # the usual case, in one pass
+        lines = [trimmed([_look(cell) for cell in line]) for line in cells]
+        while lines and not lines[-1]:
+            lines.pop()
+        return lines
     rows: dict[int, list[Look]] = {}
     for block in data:
         top = int(block.get("startRow", 0))

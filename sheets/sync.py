@@ -61,13 +61,11 @@ from sheets.tabs import (
     TabContent,
     awards_notice,
     awards_tab,
-    breakdown_tab,
     checked_at,
     describe,
     errors_tab,
-    explanations,
+    ranked_tabs,
     standings_notice,
-    standings_tab,
     synced_at,
 )
 from sheets.write import Plan, check_plan, foreign, looks_of, output_request, plan, refusal
@@ -295,7 +293,6 @@ def decide(
         try:
             standings = standings_after(tournament, profile)
             ranked = standings
-            explained = explanations(standings)
             footer = [describe(standings, settings.rounds)]
             if problems:
                 footer.append(
@@ -303,10 +300,11 @@ def decide(
                     f"the {settings.errors_tab} tab); those cells were left out."
                 )
             last = f"{stamp}; the {settings.errors_tab} tab shows when Harkness last checked."
-            contents = [
-                standings_tab(settings.standings_tab, standings, explained, [*footer, last]),
-                breakdown_tab(settings.breakdown_tab, standings, explained),
-            ]
+            contents = list(
+                ranked_tabs(
+                    settings.standings_tab, settings.breakdown_tab, standings, [*footer, last]
+                )
+            )
         except Exception as crash:  # as above: report it on the Errors tab
             logger.exception("ranking spreadsheet %s failed", snapshot.spreadsheet_id)
             problems.append(_crash_problem(crash))

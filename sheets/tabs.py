@@ -15,15 +15,16 @@ numbers (so a TD can sort and sum them) and text as text: a name such as
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 from fractions import Fraction
+from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from core.awards import Awards
 from core.awards.render import award_cells, notes_of, team_cells
-from core.explain import Explanation, explain_all
+from core.explain import Explanation, RoundPart, explain_each
 from core.explain_render import (
     award_note_text,
     reason_text,
@@ -36,6 +37,7 @@ from core.render import cells as standings_cells
 from core.render import names_of_tiebreaks
 from core.standings import UNPLAYED, Standings
 from core.tiebreaks import tiebreaks_of
+from core.tiebreaks.notes import RoundNote
 from sheets.layout import Role
 from sheets.problems import SheetProblem
 
@@ -83,8 +85,19 @@ def _number(
     display keeps a trailing zero, ``10.50``); ``undefined`` when it has none."""
     if value is None:
         return OutCell(undefined or None, note)
+    number, pattern = _written(value.numerator, value.denominator, digits)
+    return OutCell(number, note, pattern)
+
+
+@lru_cache(maxsize=4096)
+def _written(
+    numerator: int, denominator: int, digits: int | None
+) -> tuple[int | float | None, str | None]:
+    """:func:`_number`'s value and pattern for ``numerator / denominator`` (a breakdown
+    writes a few hundred values hundreds of thousands of times)."""
+    value = Fraction(numerator, denominator)
     kept = decimals_kept(value, digits)
-    return OutCell(as_json_number(value, digits), note, "0." + "0" * kept if kept else None)
+    return as_json_number(value, digits), "0." + "0" * kept if kept else None
 
 
 def _place(place: str, rank: int, note: str | None = None) -> OutCell:
@@ -105,15 +118,21 @@ def _header(titles: Sequence[str], notes: Sequence[str | None] = ()) -> list[Out
     return [OutCell(t, n, header=True) for t, n in zip(titles, notes, strict=True)]
 
 
-def explanations(standings: Standings) -> dict[int, Explanation]:
-    """Every player's explanation, by starting number."""
-    return explain_all(standings)
+def ranked_tabs(
+    standings_title: str, breakdown_title: str, standings: Standings, footer: Sequence[str]
+) -> tuple[TabContent, TabContent]:
+    """The Standings and Breakdown tabs, from each player's explanation in turn: each is
+    worded and let go, never all held at once (:func:`core.explain.explain_each`)."""
+    reasons: dict[int, str] = {}
+    breakdown = breakdown_tab(breakdown_title, standings, explain_each(standings), reasons)
+    return standings_tab(standings_title, standings, reasons, footer), breakdown
 
 
 def standings_tab(
-    title: str, standings: Standings, explained: dict[int, Explanation], footer: Sequence[str]
+    title: str, standings: Standings, reasons: Mapping[int, str], footer: Sequence[str]
 ) -> TabContent:
-    """Place, starting number, name, score, the tiebreaks in order, and the "why"."""
+    """Place, starting number, name, score, the tiebreaks in order, and the "why" (each
+    player's :func:`~core.explain_render.reason_text`, by starting number: ``reasons``)."""
     table = standings_cells(standings)
     registry = tiebreaks_of(standings.profile.family)
     codes = table[0][4:]
@@ -143,11 +162,19 @@ def standings_tab(
                 _number(standings.value(c, i), registry[c].digits, undefined=UNDEFINED_TEXT)
                 for c in codes
             ),
-            _text(reason_text(explained[row.player.id]), wrap=True),
+            _text(reasons[row.player.id], wrap=True),
         ]
         if group is not None:
             cells = [
-                replace(c, fill=DECISIVE if j in decisive else group) for j, c in enumerate(cells)
+                OutCell(
+                    c.value,
+                    c.note,
+                    c.number_format,
+                    c.header,
+                    DECISIVE if j in decisive else group,
+                    c.wrap,
+                )
+                for j, c in enumerate(cells)
             ]
         rows.append(cells)
     if footer:
@@ -206,9 +233,14 @@ def tie_shading(standings: Standings) -> list[tuple[str | None, set[int]]]:
 
 
 def breakdown_tab(
-    title: str, standings: Standings, explained: dict[int, Explanation]
+    title: str,
+    standings: Standings,
+    explained: Iterable[Explanation],
+    reasons: dict[int, str] | None = None,
 ) -> TabContent:
-    """One row per player and tiebreak: the value, each round's part, and how it adds up.
+    """One row per player and tiebreak: the value, each round's part, and how it adds up,
+    from the players' explanations in the order of the standings' rows (each player's short
+    why goes into ``reasons``, by starting number, for the Standings tab).
 
     A dropped round's part is shown in brackets; each part's note says where it came from.
     """
@@ -227,29 +259,36 @@ def breakdown_tab(
             ]
         )
     ]
-    for row in standings.rows:
-        e = explained[row.player.id]
+    worded: dict[int, str] = {}  # round_text of each note, by id: notes are shared
+    codes: dict[tuple[str, str], OutCell] = {}
+    for row, e in zip(standings.rows, explained, strict=True):
+        if reasons is not None:
+            reasons[row.player.id] = reason_text(e)
+        player = [_place(row.place, row.rank), OutCell(row.player.id), OutCell(row.player.name)]
+        # A round's part alike in several tiebreaks (an opponent's score, in Modified Median
+        # and Solkoff) is one cell: parts of one explanation, by the ids of what they hold.
+        alike: dict[tuple[str, int, int, bool], OutCell] = {}
         for tb in e.tiebreaks:
             parts = []
             for part in tb.parts:
-                reason = "; ".join(x for x in (part.entry, round_text(part.note)) if x)
-                if part.dropped:
-                    shown = display(part.value, None, "")
-                    parts.append(OutCell(f"({shown})", f"{reason} — dropped"))
-                else:
-                    parts.append(_number(part.value, None, reason or None))
-            parts += [OutCell()] * (rounds - len(parts))
+                key = (part.entry, id(part.note), id(part.value), part.dropped)
+                cell = alike.get(key)
+                if cell is None:
+                    cell = alike[key] = _part(part, _round_words(part.note, worded))
+                parts.append(cell)
+            parts += [BLANK_CELL] * (rounds - len(parts))
             adjusted = (
                 _number(tb.adjustment, None, taken_off_text(tb.taken_off) or None)
                 if tb.adjustment
-                else OutCell()
+                else BLANK_CELL
             )
+            code = codes.get((tb.code, tb.name))
+            if code is None:
+                code = codes[(tb.code, tb.name)] = OutCell(tb.code, tb.name)
             rows.append(
                 [
-                    _place(row.place, row.rank),
-                    OutCell(row.player.id),
-                    OutCell(row.player.name),
-                    OutCell(tb.code, tb.name),
+                    *player,
+                    code,
                     _number(tb.value, tb.digits, undefined=tb.shown),
                     *parts,
                     adjusted,
@@ -259,6 +298,29 @@ def breakdown_tab(
     widths: tuple[int, ...] = (NUMBER_WIDTH, NUMBER_WIDTH, NAME_WIDTH, CODE_WIDTH, NUMBER_WIDTH)
     widths += (NUMBER_WIDTH,) * rounds + (CODE_WIDTH, SENTENCE_WIDTH)
     return TabContent(Role.BREAKDOWN, title, rows, widths, keys=(1, 3))
+
+
+BLANK_CELL = OutCell()
+
+
+def _part(part: RoundPart, why: str) -> OutCell:
+    """One round's part of a tiebreak, with a note saying where it came from (its entry and
+    ``why``, the words of its round note); a dropped part in brackets."""
+    reason = f"{part.entry}; {why}" if part.entry and why else part.entry or why
+    if part.dropped:
+        return OutCell(f"({display(part.value, None, '')})", f"{reason} — dropped")
+    return _number(part.value, None, reason or None)
+
+
+def _round_words(note: RoundNote | None, known: dict[int, str]) -> str:
+    """:func:`~core.explain_render.round_text` of ``note``, remembered in ``known`` by the
+    note's id while the notes live (players who met one opponent share its note)."""
+    if note is None:
+        return ""
+    words = known.get(id(note))
+    if words is None:
+        words = known[id(note)] = round_text(note)
+    return words
 
 
 CHECKED_CELL = (0, 3)

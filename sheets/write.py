@@ -352,8 +352,20 @@ def look_of(cell: OutCell) -> Look:
 
 
 def looks_of(content: TabContent) -> list[list[Look]]:
-    """How each cell of a tab will look once written, row by row from A1."""
-    return [trimmed([look_of(cell) for cell in row]) for row in content.rows]
+    """How each cell of a tab will look once written, row by row from A1 (:func:`look_of`
+    of each cell; once for a cell the tab holds in several places: a player's name in each
+    of their rows of the breakdown)."""
+    known: dict[int, Look] = {}
+    rows = []
+    for row in content.rows:
+        looks = []
+        for cell in row:
+            look = known.get(id(cell))
+            if look is None:
+                look = known[id(cell)] = look_of(cell)
+            looks.append(look)
+        rows.append(trimmed(looks))
+    return rows
 
 
 def _range(sheet_id: int, area: Area) -> dict[str, int]:

@@ -18,7 +18,7 @@ from functools import cached_property
 from typing import NamedTuple, TypeVar, cast
 
 from core.model import HALF_POINTS, EntryKind, Tournament
-from core.numbers import display_units, json_units
+from core.numbers import display_units, json_units, ratio
 from core.profiles import Profile
 from core.tiebreaks.notes import Notes, NotesFunction, worded
 
@@ -80,7 +80,7 @@ class Column:
     def value(self, index: int) -> Fraction | None:
         """The exact value of the player at ``index`` (None where undefined)."""
         units = self.breakdowns[index].units
-        return None if units is None else Fraction(units) / self.scale
+        return None if units is None else ratio(units, self.scale)
 
     def display(self, index: int, digits: int | None = None, empty: str = "") -> str:
         """The value of the player at ``index`` as printed (``8.5``; ``empty`` if undefined)."""

@@ -12,7 +12,7 @@ asks: the columns themselves carry no notes, so standings pay nothing for them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
 from itertools import accumulate
 
@@ -328,15 +328,35 @@ def _opponent(section: Section, o: int, kind: RoundWhy, result: EntryKind | None
     return RoundNote(kind, opponent.name, opponent.id, scored, counted, half, result=result)
 
 
+def _known_notes(section: Section) -> dict[tuple[Hashable, ...], RoundNote]:
+    """The section's round notes made so far, by how each was made: a note is immutable,
+    and many rounds share one (every player who met an opponent, in several tiebreaks)."""
+    return {}
+
+
+def _shared(section: Section, make: Callable[..., RoundNote], *args: Hashable) -> RoundNote:
+    """``make(section, *args)``, made once per section."""
+    known = section.memo(_known_notes)
+    key = (make, *args)
+    note = known.get(key)
+    if note is None:
+        note = known[key] = make(section, *args)
+    return note
+
+
+def _own_unplayed(_: Section, kind: EntryKind) -> RoundNote:
+    return RoundNote(RoundWhy.OWN_UNPLAYED, entry=kind)
+
+
 def adjusted_score_notes(section: Section, index: int, _: Breakdown) -> Notes:
     """Modified Median, Median and Solkoff (Rules 34E1, 34E2), round by round: the
     opponent's adjusted score, or the player's own unplayed round counting as an opponent
     with adjusted score 0."""
     return tuple(
         [
-            _opponent(section, o, RoundWhy.OPPONENT_SCORE, None)
+            _shared(section, _opponent, o, RoundWhy.OPPONENT_SCORE, None)
             if o >= 0
-            else RoundNote(RoundWhy.OWN_UNPLAYED, entry=k)
+            else _shared(section, _own_unplayed, k)
             for k, o in zip(section.kinds[index], section.opponents[index], strict=True)
         ]
     )
@@ -348,48 +368,54 @@ def sonneborn_berger_notes(section: Section, index: int, _: Breakdown) -> Notes:
     a round not played counts nothing."""
     return tuple(
         [
-            _opponent(section, o, RoundWhy.SHARE_OF_OPPONENT, k)
+            _shared(section, _opponent, o, RoundWhy.SHARE_OF_OPPONENT, k)
             if o >= 0
-            else RoundNote(RoundWhy.NOT_PLAYED_NOTHING)
+            else _NOT_PLAYED_NOTHING
             for k, o in zip(section.kinds[index], section.opponents[index], strict=True)
         ]
     )
+
+
+_NOT_PLAYED_NOTHING = RoundNote(RoundWhy.NOT_PLAYED_NOTHING)
 
 
 def cumulative_notes(section: Section, index: int, _: Breakdown) -> Notes:
     """Cumulative (Rule 34E3), round by round: the running score after the round, and what
     is taken off for it as won without playing (:func:`cumulative_subtraction`)."""
     taken = cumulative_subtraction(section.profile)
-    return tuple(
-        [
-            RoundNote(RoundWhy.RUNNING_SCORE, entry=k, taken=taken.get(k, 0))
-            for k in section.kinds[index]
-        ]
-    )
+    return tuple([_shared(section, _running, k, taken.get(k, 0)) for k in section.kinds[index]])
+
+
+def _running(_: Section, kind: EntryKind, taken: int) -> RoundNote:
+    return RoundNote(RoundWhy.RUNNING_SCORE, entry=kind, taken=taken)
 
 
 def opponents_cumulative_notes(section: Section, index: int, _: Breakdown) -> Notes:
     """Opponents' Cumulative (Rule 34E), round by round: the opponent's Cumulative; a round
     not played adds 0."""
-    players = section.tournament.players
     return tuple(
         [
-            RoundNote(RoundWhy.OPPONENT_CUMULATIVE, players[o].name, players[o].id)
-            if o >= 0
-            else RoundNote(RoundWhy.NOT_PLAYED_ZERO)
+            _shared(section, _opponent_cumulative, o) if o >= 0 else _NOT_PLAYED_ZERO
             for o in section.opponents[index]
         ]
     )
 
 
+_NOT_PLAYED_ZERO = RoundNote(RoundWhy.NOT_PLAYED_ZERO)
+
+
+def _opponent_cumulative(section: Section, o: int) -> RoundNote:
+    opponent = section.tournament.players[o]
+    return RoundNote(RoundWhy.OPPONENT_CUMULATIVE, opponent.name, opponent.id)
+
+
 def kashdan_notes(section: Section, index: int, _: Breakdown) -> Notes:
     """Kashdan (Rule 34E), round by round: the points the result earns."""
-    return tuple(
-        [
-            RoundNote(RoundWhy.KASHDAN, entry=k, points=_KASHDAN.get(k, 0))
-            for k in section.kinds[index]
-        ]
-    )
+    return tuple([_shared(section, _kashdan, k) for k in section.kinds[index]])
+
+
+def _kashdan(_: Section, kind: EntryKind) -> RoundNote:
+    return RoundNote(RoundWhy.KASHDAN, entry=kind, points=_KASHDAN.get(kind, 0))
 
 
 def most_blacks_notes(_: Section, __: int, breakdown: Breakdown) -> Notes:

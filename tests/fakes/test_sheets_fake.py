@@ -659,6 +659,37 @@ def test_move_dimension_counts_the_destination_before_the_rows_leave(
         move(1, 2, 1001)
 
 
+def test_moves_in_one_batch_land_as_one_by_one(
+    sheets_fake: SheetsFake, client: SheetsClient, club: str
+) -> None:
+    """Moves of one batch (composed by the fake into one order) give what the same moves
+    give one request at a time, also with a write to a moved row between them."""
+    sheets_fake.add_tab(club, "Rows", [[n, f"n{n}"] for n in range(6)])
+    rows = sheets_fake.sheet(club, "Rows").sheet_id
+
+    def move(start: int, end: int, destination: int, dimension: str = "ROWS") -> dict[str, Any]:
+        source = {"sheetId": rows, "dimension": dimension, "startIndex": start, "endIndex": end}
+        return {"moveDimension": {"source": source, "destinationIndex": destination}}
+
+    write = {
+        "updateCells": {
+            "start": {"sheetId": rows, "rowIndex": 0, "columnIndex": 0},
+            "rows": [{"values": [{"userEnteredValue": {"stringValue": "first"}}]}],
+            "fields": "userEnteredValue",
+        }
+    }
+    requests = [move(1, 3, 4), move(3, 5, 0), write, move(0, 1, 6), move(0, 1, 2, "COLUMNS")]
+    client.http_client.batch_update(club, {"requests": requests})
+    assert sheets_fake.values(club, "Rows!A1:B6") == [
+        ["n4", "4"],
+        ["n0", "0"],
+        ["n3", "3"],
+        ["n1", "1"],
+        ["n5", "5"],
+        ["n2", "first"],
+    ]
+
+
 def test_a_spreadsheet_may_not_grow_past_ten_million_cells(client: SheetsClient, club: str) -> None:
     spreadsheet = client.open_spreadsheet(club)
 

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from tests.fakes.sheets import fieldmask
 from tests.fakes.sheets.a1 import (
     WHOLE_SHEET,
     Box,
@@ -22,6 +23,7 @@ from tests.fakes.sheets.a1 import (
     split_sheet,
 )
 from tests.fakes.sheets.errors import ApiError, invalid, unparsable_range
+from tests.fakes.sheets.fieldmask import Mask
 from tests.fakes.sheets.values import Value, formatted, render
 
 DEFAULT_ROWS = 1000
@@ -71,12 +73,39 @@ class Cell:
             document["note"] = self.note
         return document
 
-    def grid_json(self) -> dict[str, Any]:
-        """The ``CellData`` JSON of ``spreadsheets.get`` with grid data."""
-        document = self.data()
-        if self.value is not None:
-            document["effectiveValue"] = self.value.effective()
-            document["formattedValue"] = formatted(self.value, self.number_pattern())
+    def grid_json(self, mask: Mask | None = None) -> dict[str, Any]:
+        """The ``CellData`` JSON of ``spreadsheets.get`` with grid data; with a field
+        ``mask`` (of ``CellData``), only what it names (each field computed only if named:
+        a read of a large tab asks for a few fields of hundreds of thousands of cells)."""
+        if mask is None or "*" in mask:
+            document = self.data()
+            if self.value is not None:
+                document["effectiveValue"] = self.value.effective()
+                document["formattedValue"] = formatted(self.value, self.number_pattern())
+            return document
+        document = {}
+        value = self.value
+        for key, sub in mask.items():
+            if key == "formattedValue":
+                if value is not None:
+                    document[key] = (
+                        value.value
+                        if value.kind == "string"
+                        else formatted(value, self.number_pattern())
+                    )
+                continue
+            if key == "userEnteredFormat":
+                found: Any = self.format or None
+            elif key == "note":
+                found = self.note
+            elif key == "userEnteredValue":
+                found = None if value is None else value.extended()
+            elif key == "effectiveValue":
+                found = None if value is None else value.effective()
+            else:
+                found = self.other.get(key)
+            if found is not None:
+                document[key] = found if sub is None else fieldmask.select(found, sub)
         return document
 
 
@@ -380,34 +409,37 @@ def requested_name(sheet: Sheet, text: str) -> str:
     return f"{quote_title(sheet.title)}!{cells}"
 
 
-def grid_data(sheet: Sheet, box: Box) -> dict[str, Any]:
-    """The ``GridData`` JSON of a box: every recorded cell, trailing blanks left out."""
+def grid_data(sheet: Sheet, box: Box, cell_mask: Mask | None = None) -> dict[str, Any]:
+    """The ``GridData`` JSON of a box: every recorded cell, trailing blanks left out (each
+    cell's fields those ``cell_mask`` names, when given)."""
     clipped = box.clip(sheet.row_count, sheet.column_count)
-    assert clipped.start_row is not None and clipped.start_column is not None
-    present = {
-        key: cell
-        for key, cell in sheet.cells.items()
-        if not cell.is_blank() and clipped.contains(*key)
-    }
+    top, left = clipped.start_row, clipped.start_column
+    bottom, right = clipped.end_row, clipped.end_column
+    assert top is not None and left is not None and bottom is not None and right is not None
+    present: dict[int, dict[int, Cell]] = {}
+    for (row, column), cell in sheet.cells.items():
+        if top <= row < bottom and left <= column < right and not cell.is_blank():
+            line = present.get(row)
+            if line is None:
+                line = present[row] = {}
+            line[column] = cell
     document: dict[str, Any] = {}
-    if clipped.start_row:
-        document["startRow"] = clipped.start_row
-    if clipped.start_column:
-        document["startColumn"] = clipped.start_column
+    if top:
+        document["startRow"] = top
+    if left:
+        document["startColumn"] = left
     if not present:
         return document
-    last_column: dict[int, int] = {}
-    for row, column in present:
-        last_column[row] = max(column, last_column.get(row, column))
     rows: list[dict[str, Any]] = []
-    for row in range(clipped.start_row, max(last_column) + 1):
-        if row not in last_column:
+    for row in range(top, max(present) + 1):
+        line = present.get(row)
+        if line is None:
             rows.append({})
             continue
         values = []
-        for column in range(clipped.start_column, last_column[row] + 1):
-            cell = present.get((row, column))
-            values.append(cell.grid_json() if cell else {})
+        for column in range(left, max(line) + 1):
+            found = line.get(column)
+            values.append(found.grid_json(cell_mask) if found else {})
         rows.append({"values": values})
     document["rowData"] = rows
     return document
@@ -428,8 +460,10 @@ def spreadsheet_json(
     ranges: list[str] | None = None,
     include_grid_data: bool = False,
     user: str | None = None,
+    cell_mask: Mask | None = None,
 ) -> dict[str, Any]:
-    """The ``Spreadsheet`` JSON of ``spreadsheets.get`` (before any ``fields`` mask).
+    """The ``Spreadsheet`` JSON of ``spreadsheets.get`` (before any ``fields`` mask, but
+    each cell's fields only those ``cell_mask`` names, when given).
 
     With ``ranges`` only the sheets those ranges name are included, and grid data (when
     asked for) covers only those ranges.
@@ -454,7 +488,7 @@ def spreadsheet_json(
             sheet_document["developerMetadata"] = metadata
         if include_grid_data:
             boxes = wanted.get(sheet.sheet_id, [WHOLE_SHEET])
-            sheet_document["data"] = [grid_data(sheet, box) for box in boxes]
+            sheet_document["data"] = [grid_data(sheet, box, cell_mask) for box in boxes]
         sheets_json.append(sheet_document)
     document: dict[str, Any] = {
         "spreadsheetId": spreadsheet.spreadsheet_id,

@@ -327,6 +327,32 @@ def _wants_grid_data(fields: str) -> bool:
     return sheets is None or "*" in sheets or "data" in sheets
 
 
+CELLS = ("sheets", "data", "rowData", "values")
+"""Where the cells are in the ``Spreadsheet`` JSON (and in a field mask of it)."""
+
+
+def _cells_mask(mask: fieldmask.Mask | None) -> tuple[fieldmask.Mask | None, fieldmask.Mask | None]:
+    """Split a field mask of the ``Spreadsheet`` JSON into the mask of each cell (applied as
+    the cells are rendered) and the mask of the rest, which keeps the cells as rendered."""
+    node = mask
+    for name in CELLS:
+        if node is None or "*" in node or name not in node:
+            return None, mask
+        node = node[name]
+    assert mask is not None
+
+    def keep_cells(level: fieldmask.Mask, depth: int) -> fieldmask.Mask:
+        name = CELLS[depth]
+        below = level[name]
+        copy = dict(level)
+        copy[name] = (
+            None if depth == len(CELLS) - 1 or below is None else keep_cells(below, depth + 1)
+        )
+        return copy
+
+    return node, keep_cells(mask, 0)
+
+
 def _quota_error(kind: str, project: str) -> ApiError:
     metric = "Read requests" if kind == "read" else "Write requests"
     return ApiError(
@@ -970,7 +996,7 @@ class SheetsFake:
                 self.internal_errors.append(crash)
                 return self._answer(call, ApiError(500, f"Harkness Sheets fake crashed: {crash!r}"))
             fields = _one(query, "fields")
-            if fields:
+            if fields and route.operation != Op.GET:  # a read masks its answer itself
                 try:
                     result = fieldmask.select(result, fieldmask.parse(fields))
                 except ValueError as problem:
@@ -1055,14 +1081,21 @@ class SheetsFake:
         query = call.query
         if route.operation == Op.GET:
             fields = _one(query, "fields")
-            return spreadsheet_json(
+            try:
+                mask = fieldmask.parse(fields) if fields else None
+            except ValueError as problem:
+                raise invalid(f"Invalid field selection: {problem}") from None
+            cells, rest = _cells_mask(mask)
+            document = spreadsheet_json(
                 spreadsheet,
                 ranges=query.get("ranges"),
                 include_grid_data=_wants_grid_data(fields)
                 if fields
                 else _flag(query, "includeGridData"),
                 user=call.user,
+                cell_mask=cells,
             )
+            return fieldmask.select(document, rest)
         if route.operation in (Op.VALUES_GET, Op.VALUES_BATCH_GET):
             major = _enum(
                 _one(query, "majorDimension"), ("ROWS", "COLUMNS"), "ROWS", "major_dimension"

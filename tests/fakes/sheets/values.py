@@ -46,6 +46,8 @@ _EXTENDED_KEYS: dict[str, ValueKind] = {
     "formulaValue": "formula",
 }
 
+_KEY_OF_KIND = {kind: key for key, kind in _EXTENDED_KEYS.items()}
+
 
 @dataclass(frozen=True)
 class Value:
@@ -56,8 +58,9 @@ class Value:
 
     def extended(self) -> dict[str, Any]:
         """The ``ExtendedValue`` JSON of this entered value (``{"numberValue": 3}``)."""
-        key = next(name for name, kind in _EXTENDED_KEYS.items() if kind == self.kind)
-        return {key: _json_number(self.value) if self.kind == "number" else self.value}
+        if self.kind == "number":
+            return {"numberValue": _json_number(self.value)}
+        return {_KEY_OF_KIND[self.kind]: self.value}
 
     def effective(self) -> dict[str, Any]:
         """The ``ExtendedValue`` JSON of the calculated value (formulas are not evaluated)."""

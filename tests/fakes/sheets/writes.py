@@ -844,25 +844,60 @@ def _delete_dimension(spreadsheet: Spreadsheet, request: Json, user: str | None)
 def _move_dimension(spreadsheet: Spreadsheet, request: Json, user: str | None) -> None:
     """Move rows or columns; ``destinationIndex`` counts before the source leaves the grid
     (``A1..A5`` of ``0..4``, rows ``[1, 3)`` to ``4``: ``0, 3, 1, 2, 4``)."""
-    sheet, dimension, start, end = _dimension_range(spreadsheet, {"range": request.get("source")})
-    size = sheet.row_count if dimension == "ROWS" else sheet.column_count
-    destination = int(request.get("destinationIndex", 0))
-    if end > size or not 0 <= destination <= size:
-        raise RequestProblem(f"The source and destination must be within the grid (size {size}).")
-    count = end - start
-    if start <= destination <= end:
-        return
-    moved: dict[int, int] = {}
-    if destination > end:
-        moved.update((i, i - count) for i in range(end, destination))
-        moved.update((i, destination - count + i - start) for i in range(start, end))
-    else:
-        moved.update((i, i + count) for i in range(destination, start))
-        moved.update((i, destination + i - start) for i in range(start, end))
-    if dimension == "ROWS":
-        sheet.cells = {(moved.get(r, r), c): cell for (r, c), cell in sheet.cells.items()}
-    else:
-        sheet.cells = {(r, moved.get(c, c)): cell for (r, c), cell in sheet.cells.items()}
+    moves = _Moves(spreadsheet)
+    moves.add(request)
+    moves.apply()
+
+
+class _Moves:
+    """Consecutive ``moveDimension`` requests of one batch, composed into one order of the
+    rows (or columns) of one sheet and applied to its cells at once: moving one row costs
+    the length of the order, not the number of cells (a sync moves hundreds of rows of a tab
+    of hundreds of thousands of cells)."""
+
+    def __init__(self, spreadsheet: Spreadsheet) -> None:
+        self.spreadsheet = spreadsheet
+        self.sheet: Sheet | None = None
+        self.dimension = ""
+        self.order: list[int] = []
+        """``order[i]``: the index, before the moves, of what is now at index ``i``."""
+
+    def add(self, request: Json) -> None:
+        """Check one move (as Google does, against the grid as it is) and compose it."""
+        sheet, dimension, start, end = _dimension_range(
+            self.spreadsheet, {"range": request.get("source")}
+        )
+        size = sheet.row_count if dimension == "ROWS" else sheet.column_count
+        destination = int(request.get("destinationIndex", 0))
+        if end > size or not 0 <= destination <= size:
+            raise RequestProblem(
+                f"The source and destination must be within the grid (size {size})."
+            )
+        if sheet is not self.sheet or dimension != self.dimension:
+            self.apply()
+            self.sheet, self.dimension, self.order = sheet, dimension, list(range(size))
+        count = end - start
+        if start <= destination <= end:
+            return
+        order = self.order
+        moved = order[start:end]
+        del order[start:end]
+        at = destination - count if destination > end else destination
+        order[at:at] = moved
+
+    def apply(self) -> None:
+        """Move the cells of the sheet to the composed order (and forget it)."""
+        sheet, order = self.sheet, self.order
+        self.sheet, self.order = None, []
+        if sheet is None:
+            return
+        moved = {old: new for new, old in enumerate(order) if old != new}
+        if not moved:
+            return
+        if self.dimension == "ROWS":
+            sheet.cells = {(moved.get(r, r), c): cell for (r, c), cell in sheet.cells.items()}
+        else:
+            sheet.cells = {(r, moved.get(c, c)): cell for (r, c), cell in sheet.cells.items()}
 
 
 def _update_spreadsheet_properties(
@@ -934,15 +969,21 @@ def batch_update(spreadsheet: Spreadsheet, requests: Any, user: str | None) -> l
     if not isinstance(requests, list) or not requests:
         raise invalid("Must specify at least one request.")
     replies: list[Json] = []
+    moves = _Moves(spreadsheet)
     for index, request in enumerate(requests):
         if not isinstance(request, dict) or len(request) != 1:
             raise invalid(f"Invalid requests[{index}]: exactly one request kind must be set.")
         ((kind, body),) = request.items()
         handler = HANDLERS.get(kind)
         try:
-            if handler is not None:
+            if kind == "moveDimension":
+                moves.add(body or {})
+                reply = None
+            elif handler is not None:
+                moves.apply()
                 reply = handler(spreadsheet, body or {}, user)
             elif kind in RECORDED_ONLY:
+                moves.apply()
                 spreadsheet.recorded_requests.append(request)
                 reply = None
             else:
@@ -958,4 +999,5 @@ def batch_update(spreadsheet: Spreadsheet, requests: Any, user: str | None) -> l
                 raise
             raise invalid(f"Invalid requests[{index}].{kind}: {error.message}") from None
         replies.append(reply or {})
+    moves.apply()
     return replies
