@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from sheets.tabs import OutCell
@@ -117,6 +118,7 @@ def split_background(fmt: Format) -> tuple[Any, Format]:
     return colour, tuple(rest) if colour is not None else fmt
 
 
+@lru_cache(maxsize=64)  # a few patterns, asked of every number a large sync writes
 def fixed_decimals(pattern: str | None) -> int | None:
     """The decimals a fixed-decimals number pattern (``0.00``) shows; None for another.
 

@@ -35,6 +35,7 @@ from datetime import UTC, datetime, timedelta
 
 from gspread.http_client import ParamsType
 
+from core.collector import COLLECTOR
 from core.model import Tournament
 from core.problems import HarknessError
 from core.profiles import Profile
@@ -537,13 +538,14 @@ def sync(
     """
     key = spreadsheet_id(key_or_url)
     for attempt in (1, 2):
-        seen = snapshot if attempt == 1 and snapshot is not None else read_snapshot(client, key)
-        label = f"{seen.title!r} ({key})"
-        try:
-            decision = decide(seen, now=now, rng=rng)
-        except Exception as crash:  # a bug in Harkness: say so on the sheet, not only here
-            logger.exception("%s: the sync failed", label)
-            decision = _crash_decision(seen, crash, now)
+        with COLLECTOR.building():  # tens of MB read and laid out: see core.collector
+            seen = snapshot if attempt == 1 and snapshot is not None else read_snapshot(client, key)
+            label = f"{seen.title!r} ({key})"
+            try:
+                decision = decide(seen, now=now, rng=rng)
+            except Exception as crash:  # a bug in Harkness: say so on the sheet, not only here
+                logger.exception("%s: the sync failed", label)
+                decision = _crash_decision(seen, crash, now)
         if decision.plan is None:
             report.info("%s: %s", label, decision.summary)
             return SyncResult(
