@@ -29,7 +29,7 @@ from bot.sheetlink.api import (
 )
 from bot.sheetlink.lease import SheetBusy
 from bot.sheetlink.reading import SheetReader, SheetView
-from bot.store import Actor, DiscordUser, PlayerInfo, PlayerRef, TournamentInfo
+from bot.store import Actor, DiscordUser, PlayerInfo, PlayerRef, StoreError, TournamentInfo
 from bot.store.players import name_taken, player_not_found
 from core.limits import quote
 from core.names import markdown_safe as md
@@ -142,7 +142,19 @@ class PlayerLinks:
         try:
             view = await self.reader.view(guild, info)
         except UserError as error:
-            player = await self.access.store.join(guild, info.name, who, name=name, rating=rating)
+            try:
+                player = await self.access.store.join(
+                    guild, info.name, who, name=name, rating=rating
+                )
+            except StoreError as refused:
+                if refused.code != "name-taken":
+                    raise
+                # The sheet has a player of this name, and only the sheet can say whether it
+                # names this member: wait for it rather than refuse as if it did not.
+                raise UserError(
+                    f"the Google Sheet could not be read just now ({error.message}), and it "
+                    "has a player of that name who may be you: try /join again in a minute"
+                ) from None
             return player, f"(The Google Sheet could not be read: {error.message}.)"
         if username:
             self._usernames[who.user] = username

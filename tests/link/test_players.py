@@ -46,6 +46,26 @@ async def test_join_never_claims_a_sheet_player_by_name(club: LinkedClub) -> Non
     assert club.values("Results!A1:G5") == as_shown(RESULTS)  # the TD's tab: untouched
 
 
+async def test_join_while_the_sheet_cannot_be_read_waits_for_it_when_it_may_name_the_member(
+    club: LinkedClub,
+) -> None:
+    """The sheet has a Carol who may be this member, but only the sheet can say: while it
+    cannot be read, /join registers nobody and asks to try again (it does not send the
+    member to a TD as if the sheet had said no)."""
+    await registering(club, [list(r) for r in RESULTS])
+    before = await club.store.players(club.guild, "Club Night")
+    await club.restart()  # a bot process that has not read the sheet yet
+    club.sheets.fail_for(120, status=503)
+    error = await club.refused("carol", "join")
+    assert "could not be read just now" in error.text
+    assert error.text.endswith("try /join again in a minute.")
+    assert await club.store.players(club.guild, "Club Night") == before
+    club.sheets.clear_faults()
+    club.refresh()
+    error = await club.refused("carol", "join")
+    assert "ask a TD to link you" in error.text
+
+
 async def test_join_follows_the_sheets_own_discord_column(club: LinkedClub) -> None:
     """The sheet's editors may say who a player is (its Discord column): then /join links."""
     rows = [list(r) for r in RESULTS]
