@@ -86,6 +86,9 @@ RUNNING_FIRST = Stage(
 OPEN_FIRST = Stage(TournamentStatus.REGISTERING, TournamentStatus.RUNNING)
 RUNNING_ONLY = Stage(TournamentStatus.RUNNING)
 REGISTERING_ONLY = Stage(TournamentStatus.REGISTERING)
+#: The tournament option's help, as the stage its command prefers says it.
+RUNNING_HELP = "Which tournament (default: the running one)"
+REGISTERING_HELP = "Which tournament (default: the one registering players)"
 
 #: The tournament option, by the stages its command looks at (with the matching default:
 #: ``tournament: RunningFirst = RUNNING_FIRST.obvious``).

@@ -17,8 +17,10 @@ from bot.cogs.awards import post_awards, prize_file
 from bot.cogs.base import HarknessCog
 from bot.errors import UserError
 from bot.lookup import (
+    REGISTERING_HELP,
     REGISTERING_ONLY,
     RUNNING_FIRST,
+    RUNNING_HELP,
     RUNNING_ONLY,
     RegisteringOnly,
     RunningFirst,
@@ -138,7 +140,7 @@ class Admin(HarknessCog):
         await reply(interaction, embed=render.tournament_list(found))
 
     @tournament.command(name="info", description="A tournament at a glance")
-    @app_commands.describe(tournament="Which tournament (default: the running one)")
+    @app_commands.describe(tournament=RUNNING_HELP)
     async def info(
         self, interaction: Interaction, tournament: RunningFirst = RUNNING_FIRST.obvious
     ) -> None:
@@ -170,7 +172,7 @@ class Admin(HarknessCog):
         name="start", description="Start a tournament: members can report (TD)", extras=public()
     )
     @td_only("start a tournament")
-    @app_commands.describe(tournament="Which tournament (default: the one registering players)")
+    @app_commands.describe(tournament=REGISTERING_HELP)
     async def start(
         self, interaction: Interaction, tournament: RegisteringOnly = REGISTERING_ONLY.obvious
     ) -> None:
@@ -179,7 +181,7 @@ class Admin(HarknessCog):
 
     @tournament.command(name="finish", description="Finish a tournament (TD)", extras=public())
     @td_only("finish a tournament")
-    @app_commands.describe(tournament="Which tournament (default: the running one)")
+    @app_commands.describe(tournament=RUNNING_HELP)
     async def finish(
         self, interaction: Interaction, tournament: RunningOnly = RUNNING_ONLY.obvious
     ) -> None:
@@ -262,7 +264,7 @@ class Admin(HarknessCog):
     )
     @td_only("change the tiebreak rules", when=changes_rules)
     @app_commands.describe(
-        tournament="Which tournament (default: the running one)",
+        tournament=RUNNING_HELP,
         profile="Tiebreak rules (a new profile starts from its own order and options)",
         tiebreaks="Your own tiebreak order, e.g. MM,SOLK,CUM,OCUM; 'default': the profile's",
         **OPTION_HELP,
@@ -307,7 +309,7 @@ class Admin(HarknessCog):
         )
 
     @tournament.command(name="export", description="The tournament as TRF-16 and crosstable files")
-    @app_commands.describe(tournament="Which tournament (default: the running one)")
+    @app_commands.describe(tournament=RUNNING_HELP)
     async def export(
         self, interaction: Interaction, tournament: RunningFirst = RUNNING_FIRST.obvious
     ) -> None:
@@ -339,7 +341,7 @@ class Admin(HarknessCog):
     @td_only("link a Google Sheet")
     @app_commands.describe(
         url="The spreadsheet's address (shared with the bot's service account as an Editor)",
-        tournament="Which tournament (default: the running one)",
+        tournament=RUNNING_HELP,
     )
     async def link_sheet(
         self,
@@ -362,7 +364,7 @@ class Admin(HarknessCog):
         extras=public(),
     )
     @td_only("unlink a Google Sheet")
-    @app_commands.describe(tournament="Which tournament (default: the running one)")
+    @app_commands.describe(tournament=RUNNING_HELP)
     async def unlink_sheet(
         self, interaction: Interaction, tournament: RunningFirst = RUNNING_FIRST.obvious
     ) -> None:

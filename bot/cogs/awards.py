@@ -17,7 +17,13 @@ from bot.awards import award_list, no_prizes
 from bot.checks import bot_store, in_servers, td_of, td_only
 from bot.cogs.base import HarknessCog
 from bot.errors import UserError
-from bot.lookup import RUNNING_FIRST, RunningFirst, player_autocomplete, tournament_being_typed
+from bot.lookup import (
+    RUNNING_FIRST,
+    RUNNING_HELP,
+    RunningFirst,
+    player_autocomplete,
+    tournament_being_typed,
+)
 from bot.pictures import DEFAULT_THEME, Theme
 from bot.render_awards import award_embed, prize_line, prize_list_embed
 from bot.respond import Interaction, more, public, reply
@@ -31,7 +37,6 @@ from core.numbers import money
 
 METHOD_CHOICES = [app_commands.Choice(name=m.value, value=m.value) for m in Method]
 KIND_CHOICES = [app_commands.Choice(name=k, value=k) for k in KIND_KEYS]
-TOURNAMENT_HELP = "Which tournament (default: the running one)"
 
 
 def prize_file(info: TournamentInfo, prizes: PrizeList) -> discord.File:
@@ -84,7 +89,7 @@ class Awards(HarknessCog, name="Awards"):
         name="load", description="Set the prizes from a prize file (TD)", extras=public()
     )
     @td_only("set the prizes")
-    @app_commands.describe(file="A prize file (.toml)", tournament=TOURNAMENT_HELP)
+    @app_commands.describe(file="A prize file (.toml)", tournament=RUNNING_HELP)
     async def load(
         self,
         interaction: Interaction,
@@ -126,7 +131,7 @@ class Awards(HarknessCog, name="Awards"):
         rank="Its rank within its class, under or category ladder (default 1)",
         additive="Won in addition to any other prize",
         team="A team prize (place prizes only)",
-        tournament=TOURNAMENT_HELP,
+        tournament=RUNNING_HELP,
     )
     @app_commands.choices(kind=KIND_CHOICES)
     async def add(
@@ -165,7 +170,7 @@ class Awards(HarknessCog, name="Awards"):
 
     @prizes.command(name="remove", description="Take a prize off the list (TD)", extras=public())
     @td_only("set the prizes")
-    @app_commands.describe(name="The prize's name", tournament=TOURNAMENT_HELP)
+    @app_commands.describe(name="The prize's name", tournament=RUNNING_HELP)
     @app_commands.autocomplete(name=prize_autocomplete)
     async def remove(
         self,
@@ -191,7 +196,7 @@ class Awards(HarknessCog, name="Awards"):
         currency="Shown with amounts: $, EUR…",
         trophy_follows_money="A cash prize's trophy goes to the winner of its cash",
         team_size="How many of a team's players count (default 4)",
-        tournament=TOURNAMENT_HELP,
+        tournament=RUNNING_HELP,
     )
     @app_commands.rename(trophy_follows_money="trophy-follows-money", team_size="team-size")
     @app_commands.choices(method=METHOD_CHOICES)
@@ -231,7 +236,7 @@ class Awards(HarknessCog, name="Awards"):
         categories="e.g. youth, senior ('none' clears)",
         team="The player's team ('none' clears)",
         limit="Personal cash limit; 0: not prize-eligible ('none' clears)",
-        tournament=TOURNAMENT_HELP,
+        tournament=RUNNING_HELP,
     )
     @app_commands.autocomplete(player=player_autocomplete)
     async def player(
@@ -275,7 +280,7 @@ class Awards(HarknessCog, name="Awards"):
     @prizes.command(
         name="list", description="The prize list as set, and its prize file", extras=public()
     )
-    @app_commands.describe(tournament=TOURNAMENT_HELP)
+    @app_commands.describe(tournament=RUNNING_HELP)
     async def list_(
         self, interaction: Interaction, tournament: RunningFirst = RUNNING_FIRST.obvious
     ) -> None:
@@ -295,7 +300,7 @@ class Awards(HarknessCog, name="Awards"):
     )
     @app_commands.guild_only()
     @app_commands.describe(
-        tournament=TOURNAMENT_HELP,
+        tournament=RUNNING_HELP,
         after_round="The awards as they would have been after this round",
         theme="Picture colours: Discord's dark theme (default) or light",
     )

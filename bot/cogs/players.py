@@ -11,7 +11,15 @@ from discord import app_commands
 
 from bot.checks import actor, in_servers, td_of, td_only
 from bot.cogs.base import HarknessCog
-from bot.lookup import OPEN_FIRST, RUNNING_FIRST, OpenFirst, RunningFirst, player_autocomplete
+from bot.lookup import (
+    OPEN_FIRST,
+    REGISTERING_HELP,
+    RUNNING_FIRST,
+    RUNNING_HELP,
+    OpenFirst,
+    RunningFirst,
+    player_autocomplete,
+)
 from bot.render import joined, plain, player_line
 from bot.respond import Interaction, public, reply
 from bot.sheetlink import landed_line, links_of
@@ -33,7 +41,7 @@ class Players(HarknessCog):
     )
     @app_commands.guild_only()
     @app_commands.describe(
-        tournament="Which tournament (default: the one registering players)",
+        tournament=REGISTERING_HELP,
         rating="Your rating, if you have one",
         name="Your name on the standings (default: your server name)",
     )
@@ -73,7 +81,7 @@ class Players(HarknessCog):
         name="The player's name",
         rating="Their rating, if any",
         member="Their Discord account, so they can report their own games",
-        tournament="Which tournament (default: the one registering players)",
+        tournament=REGISTERING_HELP,
     )
     async def add(
         self,
@@ -110,7 +118,7 @@ class Players(HarknessCog):
     @app_commands.describe(
         player="The player: start typing a name or a starting number",
         from_round="The first round they miss (default: the next round)",
-        tournament="Which tournament (default: the running one)",
+        tournament=RUNNING_HELP,
     )
     @app_commands.autocomplete(player=player_autocomplete)
     async def withdraw(
@@ -138,7 +146,7 @@ class Players(HarknessCog):
     @app_commands.describe(
         player="The player: start typing a name or a starting number",
         member="Their Discord account (leave out to unlink)",
-        tournament="Which tournament (default: the running one)",
+        tournament=RUNNING_HELP,
     )
     @app_commands.autocomplete(player=player_autocomplete)
     async def link(

@@ -15,6 +15,7 @@ from bot.checks import actor, in_servers, td_of, td_only
 from bot.cogs.base import HarknessCog
 from bot.lookup import (
     RUNNING_FIRST,
+    RUNNING_HELP,
     RUNNING_ONLY,
     RunningFirst,
     RunningOnly,
@@ -82,7 +83,7 @@ class Results(HarknessCog):
         result="The result from your side",
         opponent="Your opponent (default: the one on your published board)",
         colour="The colour you played (default: your published board's)",
-        tournament="Which tournament (default: the running one)",
+        tournament=RUNNING_HELP,
     )
     @app_commands.choices(result=RESULT_CHOICES, colour=COLOUR_CHOICES)
     @app_commands.autocomplete(opponent=player_autocomplete)
@@ -131,7 +132,7 @@ class Results(HarknessCog):
         opponent="The other player",
         result="The result from the first player's side",
         colour="The colour the first player had (optional)",
-        tournament="Which tournament (default: the running one)",
+        tournament=RUNNING_HELP,
     )
     @app_commands.choices(result=TD_RESULT_CHOICES, colour=COLOUR_CHOICES)
     @app_commands.autocomplete(player=player_autocomplete, opponent=player_autocomplete)
@@ -171,7 +172,7 @@ class Results(HarknessCog):
         round="The round",
         player="The player: name or starting number",
         kind="Which bye (default: full point)",
-        tournament="Which tournament (default: the running one)",
+        tournament=RUNNING_HELP,
     )
     @app_commands.choices(kind=BYE_CHOICES)
     @app_commands.autocomplete(player=player_autocomplete)
@@ -202,7 +203,7 @@ class Results(HarknessCog):
     @td_only("undo changes")
     @app_commands.describe(
         event="The change to undo, as numbered in /result history (default: the last one)",
-        tournament="Which tournament (default: the running one)",
+        tournament=RUNNING_HELP,
     )
     async def undo(
         self,
@@ -221,7 +222,7 @@ class Results(HarknessCog):
         )
 
     @result.command(name="open", description="Games waiting for a confirmation or a TD")
-    @app_commands.describe(tournament="Which tournament (default: the running one)")
+    @app_commands.describe(tournament=RUNNING_HELP)
     async def open_(
         self, interaction: Interaction, tournament: RunningFirst = RUNNING_FIRST.obvious
     ) -> None:
@@ -235,7 +236,7 @@ class Results(HarknessCog):
     @app_commands.describe(
         round="Only this round",
         player="Only this player's games",
-        tournament="Which tournament (default: the running one)",
+        tournament=RUNNING_HELP,
     )
     @app_commands.autocomplete(player=player_autocomplete)
     async def history(

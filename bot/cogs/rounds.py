@@ -19,7 +19,14 @@ from bot import pictures
 from bot.checks import actor, in_servers, td_of, td_only
 from bot.cogs.base import HarknessCog
 from bot.errors import UserError
-from bot.lookup import OPEN_FIRST, RUNNING_ONLY, OpenFirst, RunningOnly, player_autocomplete
+from bot.lookup import (
+    OPEN_FIRST,
+    RUNNING_HELP,
+    RUNNING_ONLY,
+    OpenFirst,
+    RunningOnly,
+    player_autocomplete,
+)
 from bot.render import plain
 from bot.render_pairing import pairing_message
 from bot.respond import Interaction, public, reply
@@ -93,7 +100,7 @@ class Rounds(HarknessCog):
 
     @round.command(name="preview", description="Pair the next round as a draft only you see (TD)")
     @td_only("pair rounds")
-    @app_commands.describe(tournament="Which tournament (default: the running one)")
+    @app_commands.describe(tournament=RUNNING_HELP)
     async def preview(
         self, interaction: Interaction, tournament: RunningOnly = RUNNING_ONLY.obvious
     ) -> None:
@@ -108,7 +115,7 @@ class Rounds(HarknessCog):
         name="pair", description="Pair the next round and publish the boards (TD)", extras=public()
     )
     @td_only("pair rounds")
-    @app_commands.describe(tournament="Which tournament (default: the running one)")
+    @app_commands.describe(tournament=RUNNING_HELP)
     async def pair(
         self, interaction: Interaction, tournament: RunningOnly = RUNNING_ONLY.obvious
     ) -> None:
@@ -129,7 +136,7 @@ class Rounds(HarknessCog):
     @app_commands.describe(
         player="One player: name or starting number",
         other="The player to exchange places with",
-        tournament="Which tournament (default: the running one)",
+        tournament=RUNNING_HELP,
     )
     @app_commands.autocomplete(player=player_autocomplete, other=player_autocomplete)
     async def swap(
@@ -148,7 +155,7 @@ class Rounds(HarknessCog):
     @round.command(name="show", description="A round's pairing (default: the latest published)")
     @app_commands.describe(
         round="The round (default: the latest published)",
-        tournament="Which tournament (default: the running one)",
+        tournament=RUNNING_HELP,
     )
     async def show(
         self,
@@ -176,7 +183,7 @@ class Rounds(HarknessCog):
         other="A player never to be paired with them",
         third="Another player of the group (optional)",
         fourth="Another player of the group (optional)",
-        tournament="Which tournament (default: the running one)",
+        tournament=RUNNING_HELP,
     )
     @app_commands.autocomplete(
         player=player_autocomplete,
@@ -206,7 +213,7 @@ class Rounds(HarknessCog):
     @td_only("keep players apart")
     @app_commands.describe(
         group="The group's number in /round avoid list",
-        tournament="Which tournament (default: the running one)",
+        tournament=RUNNING_HELP,
     )
     async def avoid_remove(
         self,
@@ -225,7 +232,7 @@ class Rounds(HarknessCog):
 
     @avoid.command(name="list", description="The players kept apart in the pairings (TD)")
     @td_only("see the players kept apart")
-    @app_commands.describe(tournament="Which tournament (default: the running one)")
+    @app_commands.describe(tournament=RUNNING_HELP)
     async def avoid_list(
         self, interaction: Interaction, tournament: OpenFirst = OPEN_FIRST.obvious
     ) -> None:
@@ -246,7 +253,7 @@ class Rounds(HarknessCog):
     @td_only("announce accelerated pairings")
     @app_commands.describe(
         method="Baku Acceleration, or none",
-        tournament="Which tournament (default: the running one)",
+        tournament=RUNNING_HELP,
     )
     @app_commands.choices(method=ACCELERATION_CHOICES)
     async def accelerate(
@@ -269,7 +276,7 @@ class Rounds(HarknessCog):
     @app_commands.describe(
         round="The round you will miss",
         kind="Half-point (default) or zero-point bye",
-        tournament="Which tournament (default: the running one)",
+        tournament=RUNNING_HELP,
     )
     @app_commands.choices(kind=REQUEST_CHOICES)
     async def request(

@@ -12,7 +12,7 @@ from bot import answers, pictures, render
 from bot.awards import open_counts
 from bot.buttons import standings_buttons, why_buttons
 from bot.cogs.base import HarknessCog
-from bot.lookup import RUNNING_FIRST, RunningFirst, player_autocomplete
+from bot.lookup import RUNNING_FIRST, RUNNING_HELP, RunningFirst, player_autocomplete
 from bot.pictures import DEFAULT_THEME, Theme
 from bot.render_awards import award_lines, provisional_note
 from bot.respond import Interaction, public, reply
@@ -31,7 +31,7 @@ class StandingsCog(HarknessCog, name="Standings"):
     )
     @app_commands.guild_only()
     @app_commands.describe(
-        tournament="Which tournament (default: the running one)",
+        tournament=RUNNING_HELP,
         after_round="The standings as they were after this round",
         theme=THEME_HELP,
     )
@@ -60,9 +60,7 @@ class StandingsCog(HarknessCog, name="Standings"):
         extras=public(),
     )
     @app_commands.guild_only()
-    @app_commands.describe(
-        tournament="Which tournament (default: the running one)", theme=THEME_HELP
-    )
+    @app_commands.describe(tournament=RUNNING_HELP, theme=THEME_HELP)
     async def crosstable(
         self,
         interaction: Interaction,
@@ -101,7 +99,7 @@ class StandingsCog(HarknessCog, name="Standings"):
     @app_commands.guild_only()
     @app_commands.describe(
         player="Whom to explain (default: you)",
-        tournament="Which tournament (default: the running one)",
+        tournament=RUNNING_HELP,
         after_round="Explain the standings after this round",
         theme=THEME_HELP,
     )
@@ -150,7 +148,7 @@ class StandingsCog(HarknessCog, name="Standings"):
         name="tiebreaks", description="The tournament's tiebreak order in plain words"
     )
     @app_commands.guild_only()
-    @app_commands.describe(tournament="Which tournament (default: the running one)")
+    @app_commands.describe(tournament=RUNNING_HELP)
     async def tiebreaks(
         self, interaction: Interaction, tournament: RunningFirst = RUNNING_FIRST.obvious
     ) -> None:
